@@ -1,0 +1,52 @@
+/// \file
+/// Options shared by the `prism` subcommands, as ../shared/CLI.md lists them.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace prism::app {
+
+/// Exit statuses of the command-line contract.
+enum ExitCode : int {
+  ExitOk = 0,
+  ExitProgramError = 1, ///< the program has errors (diagnostics printed)
+  ExitUsage = 2,        ///< bad usage
+  ExitDevice = 3,       ///< device or run-time failure
+};
+
+struct CommandOptions {
+  std::string File;
+  std::string Sig;
+  std::string Target = "native";
+  bool TargetGiven = false;
+  std::string Arch;
+  std::string Optimize = "yes";
+  std::string DebugInfo = "source";
+  bool Raw = false;
+  bool DumpModule = false;
+  bool Json = false;
+  bool Kernel = false;
+  bool NoKernel = false;
+  int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
+  int OptLevel = 2;
+  bool AlwaysInline = false;
+  // run
+  std::string Call;
+  std::string Device = "host";
+  std::string Blocks, Threads;
+  unsigned long long Seed = 0;
+  // gui
+  std::string Job, Screenshot;
+  int Frames = 0, BenchFrames = 0;
+};
+
+/// Adds `--target/--arch/-O/--kernel/...` to a subcommand.
+void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired);
+void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName = "SIG",
+                   const char *SigHelp = "function signature, e.g. 'saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})'");
+
+} // namespace prism::app

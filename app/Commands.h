@@ -1,0 +1,17 @@
+/// \file
+/// The `prism` subcommands. Each returns an exit status per CLI.md.
+#pragma once
+
+#include "CommandOptions.h"
+
+namespace prism::app {
+
+int runDevices(const CommandOptions &O);
+int runCodeLowered(const CommandOptions &O);
+int runNotYet(const char *Name);
+
+/// The desktop GUI (GuiApp.cpp). Returns an exit status; without a display it
+/// prints a clear message and returns ExitDevice.
+int runGui(const CommandOptions &O);
+
+} // namespace prism::app

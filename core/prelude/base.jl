@@ -1,0 +1,1 @@
+# The prelude: Base for the kernel language. Filled in by the front-end work.

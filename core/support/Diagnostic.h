@@ -1,0 +1,108 @@
+/// \file
+/// Diagnostics: the user's mistakes as data.
+///
+/// A `Diagnostic` has a severity, a kind (a stable short tag such as
+/// "parse", "no-method", "invalid-ir"), a message, a source location, notes
+/// and an inlining backtrace. Fallible core APIs return `llvm::Expected<T>`
+/// whose error is a `DiagnosticError` carrying one or more diagnostics, so
+/// that every problem found in one pass is reported together.
+#pragma once
+
+#include "support/SourceFile.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace prism {
+
+enum class Severity { Error, Warning, Note };
+
+/// A resolved location: file plus 1-based line/col range.
+struct DiagLoc {
+  SourceFileRef File; ///< May be null when the location is only a name.
+  std::string FileName;
+  uint32_t Line = 0, Col = 0, EndLine = 0, EndCol = 0;
+
+  static DiagLoc fromRange(const SourceFileRef &F, SrcRange R);
+  bool known() const { return Line != 0; }
+  /// "file:line:col" (or just the file name when the line is unknown).
+  std::string str() const;
+};
+
+struct DiagNote {
+  std::string Message;
+  DiagLoc Loc;
+};
+
+/// One frame of an inlining backtrace: the function and where it was.
+struct BacktraceFrame {
+  std::string Function;
+  DiagLoc Loc;
+};
+
+struct Diagnostic {
+  Severity Sev = Severity::Error;
+  std::string Kind;
+  std::string Message;
+  DiagLoc Loc;
+  std::vector<DiagNote> Notes;
+  std::vector<BacktraceFrame> Backtrace;
+
+  static Diagnostic error(std::string Kind, std::string Message, DiagLoc Loc) {
+    Diagnostic D;
+    D.Kind = std::move(Kind);
+    D.Message = std::move(Message);
+    D.Loc = std::move(Loc);
+    return D;
+  }
+  Diagnostic &note(std::string Message, DiagLoc Loc = {}) {
+    Notes.push_back({std::move(Message), std::move(Loc)});
+    return *this;
+  }
+};
+
+struct RenderOptions {
+  bool Color = false;      ///< ANSI colours (only on a terminal).
+  bool ShowSource = true;  ///< Print the source line and a caret.
+};
+
+/// Prints `FILE:LINE:COL: error: message`, the source line with a caret
+/// underline, notes, and the backtrace as `[1] f at file:line`.
+void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,
+                      const RenderOptions &Opts = {});
+std::string renderDiagnostic(const Diagnostic &D,
+                             const RenderOptions &Opts = {});
+
+/// An llvm::Error payload holding a list of diagnostics.
+class DiagnosticError : public llvm::ErrorInfo<DiagnosticError> {
+public:
+  static char ID;
+  explicit DiagnosticError(std::vector<Diagnostic> Diags)
+      : Diags(std::move(Diags)) {}
+  const std::vector<Diagnostic> &diagnostics() const { return Diags; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  std::vector<Diagnostic> Diags;
+};
+
+inline llvm::Error makeDiagError(Diagnostic D) {
+  std::vector<Diagnostic> V;
+  V.push_back(std::move(D));
+  return llvm::make_error<DiagnosticError>(std::move(V));
+}
+inline llvm::Error makeDiagError(std::vector<Diagnostic> Ds) {
+  return llvm::make_error<DiagnosticError>(std::move(Ds));
+}
+/// Converts any error into diagnostics (non-diagnostic errors become one
+/// diagnostic of kind "internal") and consumes it.
+std::vector<Diagnostic> takeDiagnostics(llvm::Error E);
+
+} // namespace prism

@@ -1,0 +1,51 @@
+/// \file
+/// Loading definitions into a GlobalEnv: structs and abstract types become
+/// TypeNames, `const`s bindings, functions Methods (signatures evaluated,
+/// bodies lowered), each definition in the next world. Also the parsing of
+/// `SIG` strings (`'saxpy!(Float32, DeviceArray{Float32,1})'`) into a
+/// function plus argument types.
+#pragma once
+
+#include "lang/AST.h"
+#include "types/Method.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string_view>
+#include <vector>
+
+namespace prism {
+
+struct LoadResult {
+  std::vector<Method *> Added;    ///< new methods (including replacements)
+  std::vector<Method *> Replaced; ///< methods whose range was ended
+  World FirstWorld = 0, LastWorld = 0;
+};
+
+/// Loads every definition of a parsed file; gathers all errors (parse errors
+/// included) into one DiagnosticError.
+llvm::Expected<LoadResult> loadFile(GlobalEnv &Env,
+                                    std::shared_ptr<const ast::ParsedFile> F,
+                                    bool IsPrelude = false);
+
+/// Parses and loads the embedded prelude (core/prelude/*.jl).
+llvm::Error loadPrelude(GlobalEnv &Env);
+
+/// A function plus its argument types (the callee's type is not included).
+struct ParsedSignature {
+  GenericFunction *Func = nullptr;
+  std::vector<Type *> ArgTypes;
+};
+
+/// Parses `name(T1, T2, ...)` against Env's bindings. Errors name the
+/// position inside the string.
+llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
+                                               std::string_view Sig);
+
+/// Evaluates a type expression AST (`DeviceArray{Float32,1}`, `NTuple{3,Int}`,
+/// `Union{Int32,Float32}`) with the given TypeVars in scope.
+llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
+                                    const SourceFileRef &File,
+                                    std::span<Type *const> TypeVarsInScope = {});
+
+} // namespace prism

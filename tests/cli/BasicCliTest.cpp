@@ -1,0 +1,40 @@
+#include "CliTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism::test;
+
+TEST(Cli, Version) {
+  auto R = runPrism({"--version"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_NE(R.Out.find("prism "), std::string::npos);
+  EXPECT_NE(R.Out.find("LLVM 16"), std::string::npos);
+}
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const char *Cmd : {"code_lowered", "devices", "gui"}) {
+    auto R = runPrism({Cmd, "--help"});
+    EXPECT_EQ(R.ExitCode, 0) << Cmd;
+    EXPECT_NE(R.Out.find("Usage"), std::string::npos) << Cmd;
+  }
+}
+
+TEST(Cli, BadUsageExitsTwo) {
+  EXPECT_EQ(runPrism({"no_such_command"}).ExitCode, 2);
+  EXPECT_EQ(runPrism({"code_lowered"}).ExitCode, 2);
+  EXPECT_EQ(runPrism({"devices", "--bogus"}).ExitCode, 2);
+}
+
+TEST(Cli, DevicesListsHost) {
+  auto R = runPrism({"devices"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_NE(R.Out.find("host: available"), std::string::npos);
+  EXPECT_NE(R.Out.find("triple:"), std::string::npos);
+}
+
+TEST(Cli, DevicesJson) {
+  auto R = runPrism({"devices", "--json"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_NE(R.Out.find("\"devices\""), std::string::npos);
+  EXPECT_NE(R.Out.find("\"name\": \"host\""), std::string::npos);
+}

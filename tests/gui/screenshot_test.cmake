@@ -1,0 +1,20 @@
+# Renders the GUI under Xvfb, writes a PNG, and checks it is a non-blank image.
+get_filename_component(dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${dir})
+file(REMOVE ${OUT})
+execute_process(
+  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${PRISM} gui ${EXAMPLE}
+          --screenshot ${OUT} --frames 5
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "prism gui exited with ${rc}\n${out}\n${err}")
+endif()
+if(NOT EXISTS ${OUT})
+  message(FATAL_ERROR "no screenshot written")
+endif()
+file(SIZE ${OUT} size)
+# A blank 1400x900 PNG compresses to a few KB; rendered text is far larger.
+if(size LESS 20000)
+  message(FATAL_ERROR "screenshot looks blank (${size} bytes)")
+endif()
+message(STATUS "screenshot ${OUT}: ${size} bytes")

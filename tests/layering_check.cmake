@@ -1,0 +1,13 @@
+# Fails when any file under core/ includes ImGui or GLFW headers.
+file(GLOB_RECURSE files ${ROOT}/core/*.h ${ROOT}/core/*.cpp)
+set(bad "")
+foreach(f IN LISTS files)
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](imgui|GLFW|backends/imgui|imgui_impl)")
+  if(lines)
+    list(APPEND bad "${f}: ${lines}")
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "core/ must not include ImGui or GLFW:\n${bad}")
+endif()
+message(STATUS "core/ is free of ImGui and GLFW (${CMAKE_MATCH_COUNT} files checked)")
