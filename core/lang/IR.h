@@ -116,6 +116,9 @@ enum class Builtin : uint16_t {
   IsA,          ///< isa(x, T)
   Throw,        ///< throw(err) — err a struct value like BoundsError(...)
   BoundsCheck,  ///< boundscheck() — false inside an @inbounds caller
+  TypeAssert,   ///< typeassert(x, T) — `x::T` in an expression
+  ApplyType,    ///< apply_type(S, P...) — `S{P...}` as a value (constant-folded)
+  NFields,      ///< nfields(x)
   // Integer arithmetic (operands of one type)
   AddInt, SubInt, MulInt, NegInt, SDivInt, UDivInt, SRemInt, URemInt,
   AndInt, OrInt, XorInt, NotInt, ShlInt, LShrInt, AShrInt,

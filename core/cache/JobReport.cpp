@@ -1,0 +1,30 @@
+#include "cache/JobReport.h"
+
+namespace prism {
+
+const char *stageName(Stage S) {
+  switch (S) {
+  case Stage::Typed:
+    return "typed";
+  case Stage::TypedOpt:
+    return "typed-opt";
+  case Stage::LLVMRaw:
+    return "llvm-raw";
+  case Stage::LLVMOpt:
+    return "llvm-opt";
+  case Stage::Asm:
+    return "asm";
+  case Stage::NumStages:
+    break;
+  }
+  return "?";
+}
+
+bool JobReport::ok() const {
+  for (const Diagnostic &D : Diagnostics)
+    if (D.Sev == Severity::Error)
+      return false;
+  return true;
+}
+
+} // namespace prism

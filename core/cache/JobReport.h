@@ -1,0 +1,97 @@
+/// \file
+/// The immutable result of one compiler job: every stage's output, its wall
+/// time and allocations, the pass snapshots, diagnostics, resource usage,
+/// cache figures and the line maps that correlate each output line with
+/// its source line through inlining. Views and the CLI only read reports;
+/// they are published as `std::shared_ptr<const JobReport>`.
+#pragma once
+
+#include "optim/Pipeline.h"
+#include "support/Diagnostic.h"
+#include "support/Timer.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prism {
+
+enum class Stage : uint8_t {
+  Typed,     ///< typed IR (code_typed, un-inlined)
+  TypedOpt,  ///< typed IR after typed-IR inlining (code_typed optimize=yes)
+  LLVMRaw,   ///< LLVM IR as emitted
+  LLVMOpt,   ///< LLVM IR after the optimisation pipeline
+  Asm,       ///< target assembly (PTX, GCN, BPF, x86-64)
+  NumStages
+};
+const char *stageName(Stage S); ///< "typed", "llvm-raw", ...
+
+/// One frame of where an output line came from: a function and a source
+/// position. Frames run from the innermost (the inlined callee) outwards.
+struct SourceFrame {
+  std::string Function;
+  std::string File;
+  uint32_t Line = 0;
+  uint32_t Col = 0;
+};
+
+/// The origin of one output line; empty when the line has no location.
+struct LineOrigin {
+  std::vector<SourceFrame> Frames; ///< [0] innermost ... [n-1] the job's own function
+};
+
+struct StageOutput {
+  bool Present = false;          ///< the stage ran (the job may stop earlier)
+  std::string Text;
+  std::vector<LineOrigin> Lines; ///< one per line of Text (may be empty)
+  StageMeasure Measure;
+};
+
+/// Resource figures of the compiled code; unset when unknown for the target.
+struct ResourceUsage {
+  std::optional<int> Registers, Spills, StackBytes, SharedBytes, ConstBytes,
+      LocalBytes;                          ///< ptx (ptxas -v), cuda device
+  std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
+  std::optional<int> Instructions;         ///< every target
+  std::string Source; ///< where the figures came from ("ptxas -v sm_80", ...)
+  std::string Note;   ///< why figures are missing ("ptxas not found")
+};
+
+struct CacheFigures {
+  uint64_t Hits = 0, Misses = 0, Compiles = 0, Invalidations = 0;
+  double LastCompileMs = 0;
+  AllocationStats LastCompileAllocs;
+  double AllocsPerHit = 0;
+};
+
+struct JobReport {
+  // What the job was.
+  std::string Signature; ///< `saxpy!(Float32, DeviceArray{Float32, 1}, ...)`
+  std::string Target;    ///< "ptx", "gcn", "bpf", "native"
+  std::string Arch;      ///< "sm_80", "gfx90a", host CPU name
+  unsigned OptLevel = 2;
+  bool Kernel = false;
+  std::string EntryName; ///< the LLVM/asm symbol of the entry
+  uint64_t World = 0;
+
+  std::array<StageOutput, static_cast<size_t>(Stage::NumStages)> Stages;
+  std::vector<PassSnapshot> Passes;
+  std::vector<Diagnostic> Diagnostics;
+  ResourceUsage Resources;
+  CacheFigures Cache;
+  /// Source files the line maps refer to (name → text), for correlation views.
+  std::vector<SourceFileRef> Sources;
+
+  bool ok() const;
+  const StageOutput &stage(Stage S) const {
+    return Stages[static_cast<size_t>(S)];
+  }
+  StageOutput &stage(Stage S) { return Stages[static_cast<size_t>(S)]; }
+};
+
+using JobReportRef = std::shared_ptr<const JobReport>;
+
+} // namespace prism

@@ -1,0 +1,133 @@
+#include "lang/IR.h"
+
+#include <string_view>
+
+namespace prism {
+
+namespace {
+struct BuiltinEntry {
+  Builtin B;
+  const char *Name;
+};
+// Names as the prelude spells them (Julia's Core / Core.Intrinsics names
+// where one exists).
+constexpr BuiltinEntry BuiltinTable[] = {
+    {Builtin::None, "<none>"},
+    {Builtin::GetField, "getfield"},
+    {Builtin::TupleNew, "tuple"},
+    {Builtin::New, "new"},
+    {Builtin::Egal, "==="},
+    {Builtin::TypeOf, "typeof"},
+    {Builtin::IsA, "isa"},
+    {Builtin::Throw, "throw"},
+    {Builtin::BoundsCheck, "boundscheck"},
+    {Builtin::TypeAssert, "typeassert"},
+    {Builtin::ApplyType, "apply_type"},
+    {Builtin::NFields, "nfields"},
+    {Builtin::AddInt, "add_int"},
+    {Builtin::SubInt, "sub_int"},
+    {Builtin::MulInt, "mul_int"},
+    {Builtin::NegInt, "neg_int"},
+    {Builtin::SDivInt, "sdiv_int"},
+    {Builtin::UDivInt, "udiv_int"},
+    {Builtin::SRemInt, "srem_int"},
+    {Builtin::URemInt, "urem_int"},
+    {Builtin::AndInt, "and_int"},
+    {Builtin::OrInt, "or_int"},
+    {Builtin::XorInt, "xor_int"},
+    {Builtin::NotInt, "not_int"},
+    {Builtin::ShlInt, "shl_int"},
+    {Builtin::LShrInt, "lshr_int"},
+    {Builtin::AShrInt, "ashr_int"},
+    {Builtin::EqInt, "eq_int"},
+    {Builtin::NeInt, "ne_int"},
+    {Builtin::SltInt, "slt_int"},
+    {Builtin::SleInt, "sle_int"},
+    {Builtin::UltInt, "ult_int"},
+    {Builtin::UleInt, "ule_int"},
+    {Builtin::CtpopInt, "ctpop_int"},
+    {Builtin::CtlzInt, "ctlz_int"},
+    {Builtin::CttzInt, "cttz_int"},
+    {Builtin::AddFloat, "add_float"},
+    {Builtin::SubFloat, "sub_float"},
+    {Builtin::MulFloat, "mul_float"},
+    {Builtin::DivFloat, "div_float"},
+    {Builtin::RemFloat, "rem_float"},
+    {Builtin::NegFloat, "neg_float"},
+    {Builtin::FmaFloat, "fma_float"},
+    {Builtin::MuladdFloat, "muladd_float"},
+    {Builtin::EqFloat, "eq_float"},
+    {Builtin::NeFloat, "ne_float"},
+    {Builtin::LtFloat, "lt_float"},
+    {Builtin::LeFloat, "le_float"},
+    {Builtin::SqrtLlvm, "sqrt_llvm"},
+    {Builtin::AbsFloat, "abs_float"},
+    {Builtin::CopysignFloat, "copysign_float"},
+    {Builtin::FloorLlvm, "floor_llvm"},
+    {Builtin::CeilLlvm, "ceil_llvm"},
+    {Builtin::TruncLlvm, "trunc_llvm"},
+    {Builtin::RintLlvm, "rint_llvm"},
+    {Builtin::ExpFloat, "exp_float"},
+    {Builtin::LogFloat, "log_float"},
+    {Builtin::SinFloat, "sin_float"},
+    {Builtin::CosFloat, "cos_float"},
+    {Builtin::PowFloat, "pow_float"},
+    {Builtin::SextInt, "sext_int"},
+    {Builtin::ZextInt, "zext_int"},
+    {Builtin::TruncInt, "trunc_int"},
+    {Builtin::FptoSi, "fptosi"},
+    {Builtin::FptoUi, "fptoui"},
+    {Builtin::SitoFp, "sitofp"},
+    {Builtin::UitoFp, "uitofp"},
+    {Builtin::Fptrunc, "fptrunc"},
+    {Builtin::Fpext, "fpext"},
+    {Builtin::Bitcast, "bitcast"},
+    {Builtin::PointerRef, "pointerref"},
+    {Builtin::PointerSet, "pointerset"},
+    {Builtin::PointerAdd, "pointeradd"},
+    {Builtin::AtomicAdd, "atomic_add"},
+    {Builtin::ThreadIdxX, "thread_idx_x"},
+    {Builtin::ThreadIdxY, "thread_idx_y"},
+    {Builtin::ThreadIdxZ, "thread_idx_z"},
+    {Builtin::BlockIdxX, "block_idx_x"},
+    {Builtin::BlockIdxY, "block_idx_y"},
+    {Builtin::BlockIdxZ, "block_idx_z"},
+    {Builtin::BlockDimX, "block_dim_x"},
+    {Builtin::BlockDimY, "block_dim_y"},
+    {Builtin::BlockDimZ, "block_dim_z"},
+    {Builtin::GridDimX, "grid_dim_x"},
+    {Builtin::GridDimY, "grid_dim_y"},
+    {Builtin::GridDimZ, "grid_dim_z"},
+    {Builtin::SyncThreads, "sync_threads"},
+    {Builtin::SharedArray, "shared_array"},
+    {Builtin::BpfLoadByte, "bpf_load_byte"},
+    {Builtin::BpfLoadHalf, "bpf_load_half"},
+    {Builtin::BpfLoadWord, "bpf_load_word"},
+};
+static_assert(std::size(BuiltinTable) ==
+                  static_cast<size_t>(Builtin::NumBuiltins),
+              "every Builtin needs a name");
+constexpr bool tableInEnumOrder() {
+  for (size_t I = 0; I < std::size(BuiltinTable); ++I)
+    if (static_cast<size_t>(BuiltinTable[I].B) != I)
+      return false;
+  return true;
+}
+static_assert(tableInEnumOrder(), "BuiltinTable must follow enum order");
+} // namespace
+
+const char *builtinName(Builtin B) {
+  auto I = static_cast<size_t>(B);
+  if (I >= std::size(BuiltinTable))
+    return "<invalid>";
+  return BuiltinTable[I].Name;
+}
+
+Builtin builtinByName(std::string_view Name) {
+  for (const BuiltinEntry &E : BuiltinTable)
+    if (E.B != Builtin::None && Name == E.Name)
+      return E.B;
+  return Builtin::None;
+}
+
+} // namespace prism

@@ -1,0 +1,57 @@
+/// \file
+/// The LLVM optimisation pipeline (new pass manager, O0–O3) with optional
+/// per-pass snapshots: after every pass that changed a function (or the
+/// module), record the pass, the function and a unified diff of its IR —
+/// what Compiler Explorer's opt-pipeline view shows, but in-process through
+/// `PassInstrumentationCallbacks`. Snapshots cost nothing when disabled: no
+/// callback is registered at all then.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+class PassBuilder;
+} // namespace llvm
+
+namespace prism {
+
+struct PassSnapshot {
+  unsigned Index = 0;   ///< position in the run order of all passes
+  std::string Pass;     ///< "InstCombinePass"
+  std::string Function; ///< the IR unit the pass ran on ("[module]" for module passes)
+  bool Changed = false; ///< false only when snapshots of unchanged passes are kept
+  std::string Before;   ///< IR text of the unit before the pass
+  std::string After;    ///< IR text after
+  std::string Diff;     ///< unified diff Before → After
+};
+
+struct OptimizeOptions {
+  unsigned OptLevel = 2;          ///< 0..3
+  bool CollectSnapshots = false;  ///< record passes that changed the IR
+  bool KeepUnchanged = false;     ///< also record passes that changed nothing
+  bool VerifyEach = false;        ///< run the verifier after every pass (debug)
+  /// Target-specific pipeline tuning (extra passes at extension points).
+  std::function<void(llvm::PassBuilder &)> TuneHook;
+};
+
+struct OptimizeResult {
+  std::vector<PassSnapshot> Snapshots;
+  unsigned PassesRun = 0;
+};
+
+/// Verifies, optimises in place, and verifies again. A module that fails
+/// verification is an Error (never an abort).
+llvm::Expected<OptimizeResult> optimizeModule(llvm::Module &M,
+                                              llvm::TargetMachine *TM,
+                                              const OptimizeOptions &Opts);
+
+/// Verifies a module; the verifier's messages become the Error's text.
+llvm::Error verifyModuleOrError(const llvm::Module &M);
+
+} // namespace prism

@@ -1,0 +1,29 @@
+/// \file
+/// Line diffs of text (IR, asm): the pass pipeline and the Compare view both
+/// show them. Pure functions, unit-tested without a window.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prism {
+
+struct DiffLine {
+  enum Kind : char { Same = ' ', Added = '+', Removed = '-' } K;
+  std::string Text;
+  int OldLine = -1; ///< 0-based line in the old text (Same/Removed)
+  int NewLine = -1; ///< 0-based line in the new text (Same/Added)
+};
+
+/// A minimal line diff (Myers' O(ND) algorithm).
+std::vector<DiffLine> diffLines(std::string_view Old, std::string_view New);
+
+/// `diff -u` style text with `@@ -a,b +c,d @@` hunks and Context lines around
+/// each change; empty when the texts are equal.
+std::string unifiedDiff(std::string_view Old, std::string_view New,
+                        std::string_view OldName = "before",
+                        std::string_view NewName = "after",
+                        unsigned Context = 3);
+
+} // namespace prism
