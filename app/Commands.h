@@ -8,6 +8,8 @@ namespace prism::app {
 
 int runDevices(const CommandOptions &O);
 int runCodeLowered(const CommandOptions &O);
+int runCodeTyped(const CommandOptions &O);
+int runCodeWarntype(const CommandOptions &O);
 int runNotYet(const char *Name);
 
 /// The desktop GUI (GuiApp.cpp). Returns an exit status; without a display it

@@ -183,6 +183,20 @@ public:
   /// The singleton type typeof(F), created on first request.
   Type *functionType(GenericFunction *F);
 
+  /// The internal `NTuple` name: `NTuple{N,T}` with N a TypeVar (field
+  /// patterns such as `dims::NTuple{N,Int}`, signatures such as
+  /// `length(t::NTuple{N,T}) where {N,T}`). Applying it to an IntValue N
+  /// yields the plain `Tuple{T, T, ...}`, so concrete types never mention it.
+  TypeName *ntupleName();
+  TypeName *tupleName();
+  TypeName *typeTypeName();
+  /// Bare `Tuple` (any tuple): `NTuple{#N, Any}` with an anonymous N.
+  Type *anyTuple();
+  /// The UnionAll of a name as a type: `DeviceArray{T,N}` over the name's own
+  /// parameter TypeVars, `Type{#T}` for bare `Type`. Non-parametric names
+  /// give the plain DataType.
+  Type *bareType(TypeName *N);
+
   /// Substitute TypeVars (by pointer) with the given bindings.
   Type *substitute(Type *T, std::span<Type *const> Vars,
                    std::span<Type *const> Values);
