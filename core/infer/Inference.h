@@ -1,0 +1,73 @@
+/// \file
+/// Type inference: abstract interpretation of lowered IR producing
+/// CodeInstances (Julia's `typeinf`), the batch entry point that hands
+/// codegen a closed set of CodeInstances (`typeinf_ext_toplevel`), and
+/// invalidation after a redefinition.
+#pragma once
+
+#include "infer/CodeInstance.h"
+#include "types/Loader.h"
+#include "types/Method.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace prism {
+
+/// Everything codegen needs: the roots (one per requested spec, same order)
+/// and the closure of CodeInstances reachable through `Edges`, each once,
+/// callers before callees.
+struct InferResult {
+  std::vector<CodeInstance *> Roots;
+  std::vector<CodeInstance *> All;
+  World W = 0;
+};
+
+class InferenceEngine {
+public:
+  explicit InferenceEngine(GlobalEnv &Env);
+  ~InferenceEngine();
+
+  /// Infers the requested specs in world W and returns the closed set of
+  /// CodeInstances, reusing cached ones valid in W. Thread-safe: concurrent
+  /// callers infer each MethodInstance once. Errors that inference detects
+  /// (no matching method, ambiguity, undefined name) are diagnostics with
+  /// source lines and an inlining-style backtrace of the call chain.
+  llvm::Expected<InferResult> inferToplevel(std::span<const FunctionSpec> Specs,
+                                            World W);
+
+  /// The interned MethodInstance for a method and concrete signature.
+  MethodInstance *methodInstance(Method *M, std::span<Type *const> Sig,
+                                 std::span<Type *const> Sparams, bool InBounds);
+
+  /// Invalidation after definitions were loaded: caps MaxWorld of every
+  /// CodeInstance whose dispatch could change (transitively through
+  /// backedges) and returns them. Nothing else is touched.
+  std::vector<CodeInstance *> invalidate(const LoadResult &Loaded);
+
+  /// Typed IR after inlining/const-folding/DCE, for code_typed(optimize=yes)
+  /// and the GUI; each statement keeps its location and inlining stack.
+  std::shared_ptr<const TypedCode> optimizedCode(CodeInstance *CI);
+
+  GlobalEnv &env() { return Env; }
+
+private:
+  GlobalEnv &Env;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+/// `code_typed` printing: one statement per line with its type, resolved
+/// `invoke` targets and source line; last line `=> RetType`.
+struct TypedPrintOptions {
+  bool WarnType = false;   ///< mark non-concrete types (code_warntype)
+  bool Color = false;      ///< ANSI colours (red for non-concrete)
+  bool DebugInfo = true;   ///< `# file:line` annotations
+};
+std::string printTyped(const CodeInstance &CI, const TypedCode &Code,
+                       const TypedPrintOptions &Opts = {});
+
+} // namespace prism
