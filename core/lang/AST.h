@@ -13,7 +13,9 @@
 #include "llvm/Support/Allocator.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -52,6 +54,9 @@ enum class NodeKind : uint8_t {
   Break,
   Continue,
   Return,     ///< Kids [value]; bare `return` has no kids
+  // Only in signatures, and the parser's recovery.
+  Where,      ///< Kids[0] signature, Kids[1..] vars (Ident, or Call `<:`/`>:`)
+  Error,      ///< placeholder for a construct that failed to parse
 };
 
 struct Node {
@@ -61,7 +66,25 @@ struct Node {
   LitType Lit = LitType::Int64;
   uint64_t Bits = 0;      ///< Literal: integer bits, or the float's bits at its width
   std::vector<Node *> Kids;
+  /// Height of this subtree (a leaf is 1). The parser bounds it so that
+  /// recursive passes over the tree (lowering, printing) cannot overflow
+  /// the stack.
+  uint32_t Height = 1;
 };
+
+// Conventions the parser follows (later passes rely on them):
+//  - operators are Calls whose callee is an Ident spelled as in Julia
+//    (`+`, `==`, `!=`, `÷`, `⊻`, `<<`, `<:`, unary `-` has one argument);
+//    `≤ ≥ ≠ ≡` are normalised to `<= >= != ===`;
+//  - a comparison chain `a < b <= c` becomes And(Call(<,a,b), Call(<=,b,c))
+//    (the middle operand node is shared by both calls);
+//  - `-1`, `-1.5f0` (minus directly before a literal, not before `^`) are
+//    negative literals, as in Julia;
+//  - TypeAssert with a single kid is the anonymous `::T` of a parameter list;
+//  - `true`/`false` are Bool Literals, `nothing` is an Ident;
+//  - a function body, `begin` block, loop body and branch is a Block;
+//    `elseif` is an If nested as the else-part of the outer If;
+//  - Macro `@inbounds`/`@boundscheck` has one kid (the annotated expression).
 
 /// `name::Type` in a parameter list or a struct body; Name may be empty for
 /// `::Type{T}`; Type may be null (untyped means `::Any`).
@@ -84,7 +107,9 @@ struct FunctionDef {
   /// name for constructor/conversion methods (`Float32(x::Int64) = ...`).
   Symbol Name;
   /// For `(::Type{T})(x) where {T} = ...` style definitions: the callee's
-  /// type expression; null for ordinary named functions.
+  /// type expression (`Type{T}`; Name is then empty). For `Point{T}(x)`
+  /// definitions Name is `Point` and CalleeType the synthesized
+  /// `Type{Point{T}}`. Null for ordinary named functions.
   Node *CalleeType = nullptr;
   std::vector<Param> Params;
   std::vector<WhereVar> Where;
@@ -143,5 +168,12 @@ private:
   llvm::BumpPtrAllocator Alloc;
   std::vector<std::function<void()>> Owned;
 };
+
+/// A compact S-expression of an expression, for tests and debugging:
+/// `(call + a (call * b c))`, `(= (ref a i) 1)`, `(if c (block ...))`.
+std::string dumpAST(const Node *N);
+/// The same for one top-level definition:
+/// `(function f (params x (:: y Int)) (where (<: T Real)) (block ...))`.
+std::string dumpAST(const TopLevel &D);
 
 } // namespace prism::ast

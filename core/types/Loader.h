@@ -35,6 +35,16 @@ llvm::Error loadPrelude(GlobalEnv &Env);
 struct ParsedSignature {
   GenericFunction *Func = nullptr;
   std::vector<Type *> ArgTypes;
+  /// The callee's type: typeof(f), or `Type{Float32}` / `Type{Point}` (the
+  /// bare UnionAll) when the name is a type (a constructor call, dispatched
+  /// in Env.constructorFunction(N)).
+  Type *Callee = nullptr;
+  /// [Callee, ArgTypes...]: what GenericFunction::lookup takes.
+  std::vector<Type *> lookupTypes() const {
+    std::vector<Type *> V{Callee};
+    V.insert(V.end(), ArgTypes.begin(), ArgTypes.end());
+    return V;
+  }
 };
 
 /// Parses `name(T1, T2, ...)` against Env's bindings. Errors name the

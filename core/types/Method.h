@@ -103,13 +103,35 @@ public:
   Type *type() const; ///< typeof(f)
 
 private:
+  friend class TypeContext;
   mutable std::mutex Lock;
   std::vector<std::unique_ptr<Method>> Methods; ///< all, including deleted ones
+  /// typeof(f), created on first use. Kept here rather than in a map keyed
+  /// by address: types outlive functions, and a freed function's address
+  /// may be reused by a new one that must get a type of its own.
+  mutable std::atomic<Type *> SelfType{nullptr};
 };
 
-/// `A` at least as specific as `B` (Julia's `morespecific`), used by dispatch
-/// and ambiguity detection.
+/// `A` strictly more specific than `B` (Julia's `morespecific`): A's
+/// signature is a subtype of B's (where-variables by their bounds, B's bound
+/// as needed) and not the other way round. Used by dispatch and ambiguity
+/// detection.
 bool isMoreSpecific(const Method &A, const Method &B);
+
+/// `f(::Float32, ::Int64)` as Julia prints a call in a MethodError; the
+/// callee type prints as `f` for typeof(f) and `Point{Float32}` for
+/// Type{Point{Float32}} (constructor calls). ArgTypes exclude the callee.
+std::string callSignatureString(Type *CalleeT, std::span<Type *const> ArgTypes,
+                                Symbol Name);
+
+/// The user-facing error of a failed lookup (R.Status != Found): kind
+/// "no-method" (`no method matching f(::Float32, ::Int64)` with the closest
+/// candidates as notes, each with its file:line) or "ambiguous"
+/// (`f(::Int64, ::Int64) is ambiguous`, naming every candidate with its
+/// file:line and Julia's "possible fix" hint). ArgTypes include the callee.
+Diagnostic dispatchDiagnostic(const GenericFunction &F,
+                              std::span<Type *const> ArgTypes,
+                              const LookupResult &R, DiagLoc CallSite);
 
 /// The bindings of a program: functions, types and constants by name, and
 /// the world counter. The Workspace owns one; the prelude is loaded first.
@@ -124,7 +146,17 @@ public:
   GenericFunction *getOrCreateFunction(Symbol Name);
   GenericFunction *lookupFunction(Symbol Name) const;
   /// The constructor table of a type name (`Float32(x)` dispatches here).
+  /// Its methods' callee type is `Type{Float32}`, `Type{Point}` (bare
+  /// UnionAll: the default `Point(x::T, y::T) where T`) or `Type{Point{T}}`
+  /// (`Point{T}(x, y) where T`). Methods whose callee is a variable
+  /// (`(::Type{T})(x) where {T<:Number}`) live in the table of `Type`
+  /// itself: constructorFunction(TypeContext::get().typeTypeName()).
   GenericFunction *constructorFunction(TypeName *N);
+  /// The table a call dispatches in, from the callee's type: typeof(f) →
+  /// f; Type{X} → X's constructor table; null otherwise. When the
+  /// constructor table answers NoMethod, a caller should retry in the
+  /// `Type` table (see constructorFunction).
+  GenericFunction *callTable(Type *CalleeT);
   TypeName *lookupType(Symbol Name) const;   ///< user, prelude and builtin types
   void defineType(TypeName *N);
   const ConstValue *lookupConst(Symbol Name) const;

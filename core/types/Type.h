@@ -173,10 +173,11 @@ public:
   /// A fresh TypeVar (not interned: each `where T` is its own variable).
   Type *typeVar(Symbol Name, Type *Lower = nullptr, Type *Upper = nullptr);
 
-  /// Builtin type names: "Any", "Number", "Real", "Integer", "Signed",
+  /// Builtin type names: "Number", "Real", "Integer", "Signed",
   /// "Unsigned", "AbstractFloat", "AbstractArray", "Bool", "Int8".."UInt64",
   /// "Float16".."Float64", "Nothing", "Ptr", "Tuple", "Type", "Function",
-  /// plus aliases "Int"/"UInt". Null when unknown.
+  /// plus aliases "Int"/"UInt" and the internal "NTuple". Null when unknown
+  /// and for "Any" and "Union" (not TypeNames: use any() / unionOf()).
   TypeName *builtinName(Symbol Name);
   /// Registers a user/prelude type name (struct or abstract type).
   TypeName *createTypeName(TypeName Proto);
@@ -207,9 +208,12 @@ private:
   Impl *P;
 };
 
-/// Julia's `<:` on types without free TypeVars (A and B may be abstract,
-/// Unions, Any, Bottom). Invariance of DataType parameters, covariance of
-/// Tuple, `Type{T} <: Type`, `Bool <: Integer`.
+/// Julia's `<:` (A and B may be abstract, Unions, Any, Bottom). Invariance of
+/// DataType parameters, covariance of Tuple, `Type{T} <: Type`,
+/// `Bool <: Integer`. TypeVars that occur in B but not in A are existential
+/// (`DeviceArray{Float32,1} <: DeviceArray` where bare `DeviceArray` is
+/// `DeviceArray{T,N}` over the name's own parameters); TypeVars of A stand
+/// for any type within their bounds.
 bool isSubtype(Type *A, Type *B);
 /// Julia's typejoin-free `Union` join used by inference: returns A ∪ B as a
 /// normalized Union (or the wider one when one is a subtype of the other).
@@ -217,5 +221,23 @@ Type *typeJoin(Type *A, Type *B);
 /// Type intersection (Bottom when disjoint); conservative where exactness
 /// would need full Julia subtyping.
 Type *typeIntersect(Type *A, Type *B);
+
+/// `A <: B && B <: A` (pointer equality for types without TypeVars, thanks to
+/// interning; needed for signatures whose `where` variables are distinct
+/// TypeVar objects).
+bool typeEqual(Type *A, Type *B);
+
+/// Dispatch matching: `Tuple{Args...} <: Tuple{Pattern...} where {Sparams...}`.
+/// Args are usually concrete; TypeVars in Args (a method signature compared
+/// for specificity) stand for any type within their bounds. TypeVars of
+/// Pattern are bound as Julia does: invariantly inside parameters
+/// (`DeviceArray{T,1}`), covariantly at top level and in tuples (checked
+/// against their bounds), and with the diagonal rule (`f(a::T, b::T)`: T
+/// must be concrete and equal). On success and if SparamValues is non-null,
+/// it receives the value of each Sparams entry (null when left unbound, as
+/// `T` of `f(t::NTuple{N,T})` for an empty tuple).
+bool matchTypes(std::span<Type *const> Args, std::span<Type *const> Pattern,
+                std::span<Type *const> Sparams,
+                std::vector<Type *> *SparamValues = nullptr);
 
 } // namespace prism

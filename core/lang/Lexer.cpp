@@ -1,0 +1,666 @@
+#include "lang/Lexer.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace prism {
+
+namespace {
+
+/// Decodes one UTF-8 code point at P (N bytes available). Returns its length,
+/// or 0 when the bytes are not valid UTF-8 (overlong forms, surrogates and
+/// values past U+10FFFF included).
+unsigned decodeUtf8(const unsigned char *P, size_t N, uint32_t &CP) {
+  if (N == 0)
+    return 0;
+  unsigned char C = P[0];
+  if (C < 0x80) {
+    CP = C;
+    return 1;
+  }
+  unsigned Len;
+  uint32_t Min;
+  if ((C & 0xE0) == 0xC0) {
+    Len = 2, CP = C & 0x1F, Min = 0x80;
+  } else if ((C & 0xF0) == 0xE0) {
+    Len = 3, CP = C & 0x0F, Min = 0x800;
+  } else if ((C & 0xF8) == 0xF0) {
+    Len = 4, CP = C & 0x07, Min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (N < Len)
+    return 0;
+  for (unsigned I = 1; I < Len; ++I) {
+    if ((P[I] & 0xC0) != 0x80)
+      return 0;
+    CP = (CP << 6) | (P[I] & 0x3F);
+  }
+  if (CP < Min || CP > 0x10FFFF || (CP >= 0xD800 && CP <= 0xDFFF))
+    return 0;
+  return Len;
+}
+
+/// Non-ASCII code points that are operators, not identifier characters.
+bool isUnicodeOperator(uint32_t CP) {
+  switch (CP) {
+  case 0x00F7: // ÷
+  case 0x00D7: // ×
+  case 0x22BB: // ⊻
+  case 0x2264: // ≤
+  case 0x2265: // ≥
+  case 0x2260: // ≠
+  case 0x2208: // ∈
+  case 0x2261: // ≡
+  case 0x00AC: // ¬
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isIdentStartCP(uint32_t CP) {
+  if (CP < 0x80)
+    return (CP >= 'a' && CP <= 'z') || (CP >= 'A' && CP <= 'Z') || CP == '_';
+  // Latin-1 controls and the no-break space are not identifier characters.
+  return CP >= 0xA1 && !isUnicodeOperator(CP);
+}
+
+bool isDigit(char C) { return C >= '0' && C <= '9'; }
+bool isHexDigit(char C) {
+  return isDigit(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
+}
+
+const char *const Keywords[] = {
+    "function", "end",    "if",       "elseif",  "else",   "while",
+    "for",      "in",     "break",    "continue", "return", "struct",
+    "mutable",  "abstract", "const",  "begin",   "where",  "local",
+    "global",   "module", "using",    "import",  "let",    "do",
+    "try",      "catch",  "finally",  "quote",   "macro",  "primitive",
+    "export",   "baremodule"};
+
+/// Operators, longest first so that a linear scan finds the longest match.
+const char *const Operators[] = {
+    ">>>=", "===", "!==", ">>>", "<<=", ">>=", "...", "==", "!=", "<=",
+    ">=",   "&&",  "||",  "<<",  ">>",  "+=",  "-=",  "*=", "/=", "%=",
+    "&=",   "|=",  "^=",  "::",  "<:",  ">:",  "->",  "|>", "//", "..",
+    "+",    "-",   "*",   "/",   "%",   "^",   "<",   ">",  "=",  "!",
+    "~",    "&",   "|",   "?",   ":",   "."};
+
+class Lexer {
+public:
+  Lexer(const SourceFileRef &File, std::vector<Diagnostic> &Diags)
+      : File(File), Src(File->text()), Diags(Diags) {}
+
+  std::vector<Token> run();
+
+private:
+  const SourceFileRef &File;
+  std::string_view Src;
+  std::vector<Diagnostic> &Diags;
+  std::vector<Token> Toks;
+  size_t Pos = 0;
+  bool Space = false;
+  unsigned NumErrors = 0;
+  bool GaveUp = false;
+
+  static constexpr unsigned MaxErrors = 50;
+
+  void error(uint32_t B, uint32_t E, std::string Msg) {
+    if (GaveUp)
+      return;
+    if (++NumErrors > MaxErrors) {
+      Diags.push_back(Diagnostic::error(
+          "parse", "too many errors in this file; giving up",
+          DiagLoc::fromRange(File, {B, E})));
+      GaveUp = true;
+      return;
+    }
+    Diags.push_back(
+        Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, {B, E})));
+  }
+
+  char peekc(size_t Off = 0) const {
+    return Pos + Off < Src.size() ? Src[Pos + Off] : '\0';
+  }
+  /// The code point at byte offset At (0 when invalid or at the end).
+  uint32_t cpAt(size_t At, unsigned *Len = nullptr) const {
+    uint32_t CP = 0;
+    unsigned L = At < Src.size()
+                     ? decodeUtf8(reinterpret_cast<const unsigned char *>(Src.data()) + At,
+                                  Src.size() - At, CP)
+                     : 0;
+    if (Len)
+      *Len = L;
+    return L ? CP : 0;
+  }
+  bool identStartAt(size_t At) const { return isIdentStartCP(cpAt(At)); }
+  bool identContAt(size_t At) const {
+    uint32_t CP = cpAt(At);
+    return isIdentStartCP(CP) || (CP >= '0' && CP <= '9');
+  }
+
+  void push(Tok K, uint32_t B, std::string_view Text) {
+    Token T;
+    T.Kind = K;
+    T.Begin = B;
+    T.End = Pos;
+    T.Text = Text;
+    T.SpaceBefore = Space;
+    Toks.push_back(T);
+    Space = false;
+  }
+
+  void blockComment();
+  void number();
+  void identifier();
+  bool unicodeOperator(uint32_t CP, unsigned Len);
+};
+
+void Lexer::blockComment() {
+  uint32_t Start = Pos;
+  Pos += 2;
+  unsigned Depth = 1;
+  while (Pos < Src.size()) {
+    if (Src[Pos] == '#' && peekc(1) == '=') {
+      ++Depth;
+      Pos += 2;
+    } else if (Src[Pos] == '=' && peekc(1) == '#') {
+      Pos += 2;
+      if (--Depth == 0)
+        return;
+    } else {
+      ++Pos;
+    }
+  }
+  LineCol LC = File->lineCol(Start);
+  error(Src.size(), Src.size(),
+        "unterminated block comment started at " + std::to_string(LC.Line) +
+            ":" + std::to_string(LC.Col));
+}
+
+void Lexer::number() {
+  uint32_t Start = Pos;
+  Token T;
+  T.Kind = Tok::Number;
+  bool Bad = false;
+
+  auto checkUnderscores = [&](std::string_view Digits) {
+    // Julia allows `_` only between two digits.
+    for (size_t I = 0; I < Digits.size(); ++I)
+      if (Digits[I] == '_' &&
+          (I == 0 || I + 1 == Digits.size() || Digits[I + 1] == '_' ||
+           Digits[I - 1] == '.' || Digits[I + 1] == '.'))
+        return false;
+    return true;
+  };
+  // Swallows the rest of a malformed literal so that one bad literal gives
+  // one diagnostic.
+  auto swallow = [&] {
+    while (Pos < Src.size() && (identContAt(Pos) || Src[Pos] == '.'))
+      Pos += std::max(1u, [&] { unsigned L; cpAt(Pos, &L); return L; }());
+  };
+
+  char P1 = peekc(1);
+  if (peekc() == '0' && (P1 == 'x' || P1 == 'b' || P1 == 'o')) {
+    unsigned Radix = P1 == 'x' ? 16 : P1 == 'b' ? 2 : 8;
+    Pos += 2;
+    size_t DigBegin = Pos;
+    auto isRadixDigit = [&](char C) {
+      return Radix == 16 ? isHexDigit(C) : Radix == 8 ? (C >= '0' && C <= '7')
+                                                      : (C == '0' || C == '1');
+    };
+    while (Pos < Src.size() && (isRadixDigit(Src[Pos]) || Src[Pos] == '_'))
+      ++Pos;
+    std::string_view Digits = Src.substr(DigBegin, Pos - DigBegin);
+    if (Pos < Src.size() && (identContAt(Pos) || Src[Pos] == '.')) {
+      swallow();
+      Bad = true;
+    }
+    if (Digits.empty() || Bad || !checkUnderscores(Digits)) {
+      error(Start, Pos,
+            "invalid numeric literal `" +
+                std::string(Src.substr(Start, Pos - Start)) + "`");
+      T.Lit = ast::LitType::UInt8;
+      push(Tok::Number, Start, Src.substr(Start, Pos - Start));
+      Toks.back().Lit = ast::LitType::UInt8;
+      return;
+    }
+    unsigned NDigits = 0;
+    uint64_t V = 0;
+    bool Overflow = false;
+    unsigned BitsPerDigit = Radix == 16 ? 4 : Radix == 8 ? 3 : 1;
+    for (char C : Digits) {
+      if (C == '_')
+        continue;
+      ++NDigits;
+      unsigned D = isDigit(C) ? C - '0' : (C | 0x20) - 'a' + 10;
+      if (V >> (64 - BitsPerDigit))
+        Overflow = true;
+      V = (V << BitsPerDigit) | D;
+    }
+    // Hex and binary literals are typed by how many digits are written
+    // (leading zeros count); octal by the value, as Julia does.
+    unsigned Bits = Radix == 8 ? (V ? 64 - __builtin_clzll(V) : 1)
+                               : NDigits * BitsPerDigit;
+    if (Overflow || Bits > 64) {
+      error(Start, Pos,
+            "numeric literal `" + std::string(Src.substr(Start, Pos - Start)) +
+                "` does not fit in UInt64");
+      V = 0;
+      Bits = 64;
+    }
+    ast::LitType L = Bits <= 8    ? ast::LitType::UInt8
+                     : Bits <= 16 ? ast::LitType::UInt16
+                     : Bits <= 32 ? ast::LitType::UInt32
+                                  : ast::LitType::UInt64;
+    push(Tok::Number, Start, Src.substr(Start, Pos - Start));
+    Toks.back().Lit = L;
+    Toks.back().Bits = V;
+    return;
+  }
+
+  // Decimal: digits [. digits] [(e|E|f) [+-] digits]
+  bool IsFloat = false, IsF32 = false;
+  while (Pos < Src.size() && (isDigit(Src[Pos]) || Src[Pos] == '_'))
+    ++Pos;
+  if (peekc() == '.' && peekc(1) != '.') {
+    char N = peekc(1);
+    if (isDigit(N)) {
+      IsFloat = true;
+      ++Pos;
+      while (Pos < Src.size() && (isDigit(Src[Pos]) || Src[Pos] == '_'))
+        ++Pos;
+    } else if (!identStartAt(Pos + 1) && N != '(' && N != '[' &&
+               !(N == '*' || N == '/' || N == '+' || N == '-' || N == '^' ||
+                 N == '=' || N == '<' || N == '>' || N == '&' || N == '|' ||
+                 N == '%' || N == '\\')) {
+      // `1.` is the Float64 1.0; `1.x` and the (unsupported) broadcast
+      // operators `1.+` are left for the parser to reject.
+      IsFloat = true;
+      ++Pos;
+    }
+  }
+  char E = peekc();
+  if ((E == 'e' || E == 'E' || E == 'f') &&
+      (isDigit(peekc(1)) ||
+       ((peekc(1) == '+' || peekc(1) == '-') && isDigit(peekc(2))))) {
+    IsFloat = true;
+    IsF32 = E == 'f';
+    Pos += 2;
+    while (Pos < Src.size() && isDigit(Src[Pos]))
+      ++Pos;
+  }
+  std::string_view Text = Src.substr(Start, Pos - Start);
+  if (Pos < Src.size() && (Src[Pos] == '.' && isDigit(peekc(1)))) {
+    swallow();
+    error(Start, Pos,
+          "invalid numeric literal `" +
+              std::string(Src.substr(Start, Pos - Start)) + "`");
+    push(Tok::Number, Start, Src.substr(Start, Pos - Start));
+    return;
+  }
+  if (Pos < Src.size() && identStartAt(Pos)) {
+    // `2x` is multiplication by juxtaposition in Julia; the kernel language
+    // keeps the grammar simpler and asks for an explicit `*`.
+    size_t IdBegin = Pos;
+    bool Underscore = Src[Pos] == '_';
+    swallow();
+    std::string Whole(Src.substr(Start, Pos - Start));
+    if (Underscore)
+      error(Start, Pos, "invalid numeric literal `" + Whole + "`");
+    else
+      error(Start, Pos,
+            "numeric literal coefficient `" + Whole +
+                "` is not supported; write `" + std::string(Text) + " * " +
+                std::string(Src.substr(IdBegin, Pos - IdBegin)) + "`");
+    push(Tok::Number, Start, Text);
+    return;
+  }
+  if (!checkUnderscores(Text)) {
+    error(Start, Pos, "invalid numeric literal `" + std::string(Text) + "`");
+    push(Tok::Number, Start, Text);
+    return;
+  }
+  std::string Clean;
+  for (char C : Text)
+    if (C != '_')
+      Clean += C == 'f' ? 'e' : C;
+  push(Tok::Number, Start, Text);
+  Token &Out = Toks.back();
+  if (!IsFloat) {
+    uint64_t V = 0;
+    bool Overflow = false;
+    for (char C : Clean) {
+      if (V > (uint64_t(INT64_MAX) - (C - '0')) / 10)
+        Overflow = true;
+      V = V * 10 + (C - '0');
+    }
+    if (Overflow) {
+      error(Start, Pos, "integer literal `" + std::string(Text) +
+                            "` does not fit in Int64");
+      V = 0;
+    }
+    Out.Lit = ast::LitType::Int64;
+    Out.Bits = V;
+    return;
+  }
+  if (IsF32) {
+    float F = std::strtof(Clean.c_str(), nullptr);
+    if (std::isinf(F))
+      error(Start, Pos, "numeric constant `" + std::string(Text) +
+                            "` is too large for Float32");
+    uint32_t B;
+    std::memcpy(&B, &F, 4);
+    Out.Lit = ast::LitType::Float32;
+    Out.Bits = B;
+  } else {
+    double D = std::strtod(Clean.c_str(), nullptr);
+    if (std::isinf(D))
+      error(Start, Pos, "numeric constant `" + std::string(Text) +
+                            "` is too large for Float64");
+    uint64_t B;
+    std::memcpy(&B, &D, 8);
+    Out.Lit = ast::LitType::Float64;
+    Out.Bits = B;
+  }
+}
+
+void Lexer::identifier() {
+  uint32_t Start = Pos;
+  while (Pos < Src.size()) {
+    unsigned L = 0;
+    uint32_t CP = cpAt(Pos, &L);
+    if (L && (isIdentStartCP(CP) || (CP >= '0' && CP <= '9'))) {
+      Pos += L;
+      continue;
+    }
+    // A `!` belongs to the name (`saxpy!`) unless it starts `!=`/`!==`.
+    if (CP == '!' && peekc(1) != '=') {
+      ++Pos;
+      continue;
+    }
+    break;
+  }
+  std::string_view Text = Src.substr(Start, Pos - Start);
+  if (Text == "true" || Text == "false") {
+    push(Tok::Number, Start, Text);
+    Toks.back().Lit = ast::LitType::Bool;
+    Toks.back().Bits = Text == "true";
+    return;
+  }
+  for (const char *K : Keywords)
+    if (Text == K) {
+      push(Tok::Keyword, Start, Text);
+      return;
+    }
+  push(Tok::Ident, Start, Text);
+}
+
+bool Lexer::unicodeOperator(uint32_t CP, unsigned Len) {
+  uint32_t Start = Pos;
+  const char *Name = nullptr;
+  const char *Upd = nullptr;
+  Tok K = Tok::Op;
+  switch (CP) {
+  case 0x00F7: Name = "÷"; Upd = "÷="; break;
+  case 0x22BB: Name = "⊻"; Upd = "⊻="; break;
+  case 0x2264: Name = "<="; break;
+  case 0x2265: Name = ">="; break;
+  case 0x2260: Name = "!="; break;
+  case 0x2261: Name = "==="; break;
+  case 0x2208: Name = "in"; K = Tok::Keyword; break;
+  default: return false;
+  }
+  Pos += Len;
+  if (Upd && peekc() == '=' && peekc(1) != '=') {
+    ++Pos;
+    push(Tok::Op, Start, Upd);
+    return true;
+  }
+  push(K, Start, Name);
+  return true;
+}
+
+std::vector<Token> Lexer::run() {
+  // A UTF-8 byte order mark is not part of the program.
+  if (Src.substr(0, 3) == "\xEF\xBB\xBF")
+    Pos = 3;
+  while (Pos < Src.size() && !GaveUp) {
+    char C = Src[Pos];
+    uint32_t Start = Pos;
+    if (C == ' ' || C == '\t' || C == '\r' || C == '\f' || C == '\v') {
+      ++Pos;
+      Space = true;
+      continue;
+    }
+    if (C == '\n') {
+      ++Pos;
+      if (Toks.empty() || !Toks.back().is(Tok::Newline))
+        push(Tok::Newline, Start, "\n");
+      Space = true;
+      continue;
+    }
+    if (C == '#') {
+      Space = true;
+      if (peekc(1) == '=') {
+        blockComment();
+        continue;
+      }
+      while (Pos < Src.size() && Src[Pos] != '\n')
+        ++Pos;
+      continue;
+    }
+    if (isDigit(C) || (C == '.' && isDigit(peekc(1)))) {
+      number();
+      continue;
+    }
+    unsigned Len = 0;
+    uint32_t CP = cpAt(Pos, &Len);
+    if (Len == 0) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "0x%02x", unsigned(uint8_t(C)));
+      error(Start, Start + 1, std::string("invalid UTF-8 byte ") + Buf);
+      ++Pos;
+      continue;
+    }
+    if (isIdentStartCP(CP)) {
+      identifier();
+      continue;
+    }
+    if (CP >= 0x80 && unicodeOperator(CP, Len))
+      continue;
+    switch (C) {
+    case '(': ++Pos; push(Tok::LParen, Start, "("); continue;
+    case ')': ++Pos; push(Tok::RParen, Start, ")"); continue;
+    case '[': ++Pos; push(Tok::LBracket, Start, "["); continue;
+    case ']': ++Pos; push(Tok::RBracket, Start, "]"); continue;
+    case '{': ++Pos; push(Tok::LBrace, Start, "{"); continue;
+    case '}': ++Pos; push(Tok::RBrace, Start, "}"); continue;
+    case ',': ++Pos; push(Tok::Comma, Start, ","); continue;
+    case ';': ++Pos; push(Tok::Semicolon, Start, ";"); continue;
+    case '@': {
+      ++Pos;
+      size_t NameBegin = Pos;
+      if (identStartAt(Pos)) {
+        bool S = Space;
+        identifier();
+        // identifier() pushed the name; fold it into one Macro token.
+        Token NameTok = Toks.back();
+        Toks.pop_back();
+        Space = S;
+        push(Tok::Macro, Start, Src.substr(NameBegin, Pos - NameBegin));
+        (void)NameTok;
+      } else {
+        error(Start, Pos, "expected a macro name after `@`");
+      }
+      continue;
+    }
+    case '"':
+    case '\'': {
+      // Skip to the closing quote on this line so the rest of the line
+      // does not produce a cascade of errors.
+      ++Pos;
+      while (Pos < Src.size() && Src[Pos] != C && Src[Pos] != '\n')
+        Pos += Src[Pos] == '\\' && Pos + 1 < Src.size() && Src[Pos + 1] != '\n' ? 2 : 1;
+      if (peekc() == C)
+        ++Pos;
+      error(Start, Pos, C == '"' ? "string literals are not supported"
+                                 : "character literals are not supported");
+      continue;
+    }
+    default:
+      break;
+    }
+    bool Matched = false;
+    for (const char *Op : Operators) {
+      size_t L = std::strlen(Op);
+      if (Src.substr(Pos, L) == Op) {
+        Pos += L;
+        push(Tok::Op, Start, Src.substr(Start, L));
+        Matched = true;
+        break;
+      }
+    }
+    if (Matched)
+      continue;
+    std::string Desc;
+    if (CP >= 0x21 && CP < 0x7F) {
+      Desc = std::string("`") + C + "`";
+    } else {
+      char Buf[16];
+      std::snprintf(Buf, sizeof Buf, "U+%04X", unsigned(CP));
+      Desc = Buf;
+      if (CP >= 0x80)
+        Desc += " `" + std::string(Src.substr(Pos, Len)) + "`";
+    }
+    error(Start, Start + Len, "unexpected character " + Desc);
+    Pos += Len;
+  }
+  Pos = Src.size();
+  Token T;
+  T.Kind = Tok::Eof;
+  T.Begin = T.End = Src.size();
+  T.SpaceBefore = true;
+  Toks.push_back(T);
+  return std::move(Toks);
+}
+
+/// The shortest decimal digits that read back as V, with the decimal
+/// exponent of the first digit (V = 0.D1D2... * 10^(Exp+1)).
+template <typename F> void shortestDigits(F V, std::string &Digits, int &Exp) {
+  char Buf[64];
+  for (int P = 1; P <= 17; ++P) {
+    std::snprintf(Buf, sizeof Buf, "%.*e", P - 1, double(V));
+    F Back = sizeof(F) == 4 ? F(std::strtof(Buf, nullptr)) : F(std::strtod(Buf, nullptr));
+    if (Back == V)
+      break;
+  }
+  Digits.clear();
+  char *P = Buf;
+  for (; *P && *P != 'e'; ++P)
+    if (isDigit(*P))
+      Digits += *P;
+  Exp = *P == 'e' ? std::atoi(P + 1) : 0;
+  while (Digits.size() > 1 && Digits.back() == '0')
+    Digits.pop_back();
+}
+
+std::string formatFloat(double V, bool IsF32) {
+  if (std::isnan(V))
+    return IsF32 ? "NaN32" : "NaN";
+  if (std::isinf(V))
+    return std::string(V < 0 ? "-" : "") + (IsF32 ? "Inf32" : "Inf");
+  std::string Out = std::signbit(V) ? "-" : "";
+  V = std::fabs(V);
+  if (V == 0)
+    return Out + (IsF32 ? "0.0f0" : "0.0");
+  std::string D;
+  int E;
+  if (IsF32)
+    shortestDigits<float>(float(V), D, E);
+  else
+    shortestDigits<double>(V, D, E);
+  // Julia prints positional notation for 1e-5 < |v| < 1e6, else scientific.
+  if (E > -5 && E < 6) {
+    if (E >= 0) {
+      std::string Int = D.substr(0, std::min<size_t>(D.size(), E + 1));
+      while (Int.size() < size_t(E + 1))
+        Int += '0';
+      std::string Frac = D.size() > size_t(E + 1) ? D.substr(E + 1) : "0";
+      Out += Int + "." + Frac;
+    } else {
+      Out += "0." + std::string(-E - 1, '0') + D;
+    }
+    return Out + (IsF32 ? "f0" : "");
+  }
+  Out += D.substr(0, 1) + "." + (D.size() > 1 ? D.substr(1) : "0");
+  return Out + (IsF32 ? "f" : "e") + std::to_string(E);
+}
+
+float halfToFloat(uint16_t H) {
+  uint32_t Sign = (H >> 15) & 1, Exp = (H >> 10) & 0x1F, Man = H & 0x3FF;
+  float V;
+  if (Exp == 0)
+    V = std::ldexp(float(Man), -24);
+  else if (Exp == 31)
+    V = Man ? NAN : INFINITY;
+  else
+    V = std::ldexp(float(Man | 0x400), int(Exp) - 25);
+  return Sign ? -V : V;
+}
+
+} // namespace
+
+std::vector<Token> lex(const SourceFileRef &File, std::vector<Diagnostic> &Diags) {
+  return Lexer(File, Diags).run();
+}
+
+std::string formatLiteral(ast::LitType T, uint64_t Bits) {
+  using ast::LitType;
+  char Buf[40];
+  switch (T) {
+  case LitType::Bool:
+    return Bits ? "true" : "false";
+  case LitType::Int8:
+    return std::to_string(int8_t(Bits));
+  case LitType::Int16:
+    return std::to_string(int16_t(Bits));
+  case LitType::Int32:
+    return std::to_string(int32_t(Bits));
+  case LitType::Int64:
+    return std::to_string(int64_t(Bits));
+  case LitType::UInt8:
+    std::snprintf(Buf, sizeof Buf, "0x%02x", unsigned(Bits & 0xFF));
+    return Buf;
+  case LitType::UInt16:
+    std::snprintf(Buf, sizeof Buf, "0x%04x", unsigned(Bits & 0xFFFF));
+    return Buf;
+  case LitType::UInt32:
+    std::snprintf(Buf, sizeof Buf, "0x%08x", unsigned(Bits & 0xFFFFFFFF));
+    return Buf;
+  case LitType::UInt64:
+    std::snprintf(Buf, sizeof Buf, "0x%016llx", (unsigned long long)Bits);
+    return Buf;
+  case LitType::Float16:
+    return "Float16(" + formatFloat(halfToFloat(uint16_t(Bits)), false) + ")";
+  case LitType::Float32: {
+    uint32_t B = uint32_t(Bits);
+    float F;
+    std::memcpy(&F, &B, 4);
+    return formatFloat(F, true);
+  }
+  case LitType::Float64: {
+    double D;
+    std::memcpy(&D, &Bits, 8);
+    return formatFloat(D, false);
+  }
+  }
+  return "?";
+}
+
+} // namespace prism

@@ -1,0 +1,714 @@
+//===- Lowering.cpp - AST to lowered IR (Julia's code_lowered) ------------===//
+//
+// How each construct lowers (values are IRValues; `%k` a statement result):
+//  - names: argument/local -> Slot, `where` name -> StaticParam, `nothing` ->
+//    the Nothing constant, anything else -> Global (resolved by inference);
+//  - literals -> typed constants (literalConstant);
+//  - `f(a, b)` -> Call [f, a, b]; operators are calls of Global("+") etc.;
+//    `S{T}` -> apply_type(S, T); `x.f` -> getfield(x, :f); `a[i, j]` ->
+//    getindex(a, i, j); `(a, b)` -> tuple(a, b); `x::T` -> typeassert(x, T);
+//    `a:b` outside `for` -> Global(":")(a, b);
+//  - `x = v` -> slot assignment; `a[i] = v` -> setindex!(a, v, i);
+//    `a, b = t` -> getfield(t, 1), getfield(t, 2) assigned in order;
+//    `x += v` -> x = +(x, v); `a[i] += v` evaluates a and i once;
+//  - `if`/ternary/`&&`/`||` -> gotoifnot, with a `#temp#` slot holding the
+//    value when the value is used;
+//  - `while` -> head: cond; gotoifnot exit; body; goto head;
+//  - `for i in a:b` -> a and b evaluated once into a counter slot and the
+//    stop value; head: `<=(counter, stop)`; gotoifnot exit; i = counter;
+//    body; counter = +(counter, 1); goto head. With a step `a:s:b` the head
+//    tests `>(s, 0) ? <=(counter, stop) : >=(counter, stop)`;
+//  - `@inbounds` sets SF_InBounds on every statement lowered inside it;
+//    `@boundscheck e` -> `if boundscheck() e end`;
+//  - the body's last expression is returned; `f(x)::T` wraps every returned
+//    value in convert(T, v).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lang/Lowering.h"
+#include "types/Type.h"
+
+#include <unordered_map>
+
+namespace prism {
+
+using namespace ast;
+
+ConstValue literalConstant(LitType T, uint64_t Bits) {
+  TypeContext &C = TypeContext::get();
+  ConstValue V;
+  V.Bits = Bits;
+  switch (T) {
+  case LitType::Bool: V.K = ConstValue::Bool; V.Ty = C.boolTy(); V.Bits = Bits != 0; break;
+  case LitType::Int8: V.K = ConstValue::Int; V.Ty = C.int8(); V.Bits &= 0xFF; break;
+  case LitType::Int16: V.K = ConstValue::Int; V.Ty = C.int16(); V.Bits &= 0xFFFF; break;
+  case LitType::Int32: V.K = ConstValue::Int; V.Ty = C.int32(); V.Bits &= 0xFFFFFFFF; break;
+  case LitType::Int64: V.K = ConstValue::Int; V.Ty = C.int64(); break;
+  case LitType::UInt8: V.K = ConstValue::Int; V.Ty = C.uint8(); V.Bits &= 0xFF; break;
+  case LitType::UInt16: V.K = ConstValue::Int; V.Ty = C.uint16(); V.Bits &= 0xFFFF; break;
+  case LitType::UInt32: V.K = ConstValue::Int; V.Ty = C.uint32(); V.Bits &= 0xFFFFFFFF; break;
+  case LitType::UInt64: V.K = ConstValue::Int; V.Ty = C.uint64(); break;
+  case LitType::Float16: V.K = ConstValue::Float; V.Ty = C.float16(); V.Bits &= 0xFFFF; break;
+  case LitType::Float32: V.K = ConstValue::Float; V.Ty = C.float32(); V.Bits &= 0xFFFFFFFF; break;
+  case LitType::Float64: V.K = ConstValue::Float; V.Ty = C.float64(); break;
+  }
+  return V;
+}
+
+namespace {
+
+ConstValue nothingConst() {
+  ConstValue V;
+  V.K = ConstValue::Nothing;
+  V.Ty = TypeContext::get().nothing();
+  return V;
+}
+
+ConstValue intConst(int64_t I) { return literalConstant(LitType::Int64, uint64_t(I)); }
+
+ConstValue symConst(Symbol S) {
+  ConstValue V;
+  V.K = ConstValue::Sym;
+  V.Name = S;
+  return V;
+}
+
+class Lowerer {
+public:
+  Lowerer(const FunctionDef &Def, const SourceFileRef &File,
+          std::span<const Symbol> StaticParams)
+      : Def(Def), File(File), CI(std::make_shared<CodeInfo>()) {
+    CI->File = File;
+    CI->FunctionName = Def.Name;
+    CI->Range = Def.Range;
+    CI->StaticParamNames.assign(StaticParams.begin(), StaticParams.end());
+    for (size_t I = 0; I < StaticParams.size(); ++I)
+      SParamOf.emplace(StaticParams[I], I);
+  }
+
+  llvm::Expected<std::shared_ptr<CodeInfo>> run();
+
+private:
+  const FunctionDef &Def;
+  const SourceFileRef &File;
+  std::shared_ptr<CodeInfo> CI;
+  std::unordered_map<Symbol, uint32_t> SlotOf;
+  std::unordered_map<Symbol, uint32_t> SParamOf;
+  std::vector<Diagnostic> Diags;
+  uint32_t Flags = SF_None;
+  SrcRange Cur;
+  /// False right after a goto/return: the next statement has no fall-through
+  /// predecessor (it is reachable only if it becomes a jump target).
+  bool Reachable = true;
+
+  struct Loop {
+    std::vector<uint32_t> Breaks;
+    std::vector<uint32_t> Continues; ///< patched when the target is known
+    int64_t ContinueTarget = -1;
+  };
+  std::vector<Loop> Loops;
+
+  // --- emission -----------------------------------------------------------
+  uint32_t emit(Stmt S) {
+    S.Range = Cur;
+    S.Flags |= Flags;
+    CI->Code.push_back(std::move(S));
+    return CI->Code.size() - 1;
+  }
+  IRValue call(std::vector<IRValue> Args) {
+    Stmt S;
+    S.K = StmtKind::Call;
+    S.Args = std::move(Args);
+    return IRValue::ssa(emit(std::move(S)));
+  }
+  IRValue callGlobal(const char *Name, std::vector<IRValue> Args) {
+    Args.insert(Args.begin(), IRValue::global(Symbol::get(Name)));
+    return call(std::move(Args));
+  }
+  void assign(uint32_t Slot, IRValue V) {
+    Stmt S;
+    S.K = StmtKind::Assign;
+    S.Slot = Slot;
+    S.Args.push_back(std::move(V));
+    emit(std::move(S));
+  }
+  uint32_t jump() {
+    Stmt S;
+    S.K = StmtKind::Goto;
+    uint32_t I = emit(std::move(S));
+    Reachable = false;
+    return I;
+  }
+  uint32_t jumpIfNot(IRValue C) {
+    Stmt S;
+    S.K = StmtKind::GotoIfNot;
+    S.Args.push_back(std::move(C));
+    return emit(std::move(S));
+  }
+  void jumpTo(uint32_t Target) { CI->Code[jump()].Label = Target; }
+  /// The index of the next statement, as a jump target.
+  uint32_t label() {
+    Reachable = true;
+    return CI->Code.size();
+  }
+  void patch(uint32_t Jump, uint32_t Target) { CI->Code[Jump].Label = Target; }
+  void emitReturn(IRValue V) {
+    if (Def.ReturnType) {
+      IRValue T = lower(Def.ReturnType, true);
+      V = callGlobal("convert", {T, V});
+    }
+    Stmt S;
+    S.K = StmtKind::Return;
+    S.Args.push_back(std::move(V));
+    emit(std::move(S));
+    Reachable = false;
+  }
+  uint32_t newTemp() {
+    CI->Slots.push_back({Symbol::get("#temp#"), false});
+    return CI->Slots.size() - 1;
+  }
+  /// Whether running N may assign the slot named Name.
+  static bool assigns(const Node *N, Symbol Name) {
+    if (!N)
+      return false;
+    if ((N->Kind == NodeKind::Assign || N->Kind == NodeKind::OpAssign) &&
+        targets(N->Kids[0], Name))
+      return true;
+    if (N->Kind == NodeKind::For && N->Name == Name)
+      return true;
+    for (const Node *K : N->Kids)
+      if (assigns(K, Name))
+        return true;
+    return false;
+  }
+  static bool targets(const Node *T, Symbol Name) {
+    if (T->Kind == NodeKind::Ident)
+      return T->Name == Name;
+    if (T->Kind == NodeKind::Tuple)
+      for (const Node *K : T->Kids)
+        if (targets(K, Name))
+          return true;
+    return false;
+  }
+  /// A value that stays the same while Region runs: slots are read when
+  /// used, so a slot that Region may reassign is copied first (Julia's
+  /// lowering does the same).
+  IRValue stable(IRValue V, const Node *Region) {
+    if (V.K != IRValue::Slot || !assigns(Region, CI->Slots[V.Index].Name))
+      return V;
+    uint32_t T = newTemp();
+    assign(T, V);
+    return IRValue::slot(T);
+  }
+
+  void error(SrcRange R, std::string Msg) {
+    Diags.push_back(Diagnostic::error("lowering", std::move(Msg),
+                                      DiagLoc::fromRange(File, R)));
+  }
+  IRValue nothing() { return IRValue::constant(nothingConst()); }
+
+  // --- traversal ----------------------------------------------------------
+  void collectLocals(const Node *N);
+  void declareTarget(const Node *Target);
+  IRValue lower(const Node *N, bool NeedValue);
+  IRValue lowerName(const Node *N);
+  IRValue lowerIf(const Node *N, bool NeedValue);
+  IRValue lowerShortCircuit(const Node *N, bool NeedValue);
+  void lowerWhile(const Node *N);
+  void lowerFor(const Node *N);
+  IRValue lowerAssign(const Node *N);
+  IRValue lowerOpAssign(const Node *N);
+  void assignTo(const Node *Target, IRValue V);
+};
+
+void Lowerer::declareTarget(const Node *T) {
+  if (T->Kind == NodeKind::Ident) {
+    if (SParamOf.count(T->Name)) {
+      error(T->Range, "cannot assign to static parameter `" + T->Name.string() + "`");
+      return;
+    }
+    if (!SlotOf.count(T->Name)) {
+      SlotOf.emplace(T->Name, CI->Slots.size());
+      CI->Slots.push_back({T->Name, false});
+    }
+  } else if (T->Kind == NodeKind::Tuple) {
+    for (const Node *K : T->Kids)
+      declareTarget(K);
+  }
+}
+
+/// Julia's scoping, simplified for kernels: every name assigned anywhere in
+/// the body (or used as a loop variable) is a local of the whole function.
+void Lowerer::collectLocals(const Node *N) {
+  if (!N)
+    return;
+  if (N->Kind == NodeKind::Assign || N->Kind == NodeKind::OpAssign)
+    declareTarget(N->Kids[0]);
+  if (N->Kind == NodeKind::For && N->Name && !SParamOf.count(N->Name) &&
+      !SlotOf.count(N->Name)) {
+    SlotOf.emplace(N->Name, CI->Slots.size());
+    CI->Slots.push_back({N->Name, false});
+  }
+  for (const Node *K : N->Kids)
+    collectLocals(K);
+}
+
+IRValue Lowerer::lowerName(const Node *N) {
+  auto S = SlotOf.find(N->Name);
+  if (S != SlotOf.end())
+    return IRValue::slot(S->second);
+  auto P = SParamOf.find(N->Name);
+  if (P != SParamOf.end())
+    return IRValue::staticParam(P->second);
+  if (N->Name.str() == "nothing")
+    return nothing();
+  return IRValue::global(N->Name);
+}
+
+IRValue Lowerer::lower(const Node *N, bool NeedValue) {
+  SrcRange Saved = Cur;
+  Cur = N->Range;
+  IRValue V;
+  switch (N->Kind) {
+  case NodeKind::Literal:
+    V = IRValue::constant(literalConstant(N->Lit, N->Bits));
+    break;
+  case NodeKind::Ident:
+    V = lowerName(N);
+    break;
+  case NodeKind::Call: {
+    std::vector<IRValue> Args;
+    for (const Node *K : N->Kids) {
+      if (K != N->Kids[0] && K->Kind == NodeKind::Assign) {
+        error(K->Range, "keyword arguments are not supported");
+        Args.push_back(nothing());
+        continue;
+      }
+      Args.push_back(lower(K, true));
+    }
+    Cur = N->Range;
+    V = call(std::move(Args));
+    break;
+  }
+  case NodeKind::Curly: {
+    std::vector<IRValue> Args{IRValue::global(Symbol::get("apply_type"))};
+    for (const Node *K : N->Kids)
+      Args.push_back(lower(K, true));
+    Cur = N->Range;
+    V = call(std::move(Args));
+    break;
+  }
+  case NodeKind::Dot: {
+    IRValue Obj = lower(N->Kids[0], true);
+    Cur = N->Range;
+    V = callGlobal("getfield", {Obj, IRValue::constant(symConst(N->Name))});
+    break;
+  }
+  case NodeKind::Index: {
+    std::vector<IRValue> Args{IRValue::global(Symbol::get("getindex"))};
+    for (const Node *K : N->Kids)
+      Args.push_back(lower(K, true));
+    Cur = N->Range;
+    V = call(std::move(Args));
+    break;
+  }
+  case NodeKind::Tuple: {
+    std::vector<IRValue> Args{IRValue::global(Symbol::get("tuple"))};
+    for (const Node *K : N->Kids)
+      Args.push_back(lower(K, true));
+    Cur = N->Range;
+    V = call(std::move(Args));
+    break;
+  }
+  case NodeKind::Ternary:
+  case NodeKind::If:
+    V = lowerIf(N, NeedValue);
+    break;
+  case NodeKind::And:
+  case NodeKind::Or:
+    V = lowerShortCircuit(N, NeedValue);
+    break;
+  case NodeKind::Assign:
+    V = lowerAssign(N);
+    break;
+  case NodeKind::OpAssign:
+    V = lowerOpAssign(N);
+    break;
+  case NodeKind::TypeAssert:
+    if (N->Kids.size() != 2) {
+      error(N->Range, "`::T` without a value is only allowed in a parameter list");
+      V = nothing();
+      break;
+    }
+    {
+      IRValue X = lower(N->Kids[0], true);
+      IRValue T = lower(N->Kids[1], true);
+      Cur = N->Range;
+      V = callGlobal("typeassert", {X, T});
+    }
+    break;
+  case NodeKind::Range: {
+    std::vector<IRValue> Args{IRValue::global(Symbol::get(":"))};
+    for (const Node *K : N->Kids)
+      Args.push_back(lower(K, true));
+    Cur = N->Range;
+    V = call(std::move(Args));
+    break;
+  }
+  case NodeKind::Macro:
+    if (N->Name.str() == "inbounds") {
+      uint32_t SavedFlags = Flags;
+      Flags |= SF_InBounds;
+      V = lower(N->Kids[0], NeedValue);
+      Flags = SavedFlags;
+    } else if (N->Name.str() == "boundscheck") {
+      IRValue C = callGlobal("boundscheck", {});
+      uint32_t J = jumpIfNot(C);
+      lower(N->Kids[0], false);
+      Cur = N->Range;
+      patch(J, label());
+      V = nothing();
+    } else {
+      error(N->Range, "unsupported macro `@" + N->Name.string() + "`");
+      V = nothing();
+    }
+    break;
+  case NodeKind::Block:
+    if (N->Kids.empty()) {
+      V = nothing();
+      break;
+    }
+    for (size_t I = 0; I < N->Kids.size(); ++I)
+      V = lower(N->Kids[I], NeedValue && I + 1 == N->Kids.size());
+    break;
+  case NodeKind::While:
+    lowerWhile(N);
+    V = nothing();
+    break;
+  case NodeKind::For:
+    lowerFor(N);
+    V = nothing();
+    break;
+  case NodeKind::Break:
+  case NodeKind::Continue: {
+    bool IsBreak = N->Kind == NodeKind::Break;
+    if (Loops.empty()) {
+      error(N->Range, IsBreak ? "`break` outside a loop" : "`continue` outside a loop");
+      V = nothing();
+      break;
+    }
+    Loop &L = Loops.back();
+    if (IsBreak)
+      L.Breaks.push_back(jump());
+    else if (L.ContinueTarget >= 0)
+      jumpTo(uint32_t(L.ContinueTarget));
+    else
+      L.Continues.push_back(jump());
+    V = nothing();
+    break;
+  }
+  case NodeKind::Return: {
+    IRValue R = N->Kids.empty() ? nothing() : lower(N->Kids[0], true);
+    Cur = N->Range;
+    emitReturn(R);
+    V = nothing();
+    break;
+  }
+  case NodeKind::Where:
+    error(N->Range, "`where` is only allowed in a method signature");
+    V = nothing();
+    break;
+  case NodeKind::Error:
+    error(N->Range, "invalid syntax");
+    V = nothing();
+    break;
+  }
+  Cur = Saved;
+  if (NeedValue && V.K == IRValue::None)
+    V = nothing();
+  return V;
+}
+
+IRValue Lowerer::lowerIf(const Node *N, bool NeedValue) {
+  const Node *Then = N->Kids[1];
+  const Node *Else = N->Kids.size() > 2 ? N->Kids[2] : nullptr;
+  uint32_t Tmp = NeedValue ? newTemp() : 0;
+  IRValue C = lower(N->Kids[0], true);
+  Cur = N->Range;
+  uint32_t ToElse = jumpIfNot(C);
+  std::vector<uint32_t> ToEnd;
+  IRValue TV = lower(Then, NeedValue);
+  if (Reachable) {
+    if (NeedValue)
+      assign(Tmp, TV);
+    Cur = N->Range;
+    ToEnd.push_back(jump());
+  }
+  patch(ToElse, label());
+  if (Else) {
+    IRValue EV = lower(Else, NeedValue);
+    if (Reachable && NeedValue)
+      assign(Tmp, EV);
+  } else if (NeedValue) {
+    assign(Tmp, nothing());
+  }
+  if (!ToEnd.empty()) {
+    uint32_t End = label();
+    for (uint32_t J : ToEnd)
+      patch(J, End);
+  }
+  return NeedValue ? IRValue::slot(Tmp) : IRValue();
+}
+
+IRValue Lowerer::lowerShortCircuit(const Node *N, bool NeedValue) {
+  bool IsAnd = N->Kind == NodeKind::And;
+  IRValue L = lower(N->Kids[0], true);
+  Cur = N->Range;
+  if (!NeedValue) {
+    // `a && b`: b only when a; `a || b`: b only when !a.
+    uint32_t Skip;
+    if (IsAnd) {
+      Skip = jumpIfNot(L);
+      lower(N->Kids[1], false);
+    } else {
+      uint32_t ToRhs = jumpIfNot(L);
+      Cur = N->Range;
+      Skip = jump();
+      patch(ToRhs, label());
+      lower(N->Kids[1], false);
+    }
+    patch(Skip, label());
+    return IRValue();
+  }
+  uint32_t Tmp = newTemp();
+  ConstValue Short = literalConstant(LitType::Bool, IsAnd ? 0 : 1);
+  uint32_t J = jumpIfNot(L);
+  std::vector<uint32_t> ToEnd;
+  if (IsAnd) {
+    IRValue R = lower(N->Kids[1], true);
+    if (Reachable) {
+      assign(Tmp, R);
+      Cur = N->Range;
+      ToEnd.push_back(jump());
+    }
+    patch(J, label());
+    Cur = N->Range;
+    assign(Tmp, IRValue::constant(Short));
+  } else {
+    assign(Tmp, IRValue::constant(Short));
+    ToEnd.push_back(jump());
+    patch(J, label());
+    IRValue R = lower(N->Kids[1], true);
+    if (Reachable)
+      assign(Tmp, R);
+  }
+  uint32_t End = label();
+  for (uint32_t E : ToEnd)
+    patch(E, End);
+  return IRValue::slot(Tmp);
+}
+
+void Lowerer::lowerWhile(const Node *N) {
+  uint32_t Head = label();
+  IRValue C = lower(N->Kids[0], true);
+  Cur = N->Range;
+  uint32_t Exit = jumpIfNot(C);
+  Loops.push_back({});
+  Loops.back().ContinueTarget = Head;
+  lower(N->Kids[1], false);
+  Cur = N->Range;
+  if (Reachable)
+    jumpTo(Head);
+  Loop L = std::move(Loops.back());
+  Loops.pop_back();
+  uint32_t End = label();
+  patch(Exit, End);
+  for (uint32_t B : L.Breaks)
+    patch(B, End);
+}
+
+void Lowerer::lowerFor(const Node *N) {
+  const Node *Iter = N->Kids[0];
+  if (Iter->Kind != NodeKind::Range) {
+    error(Iter->Range, "only `for i in a:b` and `for i in a:s:b` loops are supported");
+    return;
+  }
+  IRValue Start = lower(Iter->Kids[0], true);
+  IRValue Step;
+  bool HasStep = Iter->Kids.size() == 3;
+  if (HasStep)
+    Step = stable(lower(Iter->Kids[1], true), N);
+  IRValue Stop = stable(lower(Iter->Kids.back(), true), N);
+  Cur = N->Range;
+  uint32_t Counter = newTemp();
+  assign(Counter, Start);
+  uint32_t Head = label();
+  IRValue Cond;
+  if (!HasStep) {
+    Cond = callGlobal("<=", {IRValue::slot(Counter), Stop});
+  } else {
+    // Julia's StepRange: ascending when the step is positive.
+    uint32_t CondSlot = newTemp();
+    IRValue Pos = callGlobal(">", {Step, IRValue::constant(intConst(0))});
+    uint32_t ToNeg = jumpIfNot(Pos);
+    IRValue Up = callGlobal("<=", {IRValue::slot(Counter), Stop});
+    assign(CondSlot, Up);
+    uint32_t ToJoin = jump();
+    patch(ToNeg, label());
+    IRValue Down = callGlobal(">=", {IRValue::slot(Counter), Stop});
+    assign(CondSlot, Down);
+    patch(ToJoin, label());
+    Cond = IRValue::slot(CondSlot);
+  }
+  uint32_t Exit = jumpIfNot(Cond);
+  auto VarSlot = SlotOf.find(N->Name);
+  if (VarSlot != SlotOf.end())
+    assign(VarSlot->second, IRValue::slot(Counter));
+  else
+    error(N->Range, "cannot use static parameter `" + N->Name.string() + "` as a loop variable");
+  Loops.push_back({});
+  lower(N->Kids[1], false);
+  Cur = N->Range;
+  Loop L = std::move(Loops.back());
+  Loops.pop_back();
+  if (Reachable || !L.Continues.empty()) {
+    uint32_t Next = label();
+    for (uint32_t C : L.Continues)
+      patch(C, Next);
+    IRValue Inc = callGlobal("+", {IRValue::slot(Counter),
+                                   HasStep ? Step : IRValue::constant(intConst(1))});
+    assign(Counter, Inc);
+    jumpTo(Head);
+  }
+  uint32_t End = label();
+  patch(Exit, End);
+  for (uint32_t B : L.Breaks)
+    patch(B, End);
+}
+
+void Lowerer::assignTo(const Node *Target, IRValue V) {
+  SrcRange Saved = Cur;
+  Cur = Target->Range;
+  switch (Target->Kind) {
+  case NodeKind::Ident: {
+    auto S = SlotOf.find(Target->Name);
+    if (S != SlotOf.end())
+      assign(S->second, V);
+    break; // static parameters were reported by collectLocals
+  }
+  case NodeKind::Index: {
+    std::vector<IRValue> Args{IRValue::global(Symbol::get("setindex!"))};
+    IRValue Arr = lower(Target->Kids[0], true);
+    Args.push_back(Arr);
+    Args.push_back(V);
+    for (size_t I = 1; I < Target->Kids.size(); ++I)
+      Args.push_back(lower(Target->Kids[I], true));
+    Cur = Target->Range;
+    call(std::move(Args));
+    break;
+  }
+  case NodeKind::Dot:
+    error(Target->Range, "cannot assign to field `" + Target->Name.string() +
+                             "`: structs are immutable");
+    break;
+  case NodeKind::Tuple:
+    for (size_t I = 0; I < Target->Kids.size(); ++I) {
+      Cur = Target->Range;
+      IRValue E = callGlobal("getfield", {V, IRValue::constant(intConst(I + 1))});
+      assignTo(Target->Kids[I], E);
+    }
+    break;
+  case NodeKind::TypeAssert:
+    error(Target->Range, "typed local declarations (`x::T = v`) are not supported");
+    break;
+  default:
+    error(Target->Range, "invalid assignment target");
+    break;
+  }
+  Cur = Saved;
+}
+
+IRValue Lowerer::lowerAssign(const Node *N) {
+  const Node *Lhs = N->Kids[0];
+  IRValue V = lower(N->Kids[1], true);
+  // Destructuring reads the right-hand side several times: keep it fixed.
+  if (Lhs->Kind == NodeKind::Tuple)
+    V = stable(V, Lhs);
+  Cur = N->Range;
+  assignTo(Lhs, V);
+  return V;
+}
+
+IRValue Lowerer::lowerOpAssign(const Node *N) {
+  const Node *Lhs = N->Kids[0];
+  IRValue Op = IRValue::global(N->Name);
+  switch (Lhs->Kind) {
+  case NodeKind::Ident: {
+    IRValue Old = lower(Lhs, true);
+    IRValue R = lower(N->Kids[1], true);
+    Cur = N->Range;
+    IRValue New = call({Op, Old, R});
+    assignTo(Lhs, New);
+    return New;
+  }
+  case NodeKind::Index: {
+    // a[i] += v: evaluate a and i once.
+    IRValue Arr = stable(lower(Lhs->Kids[0], true), N);
+    std::vector<IRValue> Idx;
+    for (size_t I = 1; I < Lhs->Kids.size(); ++I)
+      Idx.push_back(stable(lower(Lhs->Kids[I], true), N));
+    Cur = Lhs->Range;
+    std::vector<IRValue> Get{IRValue::global(Symbol::get("getindex")), Arr};
+    Get.insert(Get.end(), Idx.begin(), Idx.end());
+    IRValue Old = call(std::move(Get));
+    IRValue R = lower(N->Kids[1], true);
+    Cur = N->Range;
+    IRValue New = call({Op, Old, R});
+    std::vector<IRValue> Set{IRValue::global(Symbol::get("setindex!")), Arr, New};
+    Set.insert(Set.end(), Idx.begin(), Idx.end());
+    call(std::move(Set));
+    return New;
+  }
+  case NodeKind::Dot:
+    error(Lhs->Range, "cannot assign to field `" + Lhs->Name.string() +
+                          "`: structs are immutable");
+    return nothing();
+  default:
+    error(Lhs->Range, "invalid target for `" + N->Name.string() + "=`");
+    return nothing();
+  }
+}
+
+llvm::Expected<std::shared_ptr<CodeInfo>> Lowerer::run() {
+  CI->Slots.push_back({Symbol::get("#self#"), true});
+  for (const Param &P : Def.Params) {
+    CI->Slots.push_back({P.Name, true});
+    if (P.Name)
+      SlotOf.emplace(P.Name, CI->Slots.size() - 1);
+  }
+  CI->NumArgs = Def.Params.size();
+  if (!Def.Body) {
+    error(Def.Range, "method has no body");
+    return makeDiagError(std::move(Diags));
+  }
+  collectLocals(Def.Body);
+  Cur = Def.Body->Range;
+  IRValue V = lower(Def.Body, true);
+  if (Reachable) {
+    Cur = Def.Body->Kids.empty() ? Def.Body->Range : Def.Body->Kids.back()->Range;
+    emitReturn(V);
+  }
+  if (!Diags.empty())
+    return makeDiagError(std::move(Diags));
+  return CI;
+}
+
+} // namespace
+
+llvm::Expected<std::shared_ptr<CodeInfo>>
+lowerMethod(const FunctionDef &Def, const SourceFileRef &File,
+            std::span<const Symbol> StaticParams) {
+  return Lowerer(Def, File, StaticParams).run();
+}
+
+} // namespace prism

@@ -1,0 +1,1483 @@
+//===- Parser.cpp - recursive-descent parser for the kernel language ------===//
+//
+// Statements are expressions (as in Julia), parsed by recursive descent with a
+// precedence-climbing loop for binary operators. Error recovery works at two
+// levels: a statement with an error is skipped to the end of its line (so the
+// enclosing `if`/`function` still finds its `end`), and a definition keyword
+// at the start of a statement inside a body is taken as a missing `end` (so
+// the next definition parses cleanly). One diagnostic is reported per
+// statement (`Panic`) to avoid cascades.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lang/Parser.h"
+#include "lang/Lexer.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace prism {
+
+using namespace ast;
+
+bool ParsedFile::hasErrors() const {
+  return std::any_of(Diags.begin(), Diags.end(),
+                     [](const Diagnostic &D) { return D.Sev == Severity::Error; });
+}
+
+namespace {
+
+/// Bound on syntactic nesting and on the height of any expression tree, so
+/// that neither the parser nor later recursive passes can overflow the stack.
+constexpr unsigned MaxDepth = 512;
+/// After this many diagnostics the rest of the file is not worth reading.
+constexpr unsigned MaxDiags = 100;
+
+// Binary precedence levels, lowest first (Julia's order).
+enum Prec : int {
+  PrecNone = -1,
+  PrecOr = 1,       // ||            right
+  PrecAnd,          // &&            right
+  PrecComparison,   // == < <: ...   chained
+  PrecRange,        // a:b, a:s:b
+  PrecPlus,         // + - | ⊻       left
+  PrecTimes,        // * / ÷ % &     left
+  PrecShift,        // << >> >>>     left (tighter than `*` in Julia)
+  PrecPower,        // ^             right, tighter than unary minus
+};
+
+int binaryPrec(const Token &T) {
+  if (T.Kind == Tok::Keyword)
+    return T.Text == "in" ? PrecComparison : PrecNone;
+  if (T.Kind == Tok::Ident)
+    return T.Text == "isa" ? PrecComparison : PrecNone;
+  if (T.Kind != Tok::Op)
+    return PrecNone;
+  std::string_view S = T.Text;
+  if (S == "||")
+    return PrecOr;
+  if (S == "&&")
+    return PrecAnd;
+  if (S == "==" || S == "!=" || S == "===" || S == "!==" || S == "<" ||
+      S == "<=" || S == ">" || S == ">=" || S == "<:" || S == ">:")
+    return PrecComparison;
+  if (S == ":")
+    return PrecRange;
+  if (S == "+" || S == "-" || S == "|" || S == "⊻")
+    return PrecPlus;
+  if (S == "<<" || S == ">>" || S == ">>>")
+    return PrecShift;
+  if (S == "*" || S == "/" || S == "÷" || S == "%" || S == "&")
+    return PrecTimes;
+  if (S == "^")
+    return PrecPower;
+  return PrecNone;
+}
+
+bool isUpdatingOp(const Token &T) {
+  if (T.Kind != Tok::Op || T.Text.size() < 2 || T.Text.back() != '=')
+    return false;
+  std::string_view S = T.Text;
+  return S == "+=" || S == "-=" || S == "*=" || S == "/=" || S == "÷=" ||
+         S == "%=" || S == "&=" || S == "|=" || S == "<<=" || S == ">>=" ||
+         S == ">>>=" || S == "⊻=" || S == "^=";
+}
+
+/// Operators that may be used as a function name (`+(a, b) = ...`) or value.
+bool isOperatorName(const Token &T) {
+  return T.Kind == Tok::Op &&
+         (binaryPrec(T) != PrecNone || T.Text == "!" || T.Text == "~") &&
+         T.Text != ":" && T.Text != "&&" && T.Text != "||";
+}
+
+std::string describe(const Token &T) {
+  switch (T.Kind) {
+  case Tok::Eof:
+    return "end of file";
+  case Tok::Newline:
+    return "end of line";
+  default:
+    return "`" + std::string(T.Text) + "`";
+  }
+}
+
+class Parser {
+public:
+  Parser(ParsedFile &Out) : Out(Out), File(Out.File) {
+    Toks = lex(File, Out.Diags);
+  }
+
+  void parseFile();
+  Node *parseSingleExpression();
+
+private:
+  ParsedFile &Out;
+  const SourceFileRef &File;
+  std::vector<Token> Toks;
+  size_t P = 0;
+  /// Whether newlines are insignificant here (inside `()`, `[]`, `{}`).
+  std::vector<bool> IgnoreNL{false};
+  /// An error was reported in the current statement: stay quiet until the
+  /// parser resynchronises.
+  bool Panic = false;
+  bool GaveUp = false;
+  unsigned Depth = 0;
+  /// Inside a ternary's middle operand `c ? a : b`, `:` ends `a`.
+  bool NoRangeColon = false;
+  uint32_t PrevEnd = 0;
+  unsigned NumDiags = 0;
+
+  // --- tokens -------------------------------------------------------------
+  const Token &tok() {
+    if (IgnoreNL.back())
+      while (Toks[P].Kind == Tok::Newline)
+        ++P;
+    return Toks[P];
+  }
+  /// The token after the current one (newlines skipped where insignificant).
+  const Token &peekNext() {
+    tok();
+    size_t Q = P + 1 < Toks.size() ? P + 1 : P;
+    if (IgnoreNL.back())
+      while (Toks[Q].Kind == Tok::Newline && Q + 1 < Toks.size())
+        ++Q;
+    return Toks[Q];
+  }
+  const Token &advance() {
+    const Token &T = tok();
+    if (T.Kind != Tok::Eof) {
+      PrevEnd = T.End;
+      ++P;
+    }
+    return T;
+  }
+  void skipNewlines() {
+    while (Toks[P].Kind == Tok::Newline)
+      ++P;
+  }
+  bool atLineStart() const {
+    return P == 0 || Toks[P - 1].Kind == Tok::Newline;
+  }
+  bool atStatementEnd() {
+    const Token &T = tok();
+    return T.is(Tok::Newline) || T.is(Tok::Semicolon) || T.is(Tok::Eof) ||
+           T.isKw("end") || T.isKw("else") || T.isKw("elseif");
+  }
+  bool isDefinitionStart(const Token &T) const {
+    return T.isKw("function") || T.isKw("struct") || T.isKw("mutable") ||
+           T.isKw("abstract") || T.isKw("const") ||
+           (T.is(Tok::Macro) && (T.Text == "inline" || T.Text == "noinline"));
+  }
+
+  struct NLScope {
+    Parser &Ps;
+    NLScope(Parser &Ps, bool Ignore) : Ps(Ps) { Ps.IgnoreNL.push_back(Ignore); }
+    ~NLScope() { Ps.IgnoreNL.pop_back(); }
+  };
+  /// Counts syntactic nesting; `ok()` is false (and an error reported) past
+  /// MaxDepth.
+  struct DepthGuard {
+    Parser &Ps;
+    bool Ok;
+    DepthGuard(Parser &Ps) : Ps(Ps), Ok(++Ps.Depth <= MaxDepth) {
+      if (!Ok)
+        Ps.error(Ps.tok().range(), "expression nested too deeply");
+    }
+    ~DepthGuard() { --Ps.Depth; }
+  };
+
+  // --- diagnostics --------------------------------------------------------
+  Node *error(SrcRange R, std::string Msg) {
+    if (!Panic && !GaveUp) {
+      if (++NumDiags > MaxDiags) {
+        Out.Diags.push_back(Diagnostic::error(
+            "parse", "too many errors in this file; giving up",
+            DiagLoc::fromRange(File, R)));
+        GaveUp = true;
+      } else {
+        Out.Diags.push_back(
+            Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, R)));
+      }
+    }
+    Panic = true;
+    return errorNode(R);
+  }
+  Node *errorNode(SrcRange R) {
+    Node *N = Out.make<Node>();
+    N->Kind = NodeKind::Error;
+    N->Range = R;
+    return N;
+  }
+  Node *unexpected(const Token &T) {
+    return error(T.range(), "unexpected " + describe(T));
+  }
+  std::string where(uint32_t Offset) const {
+    LineCol LC = File->lineCol(Offset);
+    return std::to_string(LC.Line) + ":" + std::to_string(LC.Col);
+  }
+  /// `end` closing the construct that started with keyword token Start.
+  bool expectEnd(const Token &Start) {
+    if (tok().isKw("end")) {
+      advance();
+      return true;
+    }
+    error(tok().range(), "expected `end` to close `" + std::string(Start.Text) +
+                             "` started at " + where(Start.Begin));
+    return false;
+  }
+  bool expect(Tok K, const char *What) {
+    if (tok().is(K)) {
+      advance();
+      return true;
+    }
+    error(tok().range(), std::string("expected ") + What + ", found " + describe(tok()));
+    return false;
+  }
+  /// Skips the rest of a broken statement: to the end of its line at
+  /// bracket depth 0, stopping before `end`/`else`/`elseif` and before a
+  /// definition keyword at the start of a line.
+  void syncLine() {
+    int Level = 0;
+    while (true) {
+      const Token &T = Toks[P];
+      if (T.is(Tok::Eof))
+        return; // keep Panic: the enclosing constructs are unclosed
+      if (Level <= 0 && (T.is(Tok::Newline) || T.is(Tok::Semicolon)))
+        break;
+      if (atLineStart() && isDefinitionStart(T))
+        return; // keep Panic: outer constructs would only repeat the error
+      if (Level <= 0 && (T.isKw("end") || T.isKw("else") || T.isKw("elseif")))
+        break;
+      if (T.is(Tok::LParen) || T.is(Tok::LBracket) || T.is(Tok::LBrace))
+        ++Level;
+      else if (T.is(Tok::RParen) || T.is(Tok::RBracket) || T.is(Tok::RBrace))
+        Level = std::max(0, Level - 1);
+      ++P;
+    }
+    Panic = false;
+  }
+
+  // --- nodes --------------------------------------------------------------
+  Node *mk(NodeKind K, SrcRange R, std::vector<Node *> Kids = {}) {
+    Node *N = Out.make<Node>();
+    N->Kind = K;
+    N->Range = R;
+    N->Kids = std::move(Kids);
+    uint32_t H = 0;
+    for (Node *Kid : N->Kids)
+      H = std::max(H, Kid->Height);
+    N->Height = H + 1;
+    if (N->Height > MaxDepth)
+      return error(R, "expression nested too deeply");
+    return N;
+  }
+  Node *ident(Symbol Name, SrcRange R) {
+    Node *N = mk(NodeKind::Ident, R);
+    N->Name = Name;
+    return N;
+  }
+  static SrcRange span(const Node *A, const Node *B) {
+    return {A->Range.Begin, std::max(A->Range.End, B->Range.End)};
+  }
+  SrcRange from(uint32_t Begin) const { return {Begin, std::max(Begin, PrevEnd)}; }
+
+  // --- expressions --------------------------------------------------------
+  Node *parseAssign(bool AllowComma);
+  Node *parseCommaList();
+  Node *parseWhere();
+  Node *parseTernary();
+  Node *parseBinary(int MinPrec);
+  Node *parseUnary();
+  Node *parsePostfix(Node *Base);
+  Node *parsePrimary();
+  Node *parseParen();
+  void parseList(Tok Close, const char *CloseText, std::vector<Node *> &Kids,
+                 uint32_t OpenBegin);
+  Node *parseMacro();
+  Node *parseTypeOperand();
+
+  // --- statements ---------------------------------------------------------
+  Node *parseStatement() { return parseAssign(/*AllowComma=*/true); }
+  Node *parseBlock(uint32_t Begin, bool AllowElse = false);
+  Node *parseIf();
+  Node *parseWhile();
+  Node *parseFor();
+  Node *parseBegin();
+  Node *parseReturn();
+
+  // --- definitions --------------------------------------------------------
+  void parseTopLevel();
+  void parseFunction(bool Inline, bool NoInline, uint32_t Begin);
+  bool makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
+                    bool NoInline, SrcRange Whole);
+  void parseStruct(uint32_t Begin);
+  void parseAbstract(uint32_t Begin);
+  void parseConst(uint32_t Begin);
+  bool toWhereVar(Node *N, WhereVar &V);
+  bool parseTypeParams(std::vector<WhereVar> &Out);
+};
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Node *Parser::parseAssign(bool AllowComma) {
+  Node *L = AllowComma ? parseCommaList() : parseWhere();
+  const Token &T = tok();
+  if (T.isOp("=") || isUpdatingOp(T)) {
+    std::string_view Op = T.Text;
+    advance();
+    skipNewlines();
+    DepthGuard G(*this);
+    if (!G.Ok)
+      return errorNode(L->Range);
+    Node *R = parseAssign(AllowComma);
+    if (Op == "=")
+      return mk(NodeKind::Assign, span(L, R), {L, R});
+    Node *N = mk(NodeKind::OpAssign, span(L, R), {L, R});
+    N->Name = Symbol::get(Op.substr(0, Op.size() - 1));
+    return N;
+  }
+  return L;
+}
+
+Node *Parser::parseCommaList() {
+  Node *First = parseWhere();
+  if (!tok().is(Tok::Comma))
+    return First;
+  std::vector<Node *> Elts{First};
+  while (tok().is(Tok::Comma)) {
+    advance();
+    if (atStatementEnd() || tok().isOp("="))
+      break;
+    Elts.push_back(parseWhere());
+  }
+  return mk(NodeKind::Tuple, from(First->Range.Begin), std::move(Elts));
+}
+
+Node *Parser::parseWhere() {
+  Node *E = parseTernary();
+  while (tok().isKw("where")) {
+    advance();
+    std::vector<Node *> Kids{E};
+    if (tok().is(Tok::LBrace)) {
+      uint32_t B = advance().Begin;
+      parseList(Tok::RBrace, "}", Kids, B);
+    } else {
+      Kids.push_back(parseBinary(PrecComparison));
+    }
+    E = mk(NodeKind::Where, from(E->Range.Begin), std::move(Kids));
+  }
+  return E;
+}
+
+Node *Parser::parseTernary() {
+  Node *C = parseBinary(PrecOr);
+  if (!tok().isOp("?"))
+    return C;
+  advance();
+  skipNewlines();
+  DepthGuard G(*this);
+  if (!G.Ok)
+    return errorNode(C->Range);
+  bool SavedNoRange = NoRangeColon;
+  NoRangeColon = true;
+  Node *A = parseTernary();
+  NoRangeColon = SavedNoRange;
+  if (!tok().isOp(":"))
+    return error(tok().range(), "expected `:` in `?:` expression, found " +
+                                    describe(tok()));
+  advance();
+  skipNewlines();
+  Node *B = parseTernary();
+  return mk(NodeKind::Ternary, span(C, B), {C, A, B});
+}
+
+Node *Parser::parseBinary(int MinPrec) {
+  Node *L = parseUnary();
+  while (true) {
+    const Token &T = tok();
+    int Prec = binaryPrec(T);
+    if (Prec == PrecNone || Prec < MinPrec)
+      return L;
+    if (Prec == PrecRange && NoRangeColon)
+      return L;
+    if (Prec == PrecComparison) {
+      // Chains: `a < b <= c` means `(a < b) && (b <= c)`.
+      std::vector<std::pair<Symbol, Node *>> Rest;
+      std::vector<SrcRange> OpRanges;
+      while (binaryPrec(tok()) == PrecComparison) {
+        const Token &Op = advance();
+        Symbol OpName = Symbol::get(Op.Text);
+        OpRanges.push_back(Op.range());
+        skipNewlines();
+        Rest.push_back({OpName, parseBinary(PrecComparison + 1)});
+      }
+      std::vector<Node *> Calls;
+      Node *Lhs = L;
+      for (size_t I = 0; I < Rest.size(); ++I) {
+        Node *Callee = ident(Rest[I].first, OpRanges[I]);
+        Calls.push_back(mk(NodeKind::Call, span(Lhs, Rest[I].second),
+                           {Callee, Lhs, Rest[I].second}));
+        Lhs = Rest[I].second;
+      }
+      Node *Acc = Calls.back();
+      for (size_t I = Calls.size() - 1; I-- > 0;)
+        Acc = mk(NodeKind::And, span(Calls[I], Acc), {Calls[I], Acc});
+      L = Acc;
+      continue;
+    }
+    if (Prec == PrecRange) {
+      advance();
+      skipNewlines();
+      Node *Mid = parseBinary(PrecRange + 1);
+      if (tok().isOp(":") && !NoRangeColon) {
+        advance();
+        skipNewlines();
+        Node *Last = parseBinary(PrecRange + 1);
+        L = mk(NodeKind::Range, span(L, Last), {L, Mid, Last});
+      } else {
+        L = mk(NodeKind::Range, span(L, Mid), {L, Mid});
+      }
+      continue;
+    }
+    const Token &Op = advance();
+    Symbol OpName = Symbol::get(Op.Text);
+    SrcRange OpRange = Op.range();
+    skipNewlines();
+    Node *R;
+    if (Prec == PrecOr || Prec == PrecAnd || Prec == PrecPower) {
+      DepthGuard G(*this);
+      if (!G.Ok)
+        return errorNode(L->Range);
+      R = parseBinary(Prec);
+    } else {
+      R = parseBinary(Prec + 1);
+    }
+    if (Prec == PrecOr)
+      L = mk(NodeKind::Or, span(L, R), {L, R});
+    else if (Prec == PrecAnd)
+      L = mk(NodeKind::And, span(L, R), {L, R});
+    else
+      L = mk(NodeKind::Call, span(L, R), {ident(OpName, OpRange), L, R});
+  }
+}
+
+Node *Parser::parseUnary() {
+  const Token &T = tok();
+  if (T.is(Tok::Op)) {
+    const Token &Next = peekNext();
+    // An operator used as a value (`map(+, a)`, `(==)`) or called with
+    // parentheses (`+(a, b)`, `!(x::Bool)`) is a plain name.
+    if (isOperatorName(T) &&
+        (Next.is(Tok::RParen) || Next.is(Tok::Comma) ||
+         (Next.is(Tok::LParen) && !Next.SpaceBefore))) {
+      advance();
+      return parsePostfix(ident(Symbol::get(T.Text), T.range()));
+    }
+    if (T.Text == "-" || T.Text == "+" || T.Text == "!" || T.Text == "~") {
+      uint32_t B = T.Begin;
+      std::string_view Op = T.Text;
+      advance();
+      // `-1` is a negative literal, but `-2^2` is `-(2^2)` as in Julia.
+      if (Op == "-" && Next.is(Tok::Number) && !Next.SpaceBefore &&
+          Next.Lit != LitType::Bool && Next.Lit != LitType::UInt8 &&
+          Next.Lit != LitType::UInt16 && Next.Lit != LitType::UInt32 &&
+          Next.Lit != LitType::UInt64 && !Toks[P + 1].isOp("^")) {
+        const Token &Num = advance();
+        Node *N = mk(NodeKind::Literal, from(B));
+        N->Lit = Num.Lit;
+        if (Num.Lit == LitType::Float32)
+          N->Bits = Num.Bits ^ 0x80000000u;
+        else if (Num.Lit == LitType::Float64)
+          N->Bits = Num.Bits ^ 0x8000000000000000ull;
+        else
+          N->Bits = uint64_t(-int64_t(Num.Bits));
+        return parsePostfix(N);
+      }
+      DepthGuard G(*this);
+      if (!G.Ok)
+        return errorNode(from(B));
+      Node *Operand = parseBinary(PrecPower);
+      return mk(NodeKind::Call, {B, Operand->Range.End},
+                {ident(Symbol::get(Op), {B, B + uint32_t(Op.size())}), Operand});
+    }
+    if (T.Text == "::") {
+      // `::Type{T}`: an anonymous parameter (only valid in signatures).
+      uint32_t B = advance().Begin;
+      Node *Ty = parseTypeOperand();
+      return mk(NodeKind::TypeAssert, from(B), {Ty});
+    }
+  }
+  return parsePostfix(parsePrimary());
+}
+
+Node *Parser::parseTypeOperand() {
+  // A type after `::` is a primary with its `{...}` and `.` suffixes.
+  Node *Ty = parsePrimary();
+  while (true) {
+    const Token &T = tok();
+    if (T.is(Tok::LBrace) && !T.SpaceBefore) {
+      uint32_t B = advance().Begin;
+      std::vector<Node *> Kids{Ty};
+      parseList(Tok::RBrace, "}", Kids, B);
+      Ty = mk(NodeKind::Curly, from(Ty->Range.Begin), std::move(Kids));
+    } else if (T.isOp(".") && peekNext().is(Tok::Ident)) {
+      advance();
+      const Token &F = advance();
+      Node *D = mk(NodeKind::Dot, from(Ty->Range.Begin), {Ty});
+      D->Name = Symbol::get(F.Text);
+      Ty = D;
+    } else {
+      return Ty;
+    }
+  }
+}
+
+void Parser::parseList(Tok Close, const char *CloseText,
+                       std::vector<Node *> &Kids, uint32_t OpenBegin) {
+  NLScope NL(*this, true);
+  bool SavedNoRange = NoRangeColon;
+  NoRangeColon = false;
+  DepthGuard G(*this);
+  if (G.Ok) {
+    while (!tok().is(Close)) {
+      if (tok().is(Tok::Semicolon)) {
+        error(tok().range(), "keyword arguments are not supported");
+        break;
+      }
+      Node *E = parseAssign(false);
+      if (tok().isOp("...")) {
+        error(tok().range(), "splatting (`...`) is not supported");
+        break;
+      }
+      Kids.push_back(E);
+      if (Panic)
+        break;
+      if (tok().is(Tok::Comma)) {
+        advance();
+        continue;
+      }
+      if (!tok().is(Close)) {
+        if (tok().is(Tok::Eof))
+          error(tok().range(), std::string("expected `") + CloseText +
+                                   "` to close `" +
+                                   std::string(1, "([{"[Close == Tok::RParen ? 0 : Close == Tok::RBracket ? 1 : 2]) +
+                                   "` at " + where(OpenBegin));
+        else
+          error(tok().range(), "expected `,` or `" + std::string(CloseText) +
+                                   "`, found " + describe(tok()));
+      }
+      break;
+    }
+  }
+  NoRangeColon = SavedNoRange;
+  if (tok().is(Close))
+    advance();
+}
+
+Node *Parser::parsePostfix(Node *Base) {
+  while (true) {
+    const Token &T = tok();
+    uint32_t B = Base->Range.Begin;
+    if (T.is(Tok::LParen)) {
+      if (T.SpaceBefore)
+        return error(T.range(), "space before `(` not allowed in a call");
+      uint32_t OB = advance().Begin;
+      std::vector<Node *> Kids{Base};
+      parseList(Tok::RParen, ")", Kids, OB);
+      Base = mk(NodeKind::Call, from(B), std::move(Kids));
+    } else if (T.is(Tok::LBracket)) {
+      if (T.SpaceBefore)
+        return error(T.range(), "space before `[` not allowed in indexing");
+      uint32_t OB = advance().Begin;
+      if (tok().isKw("end"))
+        return error(tok().range(), "`end` inside indexing is not supported");
+      std::vector<Node *> Kids{Base};
+      parseList(Tok::RBracket, "]", Kids, OB);
+      Base = mk(NodeKind::Index, from(B), std::move(Kids));
+    } else if (T.is(Tok::LBrace) && !T.SpaceBefore) {
+      uint32_t OB = advance().Begin;
+      std::vector<Node *> Kids{Base};
+      parseList(Tok::RBrace, "}", Kids, OB);
+      Base = mk(NodeKind::Curly, from(B), std::move(Kids));
+    } else if (T.isOp(".")) {
+      advance();
+      const Token &F = tok();
+      if (F.is(Tok::LParen))
+        return error(F.range(), "broadcasting (`f.(x)`) is not supported");
+      if (!F.is(Tok::Ident))
+        return error(F.range(), "expected a field name after `.`, found " +
+                                    describe(F));
+      advance();
+      Node *D = mk(NodeKind::Dot, from(B), {Base});
+      D->Name = Symbol::get(F.Text);
+      Base = D;
+    } else if (T.isOp("::")) {
+      advance();
+      Node *Ty = parseTypeOperand();
+      Base = mk(NodeKind::TypeAssert, from(B), {Base, Ty});
+    } else if (T.isOp("...")) {
+      return error(T.range(), "splatting (`...`) is not supported");
+    } else {
+      return Base;
+    }
+  }
+}
+
+Node *Parser::parseParen() {
+  uint32_t B = advance().Begin;
+  NLScope NL(*this, true);
+  bool SavedNoRange = NoRangeColon;
+  NoRangeColon = false;
+  DepthGuard G(*this);
+  Node *Result = nullptr;
+  if (!G.Ok) {
+    Result = errorNode(from(B));
+  } else if (tok().is(Tok::RParen)) {
+    advance();
+    Result = mk(NodeKind::Tuple, from(B));
+  } else {
+    Node *E = parseAssign(false);
+    if (tok().is(Tok::Comma)) {
+      std::vector<Node *> Elts{E};
+      while (tok().is(Tok::Comma) && !Panic) {
+        advance();
+        if (tok().is(Tok::RParen))
+          break;
+        Elts.push_back(parseAssign(false));
+      }
+      if (!expect(Tok::RParen, "`,` or `)`"))
+        Result = errorNode(from(B));
+      else
+        Result = mk(NodeKind::Tuple, from(B), std::move(Elts));
+    } else if (tok().is(Tok::RParen)) {
+      advance();
+      Result = E;
+    } else if (tok().is(Tok::Eof)) {
+      Result = error(tok().range(), "expected `)` to close `(` at " + where(B));
+    } else if (tok().is(Tok::Semicolon)) {
+      Result = error(tok().range(), "`;` inside parentheses is not supported");
+    } else {
+      Result = unexpected(tok());
+    }
+  }
+  NoRangeColon = SavedNoRange;
+  return Result;
+}
+
+Node *Parser::parseMacro() {
+  const Token &M = advance();
+  uint32_t B = M.Begin;
+  std::string_view Name = M.Text;
+  if (Name == "inline" || Name == "noinline")
+    return error(M.range(), "`@" + std::string(Name) +
+                                "` must come before a function definition");
+  if (Name != "inbounds" && Name != "boundscheck")
+    return error(M.range(), "unknown macro `@" + std::string(Name) + "`");
+  DepthGuard G(*this);
+  if (!G.Ok)
+    return errorNode(M.range());
+  Node *Arg;
+  if (tok().is(Tok::LParen) && !tok().SpaceBefore) {
+    // `@inbounds(a[i])`
+    uint32_t OB = advance().Begin;
+    std::vector<Node *> Args;
+    parseList(Tok::RParen, ")", Args, OB);
+    if (Args.size() != 1)
+      return error(from(B), "`@" + std::string(Name) + "` takes one expression");
+    Arg = Args[0];
+  } else {
+    if (atStatementEnd())
+      return error(tok().range(), "expected an expression after `@" +
+                                      std::string(Name) + "`");
+    Arg = parseAssign(false);
+  }
+  Node *N = mk(NodeKind::Macro, from(B), {Arg});
+  N->Name = Symbol::get(Name);
+  return N;
+}
+
+Node *Parser::parsePrimary() {
+  const Token &T = tok();
+  switch (T.Kind) {
+  case Tok::Number: {
+    advance();
+    Node *N = mk(NodeKind::Literal, T.range());
+    N->Lit = T.Lit;
+    N->Bits = T.Bits;
+    return N;
+  }
+  case Tok::Ident:
+    advance();
+    return ident(Symbol::get(T.Text), T.range());
+  case Tok::LParen:
+    return parseParen();
+  case Tok::LBracket:
+    return error(T.range(), "array literals are not supported");
+  case Tok::Macro:
+    return parseMacro();
+  case Tok::Keyword: {
+    std::string_view K = T.Text;
+    if (K == "if")
+      return parseIf();
+    if (K == "while")
+      return parseWhile();
+    if (K == "for")
+      return parseFor();
+    if (K == "begin")
+      return parseBegin();
+    if (K == "return")
+      return parseReturn();
+    if (K == "break" || K == "continue") {
+      advance();
+      return mk(K == "break" ? NodeKind::Break : NodeKind::Continue, T.range());
+    }
+    if (K == "end" || K == "else" || K == "elseif" || K == "where" ||
+        K == "in" || K == "function" || K == "struct" || K == "abstract" ||
+        K == "const" || K == "mutable")
+      return unexpected(T);
+    return error(T.range(), "`" + std::string(K) +
+                                "` is not supported in the kernel language");
+  }
+  default:
+    return unexpected(T);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+/// Statements up to (not including) `end`/`else`/`elseif`/EOF or a
+/// definition keyword at the start of a statement (a missing `end`).
+Node *Parser::parseBlock(uint32_t Begin, bool AllowElse) {
+  NLScope NL(*this, false);
+  std::vector<Node *> Stmts;
+  while (!GaveUp) {
+    while (tok().is(Tok::Newline) || tok().is(Tok::Semicolon))
+      advance();
+    const Token &T = tok();
+    if (!AllowElse && (T.isKw("else") || T.isKw("elseif"))) {
+      unexpected(T);
+      advance();
+      syncLine();
+      if (Panic)
+        break;
+      continue;
+    }
+    if (T.is(Tok::Eof) || T.isKw("end") || T.isKw("else") ||
+        T.isKw("elseif") || isDefinitionStart(T))
+      break;
+    Node *S = parseStatement();
+    Stmts.push_back(S);
+    if (!Panic && !atStatementEnd())
+      error(tok().range(), "extra token " + describe(tok()) +
+                               " after end of expression");
+    if (Panic) {
+      syncLine();
+      if (Panic)
+        break; // unwinding to the top level
+    }
+  }
+  Node *B = errorNode({Begin, std::max(Begin, PrevEnd)});
+  B->Kind = NodeKind::Block;
+  B->Kids = std::move(Stmts);
+  uint32_t H = 0;
+  for (Node *K : B->Kids)
+    H = std::max(H, K->Height);
+  B->Height = H + 1;
+  return B;
+}
+
+Node *Parser::parseIf() {
+  NLScope NL(*this, false);
+  DepthGuard G(*this);
+  const Token &IfTok = advance();
+  if (!G.Ok)
+    return errorNode(IfTok.range());
+  struct Arm {
+    Node *Cond, *Body;
+    uint32_t Begin;
+  };
+  std::vector<Arm> Arms;
+  uint32_t ArmBegin = IfTok.Begin;
+  Node *Else = nullptr;
+  while (true) {
+    Node *Cond = parseAssign(false);
+    if (Panic) {
+      syncLine();
+      if (Panic)
+        return errorNode(from(IfTok.Begin));
+    }
+    Node *Body = parseBlock(PrevEnd, /*AllowElse=*/true);
+    Arms.push_back({Cond, Body, ArmBegin});
+    if (Panic)
+      return errorNode(from(IfTok.Begin));
+    if (tok().isKw("elseif")) {
+      ArmBegin = advance().Begin;
+      continue;
+    }
+    if (tok().isKw("else")) {
+      advance();
+      Else = parseBlock(PrevEnd);
+      if (Panic)
+        return errorNode(from(IfTok.Begin));
+    }
+    break;
+  }
+  if (!expectEnd(IfTok))
+    return errorNode(from(IfTok.Begin));
+  Node *Result = Else;
+  for (size_t I = Arms.size(); I-- > 0;) {
+    std::vector<Node *> Kids{Arms[I].Cond, Arms[I].Body};
+    if (Result)
+      Kids.push_back(Result);
+    Result = mk(NodeKind::If, from(I == 0 ? IfTok.Begin : Arms[I].Begin),
+                std::move(Kids));
+  }
+  return Result;
+}
+
+Node *Parser::parseWhile() {
+  NLScope NL(*this, false);
+  DepthGuard G(*this);
+  const Token &W = advance();
+  if (!G.Ok)
+    return errorNode(W.range());
+  Node *Cond = parseAssign(false);
+  if (Panic) {
+    syncLine();
+    if (Panic)
+      return errorNode(from(W.Begin));
+  }
+  Node *Body = parseBlock(PrevEnd);
+  if (Panic || !expectEnd(W))
+    return errorNode(from(W.Begin));
+  return mk(NodeKind::While, from(W.Begin), {Cond, Body});
+}
+
+Node *Parser::parseFor() {
+  NLScope NL(*this, false);
+  DepthGuard G(*this);
+  const Token &F = advance();
+  if (!G.Ok)
+    return errorNode(F.range());
+  Symbol Var;
+  Node *Iter = nullptr;
+  if (!tok().is(Tok::Ident)) {
+    error(tok().range(), "expected a loop variable after `for`, found " +
+                             describe(tok()));
+  } else {
+    Var = Symbol::get(advance().Text);
+    if (tok().isKw("in") || tok().isOp("=")) {
+      advance();
+      Iter = parseAssign(false);
+      if (!Panic && tok().is(Tok::Comma))
+        error(tok().range(),
+              "several loop variables in one `for` are not supported; nest the loops");
+    } else {
+      error(tok().range(), "expected `in` after the loop variable, found " +
+                               describe(tok()));
+    }
+  }
+  if (Panic) {
+    syncLine();
+    if (Panic)
+      return errorNode(from(F.Begin));
+  }
+  Node *Body = parseBlock(PrevEnd);
+  if (Panic || !expectEnd(F) || !Iter)
+    return errorNode(from(F.Begin));
+  Node *N = mk(NodeKind::For, from(F.Begin), {Iter, Body});
+  N->Name = Var;
+  return N;
+}
+
+Node *Parser::parseBegin() {
+  NLScope NL(*this, false);
+  DepthGuard G(*this);
+  const Token &B = advance();
+  if (!G.Ok)
+    return errorNode(B.range());
+  Node *Body = parseBlock(B.Begin);
+  if (Panic || !expectEnd(B))
+    return errorNode(from(B.Begin));
+  Body->Range = from(B.Begin);
+  return Body;
+}
+
+Node *Parser::parseReturn() {
+  const Token &R = advance();
+  if (atStatementEnd() || tok().is(Tok::RParen))
+    return mk(NodeKind::Return, R.range());
+  Node *V = parseAssign(true);
+  return mk(NodeKind::Return, from(R.Begin), {V});
+}
+
+//===----------------------------------------------------------------------===//
+// Definitions
+//===----------------------------------------------------------------------===//
+
+bool Parser::toWhereVar(Node *N, WhereVar &V) {
+  V.Range = N->Range;
+  if (N->Kind == NodeKind::Ident) {
+    V.Name = N->Name;
+    return true;
+  }
+  auto isBound = [](Node *C, const char *Op) {
+    return C->Kind == NodeKind::Call && C->Kids.size() == 3 &&
+           C->Kids[0]->Name == Symbol::get(Op);
+  };
+  if (isBound(N, "<:") && N->Kids[1]->Kind == NodeKind::Ident) {
+    V.Name = N->Kids[1]->Name;
+    V.Upper = N->Kids[2];
+    return true;
+  }
+  if (isBound(N, ">:") && N->Kids[1]->Kind == NodeKind::Ident) {
+    V.Name = N->Kids[1]->Name;
+    V.Lower = N->Kids[2];
+    return true;
+  }
+  // `Lo <: T <: Hi` (a comparison chain).
+  if (N->Kind == NodeKind::And && isBound(N->Kids[0], "<:") &&
+      isBound(N->Kids[1], "<:") && N->Kids[0]->Kids[2]->Kind == NodeKind::Ident &&
+      N->Kids[0]->Kids[2] == N->Kids[1]->Kids[1]) {
+    V.Name = N->Kids[0]->Kids[2]->Name;
+    V.Lower = N->Kids[0]->Kids[1];
+    V.Upper = N->Kids[1]->Kids[2];
+    return true;
+  }
+  error(N->Range, "invalid type parameter; expected `T`, `T <: Upper` or `T >: Lower`");
+  return false;
+}
+
+bool Parser::parseTypeParams(std::vector<WhereVar> &Vars) {
+  if (!tok().is(Tok::LBrace) || tok().SpaceBefore)
+    return true;
+  uint32_t B = advance().Begin;
+  std::vector<Node *> Kids;
+  parseList(Tok::RBrace, "}", Kids, B);
+  for (Node *K : Kids) {
+    WhereVar V;
+    if (!toWhereVar(K, V))
+      return false;
+    Vars.push_back(V);
+  }
+  return !Panic;
+}
+
+bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
+                          bool NoInline, SrcRange Whole) {
+  FunctionDef *D = Out.make<FunctionDef>();
+  D->Body = Body;
+  D->ShortForm = ShortForm;
+  D->Inline = Inline;
+  D->NoInline = NoInline;
+  D->Range = Whole;
+  D->SigRange = Sig->Range;
+  Node *S = Sig;
+  // `f(x)::R where {T} where {S}`: the outermost `where` lists come last in
+  // Julia's nesting; keep source order (outer first) in D->Where.
+  std::vector<Node *> Wheres;
+  while (S->Kind == NodeKind::Where) {
+    Wheres.push_back(S);
+    S = S->Kids[0];
+  }
+  for (size_t I = Wheres.size(); I-- > 0;)
+    for (size_t K = 1; K < Wheres[I]->Kids.size(); ++K) {
+      WhereVar V;
+      if (!toWhereVar(Wheres[I]->Kids[K], V))
+        return false;
+      D->Where.push_back(V);
+    }
+  if (S->Kind == NodeKind::TypeAssert && S->Kids.size() == 2) {
+    D->ReturnType = S->Kids[1];
+    S = S->Kids[0];
+  }
+  if (S->Kind != NodeKind::Call) {
+    error(S->Range, "expected a function signature like `f(x)`");
+    return false;
+  }
+  Node *Callee = S->Kids[0];
+  switch (Callee->Kind) {
+  case NodeKind::Ident:
+    D->Name = Callee->Name;
+    break;
+  case NodeKind::Curly:
+    // `Point{T}(x) where {T}`: a method of the callee value `Point{T}`,
+    // whose type is `Type{Point{T}}`.
+    if (Callee->Kids[0]->Kind != NodeKind::Ident) {
+      error(Callee->Range, "invalid function name");
+      return false;
+    }
+    D->Name = Callee->Kids[0]->Name;
+    D->CalleeType = mk(NodeKind::Curly, Callee->Range,
+                       {ident(Symbol::get("Type"), Callee->Range), Callee});
+    break;
+  case NodeKind::TypeAssert:
+    if (Callee->Kids.size() == 1) {
+      D->CalleeType = Callee->Kids[0];
+      break;
+    }
+    error(Callee->Range, "methods of callable objects (`(f::F)(x)`) are not supported");
+    return false;
+  default:
+    error(Callee->Range, "invalid function name");
+    return false;
+  }
+  for (size_t I = 1; I < S->Kids.size(); ++I) {
+    Node *A = S->Kids[I];
+    Param Pm;
+    Pm.Range = A->Range;
+    if (A->Kind == NodeKind::Ident) {
+      Pm.Name = A->Name;
+    } else if (A->Kind == NodeKind::TypeAssert && A->Kids.size() == 2 &&
+               A->Kids[0]->Kind == NodeKind::Ident) {
+      Pm.Name = A->Kids[0]->Name;
+      Pm.Type = A->Kids[1];
+    } else if (A->Kind == NodeKind::TypeAssert && A->Kids.size() == 1) {
+      Pm.Type = A->Kids[0];
+    } else if (A->Kind == NodeKind::Assign) {
+      error(A->Range, "default argument values are not supported");
+      return false;
+    } else {
+      error(A->Range, "invalid parameter; expected `name`, `name::Type` or `::Type`");
+      return false;
+    }
+    for (const Param &Prev : D->Params)
+      if (Pm.Name && Prev.Name == Pm.Name) {
+        error(A->Range, "function argument name not unique: `" +
+                            Pm.Name.string() + "`");
+        return false;
+      }
+    for (const WhereVar &W : D->Where)
+      if (Pm.Name && W.Name == Pm.Name) {
+        error(A->Range, "function argument and static parameter name not distinct: `" +
+                            Pm.Name.string() + "`");
+        return false;
+      }
+    D->Params.push_back(Pm);
+  }
+  Out.Defs.push_back(D);
+  return true;
+}
+
+void Parser::parseFunction(bool Inline, bool NoInline, uint32_t Begin) {
+  NLScope NL(*this, false);
+  const Token &F = advance();
+  if (tok().is(Tok::Ident) && peekNext().isKw("end")) {
+    error(from(F.Begin), "a function declaration without methods "
+                         "(`function f end`) is not supported");
+    return;
+  }
+  Node *Sig = parseWhere();
+  if (!Panic && !atStatementEnd())
+    error(tok().range(), "extra token " + describe(tok()) +
+                             " after the function signature");
+  bool SigOk = !Panic;
+  if (Panic) {
+    syncLine();
+    if (Panic)
+      return;
+  }
+  Node *Body = parseBlock(PrevEnd);
+  if (Panic || !expectEnd(F))
+    return;
+  if (SigOk)
+    makeFunction(Sig, Body, false, Inline, NoInline, from(Begin));
+}
+
+void Parser::parseStruct(uint32_t Begin) {
+  NLScope NL(*this, false);
+  const Token &S = advance();
+  StructDef *D = Out.make<StructDef>();
+  if (!tok().is(Tok::Ident)) {
+    error(tok().range(), "expected a struct name, found " + describe(tok()));
+    return;
+  }
+  D->Name = Symbol::get(advance().Text);
+  if (!parseTypeParams(D->Params))
+    return;
+  if (tok().isOp("<:")) {
+    advance();
+    D->Super = parseTypeOperand();
+  }
+  while (!GaveUp) {
+    while (tok().is(Tok::Newline) || tok().is(Tok::Semicolon))
+      advance();
+    const Token &T = tok();
+    if (T.isKw("end") || T.is(Tok::Eof) || isDefinitionStart(T))
+      break;
+    Node *F = parseAssign(false);
+    if (!Panic) {
+      Param Pm;
+      Pm.Range = F->Range;
+      if (F->Kind == NodeKind::Ident) {
+        Pm.Name = F->Name;
+      } else if (F->Kind == NodeKind::TypeAssert && F->Kids.size() == 2 &&
+                 F->Kids[0]->Kind == NodeKind::Ident) {
+        Pm.Name = F->Kids[0]->Name;
+        Pm.Type = F->Kids[1];
+      } else if (F->Kind == NodeKind::Assign) {
+        error(F->Range, "inner constructors are not supported; define an "
+                        "outer constructor method instead");
+      } else {
+        error(F->Range, "expected a field `name::Type`");
+      }
+      if (!Panic) {
+        for (const Param &Prev : D->Fields)
+          if (Prev.Name == Pm.Name)
+            error(F->Range, "duplicate field name `" + Pm.Name.string() + "`");
+        D->Fields.push_back(Pm);
+      }
+      if (!Panic && !atStatementEnd())
+        error(tok().range(), "extra token " + describe(tok()) +
+                                 " after end of expression");
+    }
+    if (Panic) {
+      syncLine();
+      if (Panic)
+        return;
+    }
+  }
+  if (!expectEnd(S))
+    return;
+  D->Range = from(Begin);
+  Out.Defs.push_back(D);
+}
+
+void Parser::parseAbstract(uint32_t Begin) {
+  NLScope NL(*this, false);
+  const Token &A = advance();
+  if (!(tok().is(Tok::Ident) && tok().Text == "type")) {
+    error(tok().range(), "expected `type` after `abstract`");
+    return;
+  }
+  advance();
+  AbstractDef *D = Out.make<AbstractDef>();
+  if (!tok().is(Tok::Ident)) {
+    error(tok().range(), "expected a type name, found " + describe(tok()));
+    return;
+  }
+  D->Name = Symbol::get(advance().Text);
+  if (!parseTypeParams(D->Params))
+    return;
+  if (tok().isOp("<:")) {
+    advance();
+    D->Super = parseTypeOperand();
+    if (Panic)
+      return;
+  }
+  while (tok().is(Tok::Newline) || tok().is(Tok::Semicolon))
+    advance();
+  if (!expectEnd(A))
+    return;
+  D->Range = from(Begin);
+  Out.Defs.push_back(D);
+}
+
+void Parser::parseConst(uint32_t Begin) {
+  NLScope NL(*this, false);
+  advance();
+  Node *E = parseAssign(false);
+  if (Panic)
+    return;
+  if (E->Kind != NodeKind::Assign || E->Kids[0]->Kind != NodeKind::Ident) {
+    error(E->Range, "expected `const NAME = value`");
+    return;
+  }
+  ConstDef *D = Out.make<ConstDef>();
+  D->Name = E->Kids[0]->Name;
+  D->Value = E->Kids[1];
+  D->Range = from(Begin);
+  Out.Defs.push_back(D);
+}
+
+void Parser::parseTopLevel() {
+  const Token &T = tok();
+  uint32_t Begin = T.Begin;
+  bool Inline = false, NoInline = false;
+  if (T.is(Tok::Macro) && (T.Text == "inline" || T.Text == "noinline")) {
+    Inline = T.Text == "inline";
+    NoInline = !Inline;
+    advance();
+    skipNewlines();
+  }
+  const Token &K = tok();
+  if (K.isKw("function")) {
+    parseFunction(Inline, NoInline, Begin);
+  } else if (!Inline && !NoInline && K.isKw("struct")) {
+    parseStruct(Begin);
+  } else if (!Inline && !NoInline && K.isKw("mutable")) {
+    error(K.range(), "mutable structs are not supported (structs are immutable)");
+  } else if (!Inline && !NoInline && K.isKw("abstract")) {
+    parseAbstract(Begin);
+  } else if (!Inline && !NoInline && K.isKw("const")) {
+    parseConst(Begin);
+  } else if (K.is(Tok::Keyword) &&
+             (K.Text == "end" || K.Text == "else" || K.Text == "elseif" ||
+              K.Text == "where" || K.Text == "in" || K.Text == "struct" ||
+              K.Text == "abstract" || K.Text == "const")) {
+    unexpected(K);
+  } else if (K.is(Tok::Keyword) &&
+             (K.Text == "module" || K.Text == "using" || K.Text == "import" ||
+              K.Text == "export" || K.Text == "macro" || K.Text == "primitive" ||
+              K.Text == "baremodule" || K.Text == "try" || K.Text == "let" ||
+              K.Text == "quote" || K.Text == "global" || K.Text == "local")) {
+    error(K.range(), "`" + std::string(K.Text) +
+                         "` is not supported in the kernel language");
+  } else {
+    // Short form `f(x) = expr`; anything else is an error at top level.
+    NLScope NL(*this, false);
+    Node *E = parseAssign(true);
+    if (Panic)
+      return;
+    if (E->Kind == NodeKind::Assign) {
+      Node *Lhs = E->Kids[0];
+      Node *Core = Lhs;
+      while (Core->Kind == NodeKind::Where)
+        Core = Core->Kids[0];
+      if (Core->Kind == NodeKind::TypeAssert && Core->Kids.size() == 2)
+        Core = Core->Kids[0];
+      if (Core->Kind == NodeKind::Call) {
+        Node *Body = mk(NodeKind::Block, E->Kids[1]->Range, {E->Kids[1]});
+        if (Panic)
+          return;
+        makeFunction(Lhs, Body, true, Inline, NoInline, from(Begin));
+        if (!Panic && !atStatementEnd())
+          error(tok().range(), "extra token " + describe(tok()) +
+                                   " after end of expression");
+        return;
+      }
+    }
+    error(E->Range, "expected a definition at top level (`function`, "
+                    "`struct`, `abstract type` or `const`); code is not "
+                    "executed at top level");
+    return;
+  }
+  if (!Panic && !atStatementEnd())
+    error(tok().range(), "extra token " + describe(tok()) + " after end of definition");
+}
+
+void Parser::parseFile() {
+  while (!GaveUp) {
+    while (tok().is(Tok::Newline) || tok().is(Tok::Semicolon))
+      advance();
+    if (tok().is(Tok::Eof))
+      break;
+    size_t Before = P;
+    parseTopLevel();
+    if (Panic) {
+      // Skip what remains of the broken definition: to the next line that
+      // starts with a definition keyword.
+      Panic = false;
+      while (!tok().is(Tok::Eof) && !(atLineStart() && isDefinitionStart(tok())))
+        ++P;
+    }
+    if (P == Before && !Toks[P].is(Tok::Eof))
+      ++P; // e.g. `mutable` reported without being consumed
+  }
+  std::stable_sort(Out.Diags.begin(), Out.Diags.end(),
+                   [](const Diagnostic &A, const Diagnostic &B) {
+                     return std::make_pair(A.Loc.Line, A.Loc.Col) <
+                            std::make_pair(B.Loc.Line, B.Loc.Col);
+                   });
+}
+
+Node *Parser::parseSingleExpression() {
+  skipNewlines();
+  NLScope NL(*this, true);
+  if (tok().is(Tok::Eof))
+    return error(tok().range(), "expected an expression");
+  Node *E = parseAssign(true);
+  if (!Panic && !tok().is(Tok::Eof))
+    error(tok().range(), "extra token " + describe(tok()) + " after end of expression");
+  return E;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+void dump(const Node *N, std::string &S) {
+  if (!N) {
+    S += "<null>";
+    return;
+  }
+  auto kids = [&](const char *Head, size_t From = 0) {
+    S += "(";
+    S += Head;
+    for (size_t I = From; I < N->Kids.size(); ++I) {
+      S += " ";
+      dump(N->Kids[I], S);
+    }
+    S += ")";
+  };
+  switch (N->Kind) {
+  case NodeKind::Literal:
+    S += formatLiteral(N->Lit, N->Bits);
+    return;
+  case NodeKind::Ident:
+    S += N->Name.str();
+    return;
+  case NodeKind::Call: return kids("call");
+  case NodeKind::Curly: return kids("curly");
+  case NodeKind::Dot:
+    S += "(. ";
+    dump(N->Kids[0], S);
+    S += " " + N->Name.string() + ")";
+    return;
+  case NodeKind::Index: return kids("ref");
+  case NodeKind::Tuple: return kids("tuple");
+  case NodeKind::Ternary: return kids("?");
+  case NodeKind::And: return kids("&&");
+  case NodeKind::Or: return kids("||");
+  case NodeKind::Assign: return kids("=");
+  case NodeKind::OpAssign: {
+    std::string H = N->Name.string() + "=";
+    return kids(H.c_str());
+  }
+  case NodeKind::TypeAssert: return kids("::");
+  case NodeKind::Range: return kids(":");
+  case NodeKind::Macro: {
+    std::string H = "@" + N->Name.string();
+    return kids(H.c_str());
+  }
+  case NodeKind::Block: return kids("block");
+  case NodeKind::If: return kids("if");
+  case NodeKind::While: return kids("while");
+  case NodeKind::For:
+    S += "(for " + N->Name.string();
+    for (const Node *K : N->Kids) {
+      S += " ";
+      dump(K, S);
+    }
+    S += ")";
+    return;
+  case NodeKind::Break: S += "(break)"; return;
+  case NodeKind::Continue: S += "(continue)"; return;
+  case NodeKind::Return: return kids("return");
+  case NodeKind::Where: return kids("where");
+  case NodeKind::Error: S += "(error)"; return;
+  }
+}
+
+void dumpVars(const std::vector<WhereVar> &Vs, const char *Head, std::string &S) {
+  S += "(";
+  S += Head;
+  for (const WhereVar &V : Vs) {
+    S += " ";
+    if (!V.Upper && !V.Lower) {
+      S += V.Name.str();
+      continue;
+    }
+    S += "(";
+    if (V.Lower) {
+      S += ">: " + V.Name.string() + " ";
+      dump(V.Lower, S);
+      if (V.Upper)
+        S += " ";
+    }
+    if (V.Upper) {
+      S += "<: " + (V.Lower ? std::string() : V.Name.string() + " ");
+      dump(V.Upper, S);
+    }
+    S += ")";
+  }
+  S += ")";
+}
+
+void dumpParams(const std::vector<Param> &Ps, const char *Head, std::string &S) {
+  S += "(";
+  S += Head;
+  for (const Param &Pm : Ps) {
+    S += " ";
+    if (!Pm.Type) {
+      S += Pm.Name.str();
+      continue;
+    }
+    S += "(:: ";
+    if (Pm.Name)
+      S += Pm.Name.string() + " ";
+    dump(Pm.Type, S);
+    S += ")";
+  }
+  S += ")";
+}
+
+} // namespace
+
+std::string ast::dumpAST(const Node *N) {
+  std::string S;
+  dump(N, S);
+  return S;
+}
+
+std::string ast::dumpAST(const TopLevel &D) {
+  std::string S;
+  if (auto *const *F = std::get_if<FunctionDef *>(&D)) {
+    const FunctionDef &Fn = **F;
+    S += "(function ";
+    if (Fn.Inline)
+      S += "@inline ";
+    if (Fn.NoInline)
+      S += "@noinline ";
+    S += Fn.Name ? Fn.Name.string() : std::string("_");
+    if (Fn.CalleeType) {
+      S += " (callee ";
+      dump(Fn.CalleeType, S);
+      S += ")";
+    }
+    S += " ";
+    dumpParams(Fn.Params, "params", S);
+    if (!Fn.Where.empty()) {
+      S += " ";
+      dumpVars(Fn.Where, "where", S);
+    }
+    if (Fn.ReturnType) {
+      S += " (returns ";
+      dump(Fn.ReturnType, S);
+      S += ")";
+    }
+    S += " ";
+    dump(Fn.Body, S);
+    S += ")";
+  } else if (auto *const *St = std::get_if<StructDef *>(&D)) {
+    S += "(struct " + (*St)->Name.string() + " ";
+    dumpVars((*St)->Params, "params", S);
+    if ((*St)->Super) {
+      S += " (<: ";
+      dump((*St)->Super, S);
+      S += ")";
+    }
+    S += " ";
+    dumpParams((*St)->Fields, "fields", S);
+    S += ")";
+  } else if (auto *const *A = std::get_if<AbstractDef *>(&D)) {
+    S += "(abstract " + (*A)->Name.string() + " ";
+    dumpVars((*A)->Params, "params", S);
+    if ((*A)->Super) {
+      S += " (<: ";
+      dump((*A)->Super, S);
+      S += ")";
+    }
+    S += ")";
+  } else if (auto *const *C = std::get_if<ConstDef *>(&D)) {
+    S += "(const " + (*C)->Name.string() + " ";
+    dump((*C)->Value, S);
+    S += ")";
+  }
+  return S;
+}
+
+std::shared_ptr<ParsedFile> parseFile(SourceFileRef File) {
+  auto Out = std::make_shared<ParsedFile>(std::move(File));
+  Parser(*Out).parseFile();
+  return Out;
+}
+
+Node *parseExpression(ParsedFile &Out) { return Parser(Out).parseSingleExpression(); }
+
+} // namespace prism

@@ -1,0 +1,722 @@
+#include "types/Loader.h"
+
+#include "lang/Lowering.h"
+#include "lang/Parser.h"
+#include "prelude/Embedded.h"
+
+#include <cassert>
+
+namespace prism {
+
+namespace {
+
+DiagLoc locOf(const SourceFileRef &File, SrcRange R) {
+  return DiagLoc::fromRange(File, R);
+}
+
+llvm::Error typeError(const SourceFileRef &File, SrcRange R, std::string Msg,
+                      const char *Kind = "type") {
+  return makeDiagError(Diagnostic::error(Kind, std::move(Msg), locOf(File, R)));
+}
+
+/// A field type is acceptable if it is concrete once its TypeVars are
+/// (`x::T`, `p::Ptr{T}`, `dims::NTuple{N,Int}`), but never `Real` or a Union.
+bool concreteOnceBound(Type *T) {
+  if (T->isTypeVar() || T->isIntValue())
+    return true;
+  if (!T->hasTypeVars())
+    return T->isConcrete();
+  if (!T->isDataType())
+    return false;
+  TypeContext &C = TypeContext::get();
+  if (T->name() == C.ntupleName())
+    return concreteOnceBound(T->param(1));
+  if (T->isTuple()) {
+    for (Type *E : T->params())
+      if (!concreteOnceBound(E))
+        return false;
+    return true;
+  }
+  return !T->isAbstract();
+}
+
+ConstValue literalValue(const ast::Node &N) {
+  TypeContext &C = TypeContext::get();
+  ConstValue V;
+  V.Bits = N.Bits;
+  using L = ast::LitType;
+  switch (N.Lit) {
+  case L::Bool: V.K = ConstValue::Bool; V.Ty = C.boolTy(); break;
+  case L::Int8: V.K = ConstValue::Int; V.Ty = C.int8(); break;
+  case L::Int16: V.K = ConstValue::Int; V.Ty = C.int16(); break;
+  case L::Int32: V.K = ConstValue::Int; V.Ty = C.int32(); break;
+  case L::Int64: V.K = ConstValue::Int; V.Ty = C.int64(); break;
+  case L::UInt8: V.K = ConstValue::Int; V.Ty = C.uint8(); break;
+  case L::UInt16: V.K = ConstValue::Int; V.Ty = C.uint16(); break;
+  case L::UInt32: V.K = ConstValue::Int; V.Ty = C.uint32(); break;
+  case L::UInt64: V.K = ConstValue::Int; V.Ty = C.uint64(); break;
+  case L::Float16: V.K = ConstValue::Float; V.Ty = C.float16(); break;
+  case L::Float32: V.K = ConstValue::Float; V.Ty = C.float32(); break;
+  case L::Float64: V.K = ConstValue::Float; V.Ty = C.float64(); break;
+  }
+  return V;
+}
+
+ConstValue typeConst(Type *T) {
+  ConstValue V;
+  V.K = ConstValue::TypeVal;
+  V.TypeValue = T;
+  V.Ty = TypeContext::get().typeOfType(T);
+  return V;
+}
+
+/// Gathers diagnostics from many independent definitions.
+struct ErrorSink {
+  std::vector<Diagnostic> Diags;
+  void take(llvm::Error E) {
+    if (!E)
+      return;
+    auto Ds = takeDiagnostics(std::move(E));
+    Diags.insert(Diags.end(), Ds.begin(), Ds.end());
+  }
+  template <typename T> bool ok(llvm::Expected<T> &V) {
+    if (V)
+      return true;
+    take(V.takeError());
+    return false;
+  }
+};
+
+class FileLoader {
+public:
+  FileLoader(GlobalEnv &Env, std::shared_ptr<const ast::ParsedFile> F,
+             bool IsPrelude)
+      : Env(Env), PF(std::move(F)), File(PF->File), IsPrelude(IsPrelude) {}
+
+  llvm::Expected<LoadResult> run() {
+    for (const Diagnostic &D : PF->Diags)
+      if (D.Sev == Severity::Error)
+        Errors.Diags.push_back(D);
+    // Types first so that signatures may mention types defined further down
+    // the file; then constants, then methods.
+    for (const ast::TopLevel &D : PF->Defs) {
+      if (auto *const *A = std::get_if<ast::AbstractDef *>(&D))
+        Errors.take(loadAbstract(**A));
+      else if (auto *const *S = std::get_if<ast::StructDef *>(&D))
+        Errors.take(loadStruct(**S));
+    }
+    for (const ast::TopLevel &D : PF->Defs)
+      if (auto *const *C = std::get_if<ast::ConstDef *>(&D))
+        Errors.take(loadConst(**C));
+    for (const ast::TopLevel &D : PF->Defs)
+      if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&D))
+        Errors.take(loadFunction(**Fn));
+    if (!Errors.Diags.empty())
+      return makeDiagError(std::move(Errors.Diags));
+    return std::move(Result);
+  }
+
+private:
+  GlobalEnv &Env;
+  std::shared_ptr<const ast::ParsedFile> PF;
+  SourceFileRef File;
+  bool IsPrelude;
+  ErrorSink Errors;
+  LoadResult Result;
+
+  World nextWorld() {
+    World W = Env.nextWorld();
+    if (!Result.FirstWorld)
+      Result.FirstWorld = W;
+    Result.LastWorld = W;
+    return W;
+  }
+
+  std::string textOf(SrcRange R) const {
+    std::string_view T = File->text();
+    if (R.End > T.size() || R.Begin > R.End)
+      return "";
+    return std::string(T.substr(R.Begin, R.End - R.Begin));
+  }
+
+  /// `where {T<:Real, S<:T}` / `struct S{T,N}`: TypeVars in order, each
+  /// bound evaluated with the earlier ones in scope.
+  llvm::Expected<std::vector<Type *>> makeVars(const std::vector<ast::WhereVar> &Ws,
+                                               std::span<Type *const> Outer = {}) {
+    std::vector<Type *> Vars(Outer.begin(), Outer.end());
+    std::vector<Type *> Own;
+    for (const ast::WhereVar &W : Ws) {
+      Type *Lo = nullptr, *Hi = nullptr;
+      if (W.Upper) {
+        auto T = evalTypeExpr(Env, *W.Upper, File, Vars);
+        if (!T)
+          return T.takeError();
+        Hi = *T;
+      }
+      if (W.Lower) {
+        auto T = evalTypeExpr(Env, *W.Lower, File, Vars);
+        if (!T)
+          return T.takeError();
+        Lo = *T;
+      }
+      Type *V = TypeContext::get().typeVar(W.Name, Lo, Hi);
+      Vars.push_back(V);
+      Own.push_back(V);
+    }
+    return Own;
+  }
+
+  llvm::Expected<Type *> superOf(ast::Node *Super, std::span<Type *const> Vars) {
+    if (!Super)
+      return TypeContext::get().any();
+    auto T = evalTypeExpr(Env, *Super, File, Vars);
+    if (!T)
+      return T.takeError();
+    if (!(*T)->isAny() && !(*T)->isAbstract())
+      return typeError(File, Super->Range,
+                       "invalid subtyping: can only subtype abstract types, not `" +
+                           (*T)->str() + "`");
+    return *T;
+  }
+
+  /// Same name defined before: identical redefinitions are allowed (as in
+  /// Julia), different ones are errors.
+  llvm::Expected<TypeName *> existingType(Symbol Name, const TypeName &Proto,
+                                          SrcRange R) {
+    TypeName *Old = Env.lookupType(Name);
+    if (!Old)
+      return nullptr;
+    if (!Old->File)
+      return typeError(File, R, "cannot redefine builtin type `" +
+                                    Name.string() + "`");
+    bool Same = Old->Kind == Proto.Kind && Old->Params.size() == Proto.Params.size() &&
+                Old->FieldNames == Proto.FieldNames &&
+                Old->FieldTypes.size() == Proto.FieldTypes.size();
+    if (Same) {
+      // Compare field and super patterns with the new parameters renamed to
+      // the old ones.
+      TypeContext &C = TypeContext::get();
+      for (size_t I = 0; Same && I < Proto.FieldTypes.size(); ++I)
+        Same = C.substitute(Proto.FieldTypes[I], Proto.Params, Old->Params) ==
+               Old->FieldTypes[I];
+      Same = Same && C.substitute(Proto.Super, Proto.Params, Old->Params) == Old->Super;
+    }
+    if (!Same) {
+      Diagnostic D = Diagnostic::error(
+          "redefinition",
+          "invalid redefinition of " +
+              std::string(Proto.Kind == TypeNameKind::Abstract ? "abstract type `"
+                                                                : "struct `") +
+              Name.string() + "` with different " +
+              (Proto.Kind == TypeNameKind::Abstract ? "parameters" : "fields"),
+          locOf(File, R));
+      D.note("previous definition here", locOf(Old->File, Old->Range));
+      return makeDiagError(std::move(D));
+    }
+    return Old;
+  }
+
+  llvm::Error loadAbstract(const ast::AbstractDef &D) {
+    auto Vars = makeVars(D.Params);
+    if (!Vars)
+      return Vars.takeError();
+    auto Super = superOf(D.Super, *Vars);
+    if (!Super)
+      return Super.takeError();
+    TypeName Proto;
+    Proto.Name = D.Name;
+    Proto.Kind = TypeNameKind::Abstract;
+    Proto.Params = *Vars;
+    Proto.Super = *Super;
+    Proto.File = File;
+    Proto.Range = D.Range;
+    auto Old = existingType(D.Name, Proto, D.Range);
+    if (!Old)
+      return Old.takeError();
+    if (!*Old)
+      Env.defineType(TypeContext::get().createTypeName(std::move(Proto)));
+    nextWorld();
+    return llvm::Error::success();
+  }
+
+  llvm::Error loadStruct(const ast::StructDef &D) {
+    auto Vars = makeVars(D.Params);
+    if (!Vars)
+      return Vars.takeError();
+    auto Super = superOf(D.Super, *Vars);
+    if (!Super)
+      return Super.takeError();
+    TypeName Proto;
+    Proto.Name = D.Name;
+    Proto.Kind = TypeNameKind::Struct;
+    Proto.Params = *Vars;
+    Proto.Super = *Super;
+    Proto.File = File;
+    Proto.Range = D.Range;
+    ErrorSink FieldErrors;
+    for (const ast::Param &P : D.Fields) {
+      Type *FT = TypeContext::get().any();
+      if (P.Type) {
+        auto T = evalTypeExpr(Env, *P.Type, File, *Vars);
+        if (!FieldErrors.ok(T))
+          continue;
+        FT = *T;
+      }
+      if (!concreteOnceBound(FT)) {
+        FieldErrors.take(typeError(
+            File, P.Range,
+            "field `" + P.Name.string() + "` of struct `" + D.Name.string() +
+                "` has non-concrete type `" + FT->str() +
+                "`; field types must be concrete after substitution"));
+        continue;
+      }
+      Proto.FieldNames.push_back(P.Name);
+      Proto.FieldTypes.push_back(FT);
+    }
+    if (!FieldErrors.Diags.empty())
+      return makeDiagError(std::move(FieldErrors.Diags));
+    auto Old = existingType(D.Name, Proto, D.Range);
+    if (!Old)
+      return Old.takeError();
+    TypeName *N = *Old;
+    if (!N) {
+      N = TypeContext::get().createTypeName(std::move(Proto));
+      Env.defineType(N);
+    }
+    nextWorld();
+    addDefaultConstructors(N, D);
+    return llvm::Error::success();
+  }
+
+  /// IR computing a type pattern's value from the static parameters:
+  /// constants for closed types, `apply_type(Name, ...)` otherwise.
+  IRValue emitType(CodeInfo &CI, Type *T, std::span<Type *const> Vars, SrcRange R) {
+    if (!T->hasTypeVars())
+      return IRValue::constant(typeConst(T));
+    if (T->isTypeVar()) {
+      for (size_t I = 0; I < Vars.size(); ++I)
+        if (Vars[I] == T)
+          return IRValue::staticParam(static_cast<uint32_t>(I));
+      assert(false && "field pattern mentions a foreign TypeVar");
+    }
+    assert(T->isDataType() && "field patterns are DataTypes or TypeVars");
+    Stmt S;
+    S.K = StmtKind::Call;
+    S.Range = R;
+    S.Args.push_back(IRValue::global(Symbol::get("apply_type")));
+    TypeName *N = T->name();
+    S.Args.push_back(IRValue::constant(typeConst(TypeContext::get().bareType(N))));
+    for (Type *P : T->params()) {
+      if (P->isIntValue()) {
+        ConstValue V;
+        V.K = ConstValue::Int;
+        V.Ty = TypeContext::get().int64();
+        V.Bits = static_cast<uint64_t>(P->intValue());
+        S.Args.push_back(IRValue::constant(V));
+      } else {
+        S.Args.push_back(emitType(CI, P, Vars, R));
+      }
+    }
+    CI.Code.push_back(std::move(S));
+    return IRValue::ssa(static_cast<uint32_t>(CI.Code.size() - 1));
+  }
+
+  /// Julia's default constructors: `S(f1::F1, ...) where {P...}` calling
+  /// `new`, and for parametric structs `S{P...}(f1, ...)` converting each
+  /// argument to its field type.
+  void addDefaultConstructors(TypeName *N, const ast::StructDef &D) {
+    TypeContext &C = TypeContext::get();
+    GenericFunction *Ctor = Env.constructorFunction(N);
+    Type *Bare = C.bareType(N);
+    for (int Variant = 0; Variant < (N->Params.empty() ? 1 : 2); ++Variant) {
+      bool Converting = Variant == 1;
+      // Fresh variables per method: each method owns its where-variables.
+      // A bound may mention earlier parameters (`S{T, U<:T}`).
+      std::vector<Type *> Vars;
+      for (size_t I = 0; I < N->Params.size(); ++I) {
+        std::span<Type *const> Earlier(N->Params.data(), I);
+        Type *P = N->Params[I];
+        Vars.push_back(C.typeVar(P->varName(), C.substitute(P->lowerBound(), Earlier, Vars),
+                                 C.substitute(P->upperBound(), Earlier, Vars)));
+      }
+      auto M = std::make_unique<Method>();
+      M->Name = N->Name;
+      M->Sparams = Vars;
+      M->Sig.push_back(Converting ? C.typeOfType(C.apply(N, Vars)) : C.typeOfType(Bare));
+      std::vector<Type *> FieldPats;
+      for (Type *F : N->FieldTypes)
+        FieldPats.push_back(C.substitute(F, N->Params, Vars));
+      for (Type *F : FieldPats)
+        M->Sig.push_back(Converting ? C.any() : F);
+      M->ArgNames = N->FieldNames;
+
+      auto CI = std::make_shared<CodeInfo>();
+      CI->File = File;
+      CI->FunctionName = N->Name;
+      CI->Range = D.Range;
+      CI->NumArgs = static_cast<uint32_t>(N->FieldNames.size());
+      CI->Slots.push_back({Symbol::get("#self#"), false});
+      for (Symbol F : N->FieldNames)
+        CI->Slots.push_back({F, true});
+      for (Type *V : Vars)
+        CI->StaticParamNames.push_back(V->varName());
+      std::vector<IRValue> FieldVals;
+      for (size_t I = 0; I < FieldPats.size(); ++I) {
+        IRValue Arg = IRValue::slot(static_cast<uint32_t>(I + 1));
+        if (!Converting) {
+          FieldVals.push_back(Arg);
+          continue;
+        }
+        IRValue TyV = emitType(*CI, FieldPats[I], Vars, D.Range);
+        Stmt S;
+        S.K = StmtKind::Call;
+        S.Range = D.Range;
+        S.Args = {IRValue::global(Symbol::get("convert")), TyV, Arg};
+        CI->Code.push_back(std::move(S));
+        FieldVals.push_back(IRValue::ssa(static_cast<uint32_t>(CI->Code.size() - 1)));
+      }
+      IRValue STy = emitType(*CI, C.apply(N, Vars), Vars, D.Range);
+      Stmt New;
+      New.K = StmtKind::Call;
+      New.Range = D.Range;
+      New.Args.push_back(IRValue::global(Symbol::get("new")));
+      New.Args.push_back(STy);
+      New.Args.insert(New.Args.end(), FieldVals.begin(), FieldVals.end());
+      CI->Code.push_back(std::move(New));
+      Stmt Ret;
+      Ret.K = StmtKind::Return;
+      Ret.Range = D.Range;
+      Ret.Args.push_back(IRValue::ssa(static_cast<uint32_t>(CI->Code.size() - 1)));
+      CI->Code.push_back(std::move(Ret));
+
+      M->Lowered = std::move(CI);
+      M->Parsed = PF;
+      M->File = File;
+      M->Range = D.Range;
+      M->SourceText = textOf(D.Range);
+      M->IsPrelude = IsPrelude;
+      addMethod(Ctor, std::move(M));
+    }
+  }
+
+  void addMethod(GenericFunction *F, std::unique_ptr<Method> M) {
+    M->PrimaryWorld = nextWorld();
+    Method *Raw = M.get();
+    if (Method *Old = F->addMethod(std::move(M)))
+      Result.Replaced.push_back(Old);
+    Result.Added.push_back(Raw);
+  }
+
+  llvm::Expected<ConstValue> evalConst(const ast::Node &E) {
+    TypeContext &C = TypeContext::get();
+    switch (E.Kind) {
+    case ast::NodeKind::Literal:
+      return literalValue(E);
+    case ast::NodeKind::Ident: {
+      if (E.Name.str() == "nothing") {
+        ConstValue V;
+        V.K = ConstValue::Nothing;
+        V.Ty = C.nothing();
+        return V;
+      }
+      if (const ConstValue *V = Env.lookupConst(E.Name))
+        return *V;
+      if (GenericFunction *F = Env.lookupFunction(E.Name)) {
+        ConstValue V;
+        V.K = ConstValue::Func;
+        V.Fn = F;
+        V.Ty = F->type();
+        return V;
+      }
+      break;
+    }
+    case ast::NodeKind::Call:
+      if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
+        std::string_view Op = E.Kids[0]->Name.str();
+        if (Op == "+" || Op == "-" || Op == "*") {
+          auto A = evalConst(*E.Kids[1]);
+          if (!A)
+            return A.takeError();
+          auto B = evalConst(*E.Kids[2]);
+          if (!B)
+            return B.takeError();
+          if (A->K == ConstValue::Int && B->K == ConstValue::Int && A->Ty == B->Ty &&
+              A->Ty == C.int64()) {
+            ConstValue V = *A;
+            int64_t X = A->asSigned(), Y = B->asSigned();
+            V.Bits = static_cast<uint64_t>(Op == "+" ? X + Y : Op == "-" ? X - Y : X * Y);
+            return V;
+          }
+        }
+      }
+      break;
+    default:
+      break;
+    }
+    // Otherwise it must be a type (`const CuDeviceArray = DeviceArray`).
+    auto T = evalTypeExpr(Env, E, File);
+    if (!T) {
+      llvm::consumeError(T.takeError());
+      return typeError(File, E.Range,
+                       "unsupported constant expression; expected a literal, "
+                       "a constant, a type or integer arithmetic on them",
+                       "const");
+    }
+    return typeConst(*T);
+  }
+
+  llvm::Error loadConst(const ast::ConstDef &D) {
+    if (!D.Value)
+      return typeError(File, D.Range, "const without a value", "const");
+    auto V = evalConst(*D.Value);
+    if (!V)
+      return V.takeError();
+    Env.defineConst(D.Name, *V);
+    nextWorld();
+    return llvm::Error::success();
+  }
+
+  llvm::Error loadFunction(const ast::FunctionDef &D) {
+    TypeContext &C = TypeContext::get();
+    auto Vars = makeVars(D.Where);
+    if (!Vars)
+      return Vars.takeError();
+    auto M = std::make_unique<Method>();
+    M->Name = D.Name;
+    M->Sparams = *Vars;
+    GenericFunction *F = nullptr;
+    if (D.CalleeType) {
+      // `Point{T}(x) where T` / `(::Type{T})(x) where T`.
+      auto CT = evalTypeExpr(Env, *D.CalleeType, File, *Vars);
+      if (!CT)
+        return CT.takeError();
+      if (!(*CT)->isTypeType())
+        return typeError(File, D.CalleeType->Range,
+                         "only constructor methods (`(::Type{T})(x)`) may have a "
+                         "callee type, not `" + (*CT)->str() + "`");
+      Type *Of = (*CT)->param(0);
+      // Methods on a variable callee (`(::Type{T})(x) where T`) go to the
+      // table of `Type` itself.
+      F = Env.constructorFunction(Of->isDataType() ? Of->name() : C.typeTypeName());
+      M->Sig.push_back(*CT);
+      if (!M->Name)
+        M->Name = F->Name;
+    } else if (TypeName *N = Env.lookupType(D.Name); N && !Env.lookupFunction(D.Name)) {
+      // `Float32(x::Int64) = ...`: a method of the constructor table.
+      F = Env.constructorFunction(N);
+      M->Sig.push_back(C.typeOfType(C.bareType(N)));
+    } else {
+      F = Env.getOrCreateFunction(D.Name);
+      if (F->K == GenericFunction::BuiltinFn)
+        return typeError(File, D.SigRange,
+                         "cannot add methods to the builtin function `" +
+                             D.Name.string() + "`",
+                         "redefinition");
+      M->Sig.push_back(F->type());
+    }
+    ErrorSink ParamErrors;
+    for (const ast::Param &P : D.Params) {
+      Type *T = C.any();
+      if (P.Type) {
+        auto PT = evalTypeExpr(Env, *P.Type, File, *Vars);
+        if (!ParamErrors.ok(PT))
+          continue;
+        T = *PT;
+      }
+      M->Sig.push_back(T);
+      M->ArgNames.push_back(P.Name);
+    }
+    if (!ParamErrors.Diags.empty())
+      return makeDiagError(std::move(ParamErrors.Diags));
+    std::vector<Symbol> SparamNames;
+    for (Type *V : *Vars)
+      SparamNames.push_back(V->varName());
+    auto Lowered = lowerMethod(D, File, SparamNames);
+    if (!Lowered)
+      return Lowered.takeError();
+    M->Lowered = std::move(*Lowered);
+    M->Inline = D.Inline;
+    M->NoInline = D.NoInline;
+    M->Parsed = PF;
+    M->Def = &D;
+    M->File = File;
+    M->Range = D.Range;
+    M->SourceText = textOf(D.Range);
+    M->IsPrelude = IsPrelude;
+    addMethod(F, std::move(M));
+    return llvm::Error::success();
+  }
+};
+
+} // namespace
+
+llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
+                                    const SourceFileRef &File,
+                                    std::span<Type *const> TypeVarsInScope) {
+  TypeContext &C = TypeContext::get();
+  auto Eval = [&](const ast::Node &N) {
+    return evalTypeExpr(Env, N, File, TypeVarsInScope);
+  };
+  switch (E.Kind) {
+  case ast::NodeKind::Literal:
+    if (E.Lit == ast::LitType::Bool || E.Lit >= ast::LitType::Float16)
+      break;
+    return C.intValue(static_cast<int64_t>(E.Bits));
+  case ast::NodeKind::Ident: {
+    // Innermost variables shadow outer ones and global names.
+    for (auto It = TypeVarsInScope.rbegin(); It != TypeVarsInScope.rend(); ++It)
+      if ((*It)->varName() == E.Name)
+        return *It;
+    std::string_view S = E.Name.str();
+    if (S == "Any")
+      return C.any();
+    if (S == "nothing")
+      return C.nothing();
+    if (TypeName *N = Env.lookupType(E.Name))
+      return C.bareType(N);
+    if (const ConstValue *V = Env.lookupConst(E.Name)) {
+      if (V->K == ConstValue::TypeVal)
+        return V->TypeValue;
+      if (V->K == ConstValue::Int)
+        return C.intValue(V->asSigned());
+    }
+    return typeError(File, E.Range, "undefined type name `" + E.Name.string() + "`",
+                     "undefined");
+  }
+  case ast::NodeKind::Curly: {
+    const ast::Node &Base = *E.Kids[0];
+    std::vector<Type *> Ps;
+    for (size_t I = 1; I < E.Kids.size(); ++I) {
+      auto P = Eval(*E.Kids[I]);
+      if (!P)
+        return P.takeError();
+      Ps.push_back(*P);
+    }
+    auto CountError = [&](std::string Name, size_t Expected) {
+      return typeError(File, E.Range,
+                       "wrong number of type parameters for `" + Name +
+                           "`: expected " + std::to_string(Expected) + ", got " +
+                           std::to_string(Ps.size()));
+    };
+    if (Base.Kind == ast::NodeKind::Ident) {
+      std::string_view S = Base.Name.str();
+      if (S == "Union")
+        return C.unionOf(Ps);
+      if (S == "Tuple")
+        return C.tuple(Ps);
+    }
+    auto BT = Eval(Base);
+    if (!BT)
+      return BT.takeError();
+    Type *B = *BT;
+    if (!B->isDataType() || !B->hasTypeVars())
+      return CountError(B->str(), 0);
+    TypeName *N = B->name();
+    if (N == C.ntupleName()) {
+      if (Ps.size() != 2)
+        return CountError("NTuple", 2);
+      if (!Ps[0]->isIntValue() && !Ps[0]->isTypeVar())
+        return typeError(File, E.Kids[1]->Range,
+                         "NTuple length must be an integer, not `" + Ps[0]->str() + "`");
+      if (Ps[0]->isIntValue() && Ps[0]->intValue() < 0)
+        return typeError(File, E.Kids[1]->Range, "NTuple length must be non-negative");
+      return C.apply(N, Ps);
+    }
+    // `B` is the UnionAll over the name's own parameters (possibly an alias).
+    if (Ps.size() > N->Params.size())
+      return CountError(N->Name.string(), N->Params.size());
+    // Julia allows partial application (`DeviceArray{Float32}`): the rest
+    // stay the name's own variables.
+    for (size_t I = Ps.size(); I < N->Params.size(); ++I)
+      Ps.push_back(B->param(I));
+    for (size_t I = 0; I < N->Params.size(); ++I) {
+      Type *P = Ps[I];
+      Type *Hi = N->Params[I]->upperBound();
+      if (!P->isTypeVar() && !P->isIntValue() && !Hi->isAny() && !isSubtype(P, Hi))
+        return typeError(File, E.Kids[I + 1]->Range,
+                         "type parameter `" + P->str() + "` of `" + N->Name.string() +
+                             "` is not a subtype of its bound `" + Hi->str() + "`");
+    }
+    return C.apply(N, Ps);
+  }
+  case ast::NodeKind::Call:
+    // `typeof(f)`: the singleton type of a function.
+    if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident &&
+        E.Kids[0]->Name.str() == "typeof" && E.Kids[1]->Kind == ast::NodeKind::Ident) {
+      if (GenericFunction *F = Env.lookupFunction(E.Kids[1]->Name))
+        return F->type();
+      return typeError(File, E.Kids[1]->Range,
+                       "undefined function `" + E.Kids[1]->Name.string() + "`",
+                       "undefined");
+    }
+    break;
+  default:
+    break;
+  }
+  return typeError(File, E.Range, "invalid type expression");
+}
+
+llvm::Expected<LoadResult> loadFile(GlobalEnv &Env,
+                                    std::shared_ptr<const ast::ParsedFile> F,
+                                    bool IsPrelude) {
+  assert(F && "loadFile of null");
+  return FileLoader(Env, std::move(F), IsPrelude).run();
+}
+
+llvm::Error loadPrelude(GlobalEnv &Env) {
+  std::vector<Diagnostic> All;
+  for (const EmbeddedFile &EF : embeddedPreludeFiles()) {
+    auto SF = SourceFile::create(EF.Name, std::string(EF.Data, EF.Size));
+    auto R = loadFile(Env, parseFile(SF), /*IsPrelude=*/true);
+    if (!R) {
+      auto Ds = takeDiagnostics(R.takeError());
+      All.insert(All.end(), Ds.begin(), Ds.end());
+    }
+  }
+  if (!All.empty())
+    return makeDiagError(std::move(All));
+  return llvm::Error::success();
+}
+
+llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
+                                               std::string_view Sig) {
+  auto SF = SourceFile::create("<signature>", std::string(Sig));
+  auto PF = std::make_shared<ast::ParsedFile>(SF);
+  ast::Node *E = parseExpression(*PF);
+  std::vector<Diagnostic> Errs;
+  for (const Diagnostic &D : PF->Diags)
+    if (D.Sev == Severity::Error)
+      Errs.push_back(D);
+  if (!Errs.empty())
+    return makeDiagError(std::move(Errs));
+  if (!E || E->Kind != ast::NodeKind::Call || E->Kids.empty() ||
+      E->Kids[0]->Kind != ast::NodeKind::Ident)
+    return typeError(SF, E ? E->Range : SrcRange{0, static_cast<uint32_t>(Sig.size())},
+                     "expected a signature like `f(Float32, DeviceArray{Float32,1})`",
+                     "usage");
+  ParsedSignature Out;
+  Symbol Name = E->Kids[0]->Name;
+  if (GenericFunction *F = Env.lookupFunction(Name)) {
+    Out.Func = F;
+    Out.Callee = F->type();
+  } else if (TypeName *N = Env.lookupType(Name)) {
+    Out.Func = Env.constructorFunction(N);
+    Out.Callee = TypeContext::get().typeOfType(TypeContext::get().bareType(N));
+  } else
+    return typeError(SF, E->Kids[0]->Range,
+                     "undefined function `" + Name.string() + "`", "undefined");
+  for (size_t I = 1; I < E->Kids.size(); ++I) {
+    auto T = evalTypeExpr(Env, *E->Kids[I], SF);
+    if (!T) {
+      auto Ds = takeDiagnostics(T.takeError());
+      Errs.insert(Errs.end(), Ds.begin(), Ds.end());
+      continue;
+    }
+    Out.ArgTypes.push_back(*T);
+  }
+  if (!Errs.empty())
+    return makeDiagError(std::move(Errs));
+  return Out;
+}
+
+} // namespace prism

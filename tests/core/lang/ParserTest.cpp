@@ -1,0 +1,458 @@
+#include "LangTestUtil.h"
+#include "lang/Lexer.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+using namespace prism;
+using namespace prism::ast;
+using prism::testing::diagText;
+using prism::testing::parseString;
+
+namespace {
+
+/// Parses `f() = EXPR` and returns the S-expression of EXPR.
+std::string exprOf(const std::string &Src) {
+  auto F = parseString("f() = " + Src + "\n");
+  EXPECT_EQ(diagText(*F), "") << Src;
+  if (F->Defs.size() != 1)
+    return "<no def>";
+  auto *Fn = std::get<FunctionDef *>(F->Defs[0]);
+  return dumpAST(Fn->Body->Kids[0]);
+}
+
+/// Parses a function body and returns the S-expression of the body Block.
+std::string bodyOf(const std::string &Body) {
+  auto F = parseString("function f()\n" + Body + "\nend\n");
+  EXPECT_EQ(diagText(*F), "") << Body;
+  if (F->Defs.size() != 1)
+    return "<no def>";
+  return dumpAST(std::get<FunctionDef *>(F->Defs[0])->Body);
+}
+
+std::string defOf(const std::string &Src) {
+  auto F = parseString(Src);
+  EXPECT_EQ(diagText(*F), "") << Src;
+  std::string S;
+  for (auto &D : F->Defs)
+    S += (S.empty() ? "" : "\n") + dumpAST(D);
+  return S;
+}
+
+TEST(Parser, EveryExampleParsesCleanly) {
+  unsigned N = 0;
+  for (auto &E : std::filesystem::directory_iterator(PRISM_EXAMPLES_DIR)) {
+    if (E.path().extension() != ".jl")
+      continue;
+    ++N;
+    auto F = parseString(prism::testing::readFileText(E.path().string()),
+                         E.path().filename().string());
+    EXPECT_EQ(diagText(*F), "") << E.path();
+    EXPECT_FALSE(F->Defs.empty()) << E.path();
+  }
+  EXPECT_GE(N, 6u);
+}
+
+TEST(Parser, EmptyFileHasNoErrors) {
+  EXPECT_EQ(diagText(*parseString("")), "");
+  EXPECT_EQ(diagText(*parseString("\n\n# only a comment\n#= block =#\n")), "");
+  EXPECT_TRUE(parseString("")->Defs.empty());
+}
+
+struct PrecCase {
+  const char *Src, *Expected;
+};
+
+TEST(Parser, PrecedenceAndAssociativity) {
+  const PrecCase Cases[] = {
+      {"a + b * c", "(call + a (call * b c))"},
+      {"a * b + c", "(call + (call * a b) c)"},
+      {"a - b - c", "(call - (call - a b) c)"},
+      {"a / b / c", "(call / (call / a b) c)"},
+      {"a ^ b ^ c", "(call ^ a (call ^ b c))"},
+      {"-2^2", "(call - (call ^ 2 2))"},
+      {"-x^2", "(call - (call ^ x 2))"},
+      {"2^-3", "(call ^ 2 -3)"},
+      {"-a * b", "(call * (call - a) b)"},
+      {"-1", "-1"},
+      {"- 1", "(call - 1)"},
+      {"-1.5f0", "-1.5f0"},
+      {"!a && b", "(&& (call ! a) b)"},
+      {"a || b && c", "(|| a (&& b c))"},
+      {"a && b && c", "(&& a (&& b c))"},
+      {"a || b || c", "(|| a (|| b c))"},
+      {"a < b <= c", "(&& (call < a b) (call <= b c))"},
+      {"a < b < c < d", "(&& (call < a b) (&& (call < b c) (call < c d)))"},
+      {"a == b", "(call == a b)"},
+      {"a != b", "(call != a b)"},
+      {"a !== b", "(call !== a b)"},
+      {"a === b", "(call === a b)"},
+      {"a ≤ b", "(call <= a b)"},
+      {"a ≠ b", "(call != a b)"},
+      {"a + b == c * d", "(call == (call + a b) (call * c d))"},
+      {"a & b | c", "(call | (call & a b) c)"},
+      {"a | b & c", "(call | a (call & b c))"},
+      {"a ⊻ b", "(call ⊻ a b)"},
+      {"a << 2 + b", "(call + (call << a 2) b)"},
+      {"a * b << c", "(call * a (call << b c))"},
+      {"x >>> 3", "(call >>> x 3)"},
+      {"x >> 1 == 0", "(call == (call >> x 1) 0)"},
+      {"a ÷ b % c", "(call % (call ÷ a b) c)"},
+      {"x % Int32", "(call % x Int32)"},
+      {"~x & y", "(call & (call ~ x) y)"},
+      {"c ? a : b", "(? c a b)"},
+      {"c ? a : d ? e : f", "(? c a (? d e f))"},
+      {"a < b ? x + 1 : y", "(? (call < a b) (call + x 1) y)"},
+      {"x::Int32 + 1", "(call + (:: x Int32) 1)"},
+      {"1:n", "(: 1 n)"},
+      {"1:2:n", "(: 1 2 n)"},
+      {"a+1:b-1", "(: (call + a 1) (call - b 1))"},
+      {"x.y.z", "(. (. x y) z)"},
+      {"blockIdx().x - 1", "(call - (. (call blockIdx) x) 1)"},
+      {"a[i, j]", "(ref a i j)"},
+      {"a[i][j]", "(ref (ref a i) j)"},
+      {"S{T}(x)", "(call (curly S T) x)"},
+      {"DeviceArray{Float32,1}", "(curly DeviceArray Float32 1)"},
+      {"(a, b)", "(tuple a b)"},
+      {"(a,)", "(tuple a)"},
+      {"()", "(tuple)"},
+      {"(a)", "a"},
+      {"((a + b)) * c", "(call * (call + a b) c)"},
+      {"map(+, x)", "(call map + x)"},
+      {"(==)", "=="},
+      {"+(a, b)", "(call + a b)"},
+      {"!(x)", "(call ! x)"},
+      {"f(x)(y)", "(call (call f x) y)"},
+      {"a +\n b", "(call + a b)"},
+      {"f(a,\n  b)", "(call f a b)"},
+      {"x isa Int", "(call isa x Int)"},
+      {"1_000", "1000"},
+  };
+  for (const PrecCase &C : Cases)
+    EXPECT_EQ(exprOf(C.Src), C.Expected) << C.Src;
+}
+
+TEST(Parser, Statements) {
+  EXPECT_EQ(bodyOf("x = 1; y = 2"), "(block (= x 1) (= y 2))");
+  EXPECT_EQ(bodyOf("a, b = t"), "(block (= (tuple a b) t))");
+  EXPECT_EQ(bodyOf("(a, b) = (b, a)"), "(block (= (tuple a b) (tuple b a)))");
+  EXPECT_EQ(bodyOf("x += 1\ny ÷= 2\nz ⊻= w\nq <<= 1"),
+            "(block (+= x 1) (÷= y 2) (⊻= z w) (<<= q 1))");
+  EXPECT_EQ(bodyOf("a[i] = v"), "(block (= (ref a i) v))");
+  EXPECT_EQ(bodyOf("a[i, j] += v"), "(block (+= (ref a i j) v))");
+  EXPECT_EQ(bodyOf("@inbounds y[i] = a * x[i]"),
+            "(block (@inbounds (= (ref y i) (call * a (ref x i)))))");
+  EXPECT_EQ(bodyOf("@inbounds begin\n x = a[1]\nend"),
+            "(block (@inbounds (block (= x (ref a 1)))))");
+  EXPECT_EQ(bodyOf("@inbounds for i in 1:n\n s += a[i]\nend"),
+            "(block (@inbounds (for i (: 1 n) (block (+= s (ref a i))))))");
+  EXPECT_EQ(bodyOf("@boundscheck check(i)"), "(block (@boundscheck (call check i)))");
+  EXPECT_EQ(bodyOf("if a\n x\nelseif b\n y\nelse\n z\nend"),
+            "(block (if a (block x) (if b (block y) (block z))))");
+  EXPECT_EQ(bodyOf("if a x end"), "(block (if a (block x)))");
+  EXPECT_EQ(bodyOf("while i < n\n i += 1\n if i == 3\n continue\n end\n break\nend"),
+            "(block (while (call < i n) (block (+= i 1) (if (call == i 3) "
+            "(block (continue))) (break))))");
+  EXPECT_EQ(bodyOf("for i in 1:2:n\nend"), "(block (for i (: 1 2 n) (block)))");
+  EXPECT_EQ(bodyOf("for i = a:b\nend"), "(block (for i (: a b) (block)))");
+  EXPECT_EQ(bodyOf("for i ∈ a:b\nend"), "(block (for i (: a b) (block)))");
+  EXPECT_EQ(bodyOf("return"), "(block (return))");
+  EXPECT_EQ(bodyOf("return a, b"), "(block (return (tuple a b)))");
+  EXPECT_EQ(bodyOf("x > 0 || return 1"), "(block (|| (call > x 0) (return 1)))");
+  EXPECT_EQ(bodyOf("begin\n x\n y\nend"), "(block (block x y))");
+  EXPECT_EQ(bodyOf("x = if c 1 else 2 end"), "(block (= x (if c (block 1) (block 2))))");
+  EXPECT_EQ(bodyOf("y = x::Float32"), "(block (= y (:: x Float32)))");
+  EXPECT_EQ(bodyOf("a = b = 1"), "(block (= a (= b 1)))");
+  EXPECT_EQ(bodyOf("#= a #= nested =# comment =# x"), "(block x)");
+  EXPECT_EQ(bodyOf("saxpy!(a, x)\nsetindex!(a, v, i)\nb = a!=c"),
+            "(block (call saxpy! a x) (call setindex! a v i) (= b (call != a c)))");
+  EXPECT_EQ(bodyOf("αβ = 1; x₁ = αβ"), "(block (= αβ 1) (= x₁ αβ))");
+}
+
+TEST(Parser, Definitions) {
+  EXPECT_EQ(defOf("square(x) = x * x"),
+            "(function square (params x) (block (call * x x)))");
+  EXPECT_EQ(defOf("function f(a::T, b) where {T<:Real}\n a\nend"),
+            "(function f (params (:: a T) b) (where (<: T Real)) (block a))");
+  EXPECT_EQ(defOf("f(x::T) where T = x"),
+            "(function f (params (:: x T)) (where T) (block x))");
+  EXPECT_EQ(defOf("f(x)::Float32 = x"),
+            "(function f (params x) (returns Float32) (block x))");
+  EXPECT_EQ(defOf("function g(x)::T where {T}\n x\nend"),
+            "(function g (params x) (where T) (returns T) (block x))");
+  EXPECT_EQ(defOf("+(a::T, b::T) where {T} = add_int(a, b)"),
+            "(function + (params (:: a T) (:: b T)) (where T) (block (call add_int a b)))");
+  EXPECT_EQ(defOf("function ==(a, b)\n a === b\nend"),
+            "(function == (params a b) (block (call === a b)))");
+  EXPECT_EQ(defOf("(==)(a, b) = a === b"),
+            "(function == (params a b) (block (call === a b)))");
+  EXPECT_EQ(defOf("÷(a, b) = div(a, b)"),
+            "(function ÷ (params a b) (block (call div a b)))");
+  EXPECT_EQ(defOf("!(x::Bool) = not_int(x)"),
+            "(function ! (params (:: x Bool)) (block (call not_int x)))");
+  EXPECT_EQ(defOf("Float32(x::Int64) = sitofp(Float32, x)"),
+            "(function Float32 (params (:: x Int64)) (block (call sitofp Float32 x)))");
+  EXPECT_EQ(defOf("(::Type{T})(x) where {T} = convert(T, x)"),
+            "(function _ (callee (curly Type T)) (params x) (where T) "
+            "(block (call convert T x)))");
+  EXPECT_EQ(defOf("zero(::Type{Float32}) = 0.0f0"),
+            "(function zero (params (:: (curly Type Float32))) (block 0.0f0))");
+  EXPECT_EQ(defOf("Point{T}(x::T) where {T} = new(Point{T}, x)"),
+            "(function Point (callee (curly Type (curly Point T))) (params (:: x T)) "
+            "(where T) (block (call new (curly Point T) x)))");
+  EXPECT_EQ(defOf("@inline f(x) = x\n@noinline function g()\nend"),
+            "(function @inline f (params x) (block x))\n"
+            "(function @noinline g (params) (block))");
+  EXPECT_EQ(defOf("struct P{T,N} <: Super{T,N}\n  field::T; other::NTuple{N,Int}\nend"),
+            "(struct P (params T N) (<: (curly Super T N)) "
+            "(fields (:: field T) (:: other (curly NTuple N Int))))");
+  EXPECT_EQ(defOf("struct Empty end"), "(struct Empty (params) (fields))");
+  EXPECT_EQ(defOf("struct S x; y::Int end"), "(struct S (params) (fields x (:: y Int)))");
+  EXPECT_EQ(defOf("abstract type Shape{T} <: Any end"),
+            "(abstract Shape (params T) (<: Any))");
+  EXPECT_EQ(defOf("abstract type Number end"), "(abstract Number (params))");
+  EXPECT_EQ(defOf("const N = 16"), "(const N 16)");
+  EXPECT_EQ(defOf("const M = -N * 2"), "(const M (call * (call - N) 2))");
+  EXPECT_EQ(defOf("f(x) where {T<:Real, S} = x"),
+            "(function f (params x) (where (<: T Real) S) (block x))");
+}
+
+struct LitCase {
+  const char *Src;
+  LitType Type;
+  uint64_t Bits;
+  const char *Printed;
+};
+
+TEST(Parser, LiteralTyping) {
+  const LitCase Cases[] = {
+      {"1", LitType::Int64, 1, "1"},
+      {"1_000_000", LitType::Int64, 1000000, "1000000"},
+      {"9223372036854775807", LitType::Int64, 9223372036854775807ull, "9223372036854775807"},
+      {"1.0", LitType::Float64, 0x3FF0000000000000ull, "1.0"},
+      {"1.", LitType::Float64, 0x3FF0000000000000ull, "1.0"},
+      {".5", LitType::Float64, 0x3FE0000000000000ull, "0.5"},
+      {"1e-3", LitType::Float64, 0x3F50624DD2F1A9FCull, "0.001"},
+      {"1e10", LitType::Float64, 0x4202A05F20000000ull, "1.0e10"},
+      {"2.5E2", LitType::Float64, 0x406F400000000000ull, "250.0"},
+      {"1.0f0", LitType::Float32, 0x3F800000, "1.0f0"},
+      {"1f0", LitType::Float32, 0x3F800000, "1.0f0"},
+      {"1.5f-3", LitType::Float32, 0x3AC49BA6, "0.0015f0"},
+      {"0.1f0", LitType::Float32, 0x3DCCCCCD, "0.1f0"},
+      {"1.0f10", LitType::Float32, 0x501502F9, "1.0f10"},
+      {"0x1f", LitType::UInt8, 0x1f, "0x1f"},
+      {"0x1", LitType::UInt8, 1, "0x01"},
+      {"0x001", LitType::UInt16, 1, "0x0001"},
+      {"0x0800", LitType::UInt16, 0x800, "0x0800"},
+      {"0x12345", LitType::UInt32, 0x12345, "0x00012345"},
+      {"0xdeadbeef", LitType::UInt32, 0xdeadbeef, "0xdeadbeef"},
+      {"0x123456789", LitType::UInt64, 0x123456789ull, "0x0000000123456789"},
+      {"0xffff_ffff_ffff_ffff", LitType::UInt64, ~0ull, "0xffffffffffffffff"},
+      {"0b101", LitType::UInt8, 5, "0x05"},
+      {"0b111111111", LitType::UInt16, 511, "0x01ff"},
+      {"0o17", LitType::UInt8, 15, "0x0f"},
+      {"true", LitType::Bool, 1, "true"},
+      {"false", LitType::Bool, 0, "false"},
+      {"-7", LitType::Int64, uint64_t(-7), "-7"},
+      {"-2.0", LitType::Float64, 0xC000000000000000ull, "-2.0"},
+  };
+  for (const LitCase &C : Cases) {
+    auto F = parseString(std::string("f() = ") + C.Src);
+    ASSERT_EQ(diagText(*F), "") << C.Src;
+    const Node *N = std::get<FunctionDef *>(F->Defs[0])->Body->Kids[0];
+    ASSERT_EQ(N->Kind, NodeKind::Literal) << C.Src;
+    EXPECT_EQ(int(N->Lit), int(C.Type)) << C.Src;
+    EXPECT_EQ(N->Bits, C.Bits) << C.Src;
+    EXPECT_EQ(formatLiteral(N->Lit, N->Bits), C.Printed) << C.Src;
+  }
+}
+
+struct BadCase {
+  const char *Src;
+  const char *Expected; ///< "line:col: message" of the first diagnostic
+};
+
+TEST(Parser, MalformedInputsReportLineColAndMessage) {
+  const BadCase Cases[] = {
+      // Unterminated constructs.
+      {"function f(x)\n  x + 1\n", "3:1: expected `end` to close `function` started at 1:1"},
+      {"function f(x)\n  if x\n    1\n", "4:1: expected `end` to close `if` started at 2:3"},
+      {"function f(x)\n  while x\n", "3:1: expected `end` to close `while` started at 2:3"},
+      {"function f(x)\n  for i in 1:3\n", "3:1: expected `end` to close `for` started at 2:3"},
+      {"function f(x)\n  begin\n", "3:1: expected `end` to close `begin` started at 2:3"},
+      {"struct S\n  x::Int\n", "3:1: expected `end` to close `struct` started at 1:1"},
+      {"function f()\n  x = 1\nfunction g()\nend\n",
+       "3:1: expected `end` to close `function` started at 1:1"},
+      {"f(x) = (x + 1", "1:14: expected `)` to close `(` at 1:8"},
+      {"f(x) = g(x, 1", "1:14: expected `)` to close `(` at 1:9"},
+      {"f(x) = a[1", "1:11: expected `]` to close `[` at 1:9"},
+      {"f() = 1\n#= never closed\n", "3:1: unterminated block comment started at 2:1"},
+      {"f() = 1 #= a #= b =#\n", "2:1: unterminated block comment started at 1:9"},
+      {"abstract type A\n", "2:1: expected `end` to close `abstract` started at 1:1"},
+      // Bad literals.
+      {"f() = 0x", "1:7: invalid numeric literal `0x`"},
+      {"f() = 0xg1", "1:7: invalid numeric literal `0xg1`"},
+      {"f() = 0b102", "1:7: invalid numeric literal `0b102`"},
+      {"f() = 1__0", "1:7: invalid numeric literal `1__0`"},
+      {"f() = 1_", "1:7: invalid numeric literal `1_`"},
+      {"f() = 1.2.3", "1:7: invalid numeric literal `1.2.3`"},
+      {"f() = 99999999999999999999", "1:7: integer literal `99999999999999999999` does not fit in Int64"},
+      {"f() = 0x1_0000_0000_0000_0000", "1:7: numeric literal `0x1_0000_0000_0000_0000` does not fit in UInt64"},
+      {"f() = 1e999", "1:7: numeric constant `1e999` is too large for Float64"},
+      {"f(x) = 2x", "1:8: numeric literal coefficient `2x` is not supported; write `2 * x`"},
+      // Stray tokens.
+      {"f(x) = x + )", "1:12: unexpected `)`"},
+      {")", "1:1: unexpected `)`"},
+      {"end", "1:1: unexpected `end`"},
+      {"function f()\n  x = 1 2\nend", "2:9: extra token `2` after end of expression"},
+      {"function f()\n  x = \nend", "3:1: unexpected `end`"},
+      {"f() = x +", "1:10: unexpected end of file"},
+      {"function f()\n  else\nend", "2:3: unexpected `else`"},
+      {"f() = a ? b", "1:12: expected `:` in `?:` expression, found end of file"},
+      {"f() = \"str\"", "1:7: string literals are not supported"},
+      {"f() = $x", "1:7: unexpected character `$`"},
+      {"x + 1", "1:1: expected a definition at top level (`function`, `struct`, "
+                "`abstract type` or `const`); code is not executed at top level"},
+      {"using Foo", "1:1: `using` is not supported in the kernel language"},
+      {"mutable struct S\n x\nend", "1:1: mutable structs are not supported (structs are immutable)"},
+      {"f(x) = f (x)", "1:10: space before `(` not allowed in a call"},
+      {"f(x) = x.(1)", "1:10: broadcasting (`f.(x)`) is not supported"},
+      {"f(x) = @foo x", "1:8: unknown macro `@foo`"},
+      {"function f(x, x)\nend", "1:15: function argument name not unique: `x`"},
+      {"f(x = 1) = x", "1:3: default argument values are not supported"},
+      {"const 1 = 2", "1:7: expected `const NAME = value`"},
+      {"struct S\n  f(x) = x\nend", "2:3: inner constructors are not supported; define an outer constructor method instead"},
+      {"f(x) = [1, 2]", "1:8: array literals are not supported"},
+      {"f(x) = a[end]", "1:10: `end` inside indexing is not supported"},
+      {"function f()\n  for (a, b) in t\n  end\nend", "2:7: expected a loop variable after `for`, found `(`"},
+      {"@inline struct S end", "1:9: unexpected `struct`"},
+      // Encoding and garbage.
+      {"f() = 1\n\xff\xfe", "2:1: invalid UTF-8 byte 0xff"},
+      {"f(x) = x \xc3\x28", "1:10: invalid UTF-8 byte 0xc3"},
+  };
+  for (const BadCase &C : Cases) {
+    auto F = parseString(C.Src);
+    ASSERT_FALSE(F->Diags.empty()) << C.Src;
+    const Diagnostic &D = F->Diags[0];
+    EXPECT_EQ(std::to_string(D.Loc.Line) + ":" + std::to_string(D.Loc.Col) +
+                  ": " + D.Message,
+              C.Expected)
+        << "input: " << C.Src << "\nall diagnostics:\n" << diagText(*F);
+  }
+  // Binary garbage with NUL bytes: diagnostics, no crash.
+  auto G = parseString(std::string("\0\x01\x02function\x7f", 12));
+  ASSERT_FALSE(G->Diags.empty());
+  EXPECT_EQ(diagText(*G).substr(0, 32), "1:1: unexpected character U+0000");
+}
+
+TEST(Parser, RecoveryReportsEveryIndependentError) {
+  const char *Src = "function a(x)\n"
+                    "  y = x + )\n"       // error 1
+                    "  return y\n"
+                    "end\n"
+                    "\n"
+                    "b(x) = 0x\n"          // error 2
+                    "\n"
+                    "function c(x)\n"
+                    "  if x\n"
+                    "    break 1\n"        // error 3
+                    "  end\n"
+                    "end\n"
+                    "d(x) = x\n";
+  auto F = parseString(Src);
+  EXPECT_EQ(diagText(*F), "2:11: unexpected `)`\n"
+                          "6:8: invalid numeric literal `0x`\n"
+                          "10:11: extra token `1` after end of expression\n");
+  // The definitions around the errors are still there.
+  std::vector<std::string> Names;
+  for (auto &D : F->Defs)
+    if (auto *Fn = std::get_if<FunctionDef *>(&D))
+      Names.push_back((*Fn)->Name.string());
+  EXPECT_EQ(Names, (std::vector<std::string>{"a", "b", "c", "d"}));
+}
+
+TEST(Parser, MissingEndRecoversAtNextDefinition) {
+  auto F = parseString("function f()\n  if x\n    y\nfunction g()\n  z\nend\n"
+                       "h(x) = x +\n");
+  EXPECT_EQ(diagText(*F), "4:1: expected `end` to close `if` started at 2:3\n"
+                          "8:1: unexpected end of file\n");
+  ASSERT_EQ(F->Defs.size(), 1u);
+  EXPECT_EQ(std::get<FunctionDef *>(F->Defs[0])->Name.str(), "g");
+}
+
+TEST(Parser, DeepNestingIsADiagnostic) {
+  std::string Deep = "f() = " + std::string(10000, '(') + "1" + std::string(10000, ')');
+  auto F = parseString(Deep);
+  ASSERT_EQ(F->Diags.size(), 1u);
+  EXPECT_EQ(F->Diags[0].Message, "expression nested too deeply");
+
+  std::string Unary = "f() = " + std::string(10000, '-') + "x";
+  EXPECT_EQ(parseString(Unary)->Diags.at(0).Message, "expression nested too deeply");
+
+  std::string Chain = "f() = x";
+  for (int I = 0; I < 5000; ++I)
+    Chain += " + x";
+  EXPECT_EQ(parseString(Chain)->Diags.at(0).Message, "expression nested too deeply");
+
+  std::string Pow = "f() = x";
+  for (int I = 0; I < 5000; ++I)
+    Pow += "^x";
+  EXPECT_EQ(parseString(Pow)->Diags.at(0).Message, "expression nested too deeply");
+
+  std::string Ifs = "function f()\n";
+  for (int I = 0; I < 3000; ++I)
+    Ifs += "if x\n";
+  EXPECT_EQ(parseString(Ifs)->Diags.at(0).Message, "expression nested too deeply");
+
+  // Moderate nesting is fine.
+  std::string Ok = "f() = " + std::string(100, '(') + "1" + std::string(100, ')');
+  EXPECT_EQ(diagText(*parseString(Ok)), "");
+}
+
+TEST(Parser, LargeInputIsLinear) {
+  std::string Big;
+  for (int I = 0; I < 20000; ++I)
+    Big += "f" + std::to_string(I) + "(x) = x * " + std::to_string(I) + " + 1\n";
+  auto F = parseString(Big);
+  EXPECT_EQ(F->Diags.size(), 0u);
+  EXPECT_EQ(F->Defs.size(), 20000u);
+  // Many errors stop at a cap instead of growing without bound.
+  std::string Bad(200000, ')');
+  EXPECT_LE(parseString(Bad)->Diags.size(), 102u);
+  std::string Junk(100000, '\x01');
+  EXPECT_LE(parseString(Junk)->Diags.size(), 52u);
+}
+
+TEST(Parser, ParseExpressionForSignatures) {
+  ParsedFile Out(SourceFile::create("<sig>", "saxpy!(Float32, DeviceArray{Float32,1})"));
+  Node *N = parseExpression(Out);
+  EXPECT_TRUE(Out.Diags.empty());
+  EXPECT_EQ(dumpAST(N), "(call saxpy! Float32 (curly DeviceArray Float32 1))");
+
+  ParsedFile Bad(SourceFile::create("<sig>", "f(Int) extra"));
+  parseExpression(Bad);
+  ASSERT_EQ(Bad.Diags.size(), 1u);
+  EXPECT_EQ(Bad.Diags[0].Message, "extra token `extra` after end of expression");
+
+  ParsedFile Spaced(SourceFile::create("<sig>", "f (Int)"));
+  parseExpression(Spaced);
+  ASSERT_EQ(Spaced.Diags.size(), 1u);
+  EXPECT_EQ(Spaced.Diags[0].Message, "space before `(` not allowed in a call");
+}
+
+TEST(Parser, SourceRanges) {
+  auto F = parseString("function f(x)\n  y = x + 1\nend\n");
+  auto *Fn = std::get<FunctionDef *>(F->Defs[0]);
+  const Node *Assign = Fn->Body->Kids[0];
+  LineCol B = F->File->lineCol(Assign->Range.Begin);
+  LineCol E = F->File->lineCol(Assign->Range.End);
+  EXPECT_EQ(B.Line, 2u);
+  EXPECT_EQ(B.Col, 3u);
+  EXPECT_EQ(E.Col, 12u);
+  EXPECT_EQ(F->File->text().substr(Fn->SigRange.Begin,
+                                   Fn->SigRange.End - Fn->SigRange.Begin),
+            "f(x)");
+}
+
+} // namespace

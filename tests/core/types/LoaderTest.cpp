@@ -1,0 +1,337 @@
+#include "types/Loader.h"
+
+#include "lang/Parser.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+using namespace prism;
+
+namespace {
+/// The prelude's array type, so that these tests do not depend on the
+/// prelude being complete.
+const char *ArrayDefs =
+    "struct DeviceArray{T,N} <: AbstractArray{T,N}\n"
+    "    ptr::Ptr{T}\n"
+    "    dims::NTuple{N,Int}\n"
+    "end\n";
+
+llvm::Expected<LoadResult> load(GlobalEnv &Env, std::string Name, std::string Text) {
+  return loadFile(Env, parseFile(SourceFile::create(std::move(Name), std::move(Text))));
+}
+
+std::string readExample(const char *Name) {
+  std::ifstream In(std::string(PRISM_EXAMPLES_DIR) + "/" + Name);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::string messages(llvm::Error E) {
+  std::string S;
+  for (const Diagnostic &D : takeDiagnostics(std::move(E)))
+    S += D.Loc.str() + ": " + D.Message + "\n";
+  return S;
+}
+
+Type *callee(GenericFunction *F) { return F->type(); }
+} // namespace
+
+// (LLVMTestingSupport is not linked into the unit tests.)
+#define ASSERT_OK(X)                                                           \
+  do {                                                                         \
+    auto &&Res_ = (X);                                                         \
+    if (!Res_)                                                                 \
+      FAIL() << messages(Res_.takeError());                                    \
+  } while (0)
+#define EXPECT_OK(X)                                                           \
+  do {                                                                         \
+    auto &&Res_ = (X);                                                         \
+    if (!Res_)                                                                 \
+      ADD_FAILURE() << messages(Res_.takeError());                             \
+  } while (0)
+
+TEST(Loader, MapExampleDispatch) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "arrays.jl", ArrayDefs));
+  auto R = load(Env, "map.jl", readExample("map.jl"));
+  ASSERT_OK(R);
+  EXPECT_EQ(R->Added.size(), 4u);
+  EXPECT_TRUE(R->Replaced.empty());
+  EXPECT_LT(R->FirstWorld, R->LastWorld);
+  TypeContext &C = TypeContext::get();
+  World W = Env.currentWorld();
+
+  GenericFunction *Halve = Env.lookupFunction(Symbol::get("halve"));
+  ASSERT_NE(Halve, nullptr);
+  Type *F32[] = {callee(Halve), C.float32()};
+  auto HF = Halve->lookup(F32, W);
+  ASSERT_EQ(HF.Status, LookupStatus::Found);
+  EXPECT_EQ(HF.Match.M->signatureString(), "halve(x::AbstractFloat)");
+  {
+    // The line of `halve(x::AbstractFloat)` in the example.
+    std::string Text = readExample("map.jl");
+    size_t Off = Text.find("halve(x::AbstractFloat)");
+    ASSERT_NE(Off, std::string::npos);
+    unsigned Line = 1 + std::count(Text.begin(), Text.begin() + Off, '\n');
+    EXPECT_EQ(HF.Match.M->location().Line, Line);
+  }
+  Type *I32[] = {callee(Halve), C.int32()};
+  auto HI = Halve->lookup(I32, W);
+  ASSERT_EQ(HI.Status, LookupStatus::Found);
+  EXPECT_EQ(HI.Match.M->signatureString(), "halve(x::Integer)");
+  ASSERT_TRUE(HI.Match.M->Lowered);
+
+  auto Sig = parseSignature(Env, "map!(typeof(square), DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_OK(Sig);
+  EXPECT_EQ(Sig->Func->Name.str(), "map!");
+  ASSERT_EQ(Sig->ArgTypes.size(), 3u);
+  EXPECT_EQ(Sig->ArgTypes[0]->str(), "typeof(square)");
+  EXPECT_EQ(Sig->ArgTypes[1]->str(), "DeviceArray{Float32, 1}");
+  std::vector<Type *> Args = {callee(Sig->Func)};
+  Args.insert(Args.end(), Sig->ArgTypes.begin(), Sig->ArgTypes.end());
+  auto M = Sig->Func->lookup(Args, W);
+  ASSERT_EQ(M.Status, LookupStatus::Found);
+  ASSERT_EQ(M.Match.SparamValues.size(), 1u);
+  EXPECT_EQ(M.Match.SparamValues[0], C.float32());
+
+  auto Sq = parseSignature(Env, "square(Float32)");
+  ASSERT_OK(Sq);
+  std::vector<Type *> SqArgs = {callee(Sq->Func), C.float32()};
+  EXPECT_EQ(Sq->Func->lookup(SqArgs, W).Status, LookupStatus::Found);
+}
+
+TEST(Loader, SaxpySignature) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "arrays.jl", ArrayDefs));
+  ASSERT_OK(load(Env, "saxpy.jl", readExample("saxpy.jl")));
+  auto Sig = parseSignature(Env, "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_OK(Sig);
+  EXPECT_EQ(Sig->ArgTypes[0], TypeContext::get().float32());
+  auto IntSig = parseSignature(Env, "saxpy!(Int, Ptr{UInt8}, NTuple{2,Int})");
+  ASSERT_OK(IntSig);
+  EXPECT_EQ(IntSig->ArgTypes[0], TypeContext::get().int64());
+  EXPECT_EQ(IntSig->ArgTypes[2]->str(), "Tuple{Int64, Int64}");
+}
+
+TEST(Loader, SignatureErrorsPointInsideTheString) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "f.jl", "f(x::Int) = x\n"));
+  auto Ok = parseSignature(Env, "f(Int)");
+  ASSERT_OK(Ok);
+  EXPECT_EQ(Ok->ArgTypes[0], TypeContext::get().int64());
+
+  auto Bad = parseSignature(Env, "f(Int, Floot32)");
+  ASSERT_FALSE(static_cast<bool>(Bad));
+  auto Ds = takeDiagnostics(Bad.takeError());
+  ASSERT_EQ(Ds.size(), 1u);
+  EXPECT_EQ(Ds[0].Message, "undefined type name `Floot32`");
+  EXPECT_EQ(Ds[0].Loc.Col, 8u);
+
+  auto NoFn = parseSignature(Env, "nosuch(Int)");
+  ASSERT_FALSE(static_cast<bool>(NoFn));
+  EXPECT_THAT(messages(NoFn.takeError()), testing::HasSubstr("undefined function `nosuch`"));
+
+  auto Count = parseSignature(Env, "f(Ptr{Int,Int})");
+  ASSERT_FALSE(static_cast<bool>(Count));
+  EXPECT_THAT(messages(Count.takeError()),
+              testing::HasSubstr("wrong number of type parameters for `Ptr`: expected 1, got 2"));
+}
+
+TEST(Loader, GathersDefinitionErrors) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "arrays.jl", ArrayDefs));
+  auto R = load(Env, "bad.jl",
+                "struct P\n"
+                "    x::Real\n"                         // 2: not concrete
+                "end\n"
+                "f(x::Flaot32) = x\n"                   // 4: undefined type
+                "g(a::DeviceArray{Float32,1,2}) = a\n"  // 5: wrong count
+                "struct Q{T}\n"
+                "    v::Union{T,Nothing}\n"            // 7: not concrete
+                "end\n");
+  ASSERT_FALSE(static_cast<bool>(R));
+  std::string S = messages(R.takeError());
+  EXPECT_THAT(S, testing::HasSubstr("bad.jl:2:5: field `x` of struct `P` has non-concrete type `Real`"));
+  EXPECT_THAT(S, testing::HasSubstr("bad.jl:4:6: undefined type name `Flaot32`"));
+  EXPECT_THAT(S, testing::HasSubstr("bad.jl:5:6: wrong number of type parameters for `DeviceArray`: expected 2, got 3"));
+  EXPECT_THAT(S, testing::HasSubstr("bad.jl:7:5: field `v`"));
+}
+
+TEST(Loader, StructRedefinition) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "a.jl", "struct S\n  x::Int32\nend\n"));
+  // Identical: allowed, as in Julia.
+  ASSERT_OK(load(Env, "b.jl", "struct S\n  x::Int32\nend\n"));
+  auto R = load(Env, "c.jl", "struct S\n  x::Int64\nend\n");
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_THAT(messages(R.takeError()),
+              testing::HasSubstr("c.jl:1:1: invalid redefinition of struct `S` with different fields"));
+  auto B = load(Env, "d.jl", "struct Int64\n  x::Int32\nend\n");
+  ASSERT_FALSE(static_cast<bool>(B));
+  EXPECT_THAT(messages(B.takeError()), testing::HasSubstr("cannot redefine builtin type `Int64`"));
+}
+
+TEST(Loader, DefaultConstructors) {
+  GlobalEnv Env;
+  auto R = load(Env, "p.jl",
+                "struct Point{T<:Real}\n    x::T\n    y::T\nend\n"
+                "struct Plain\n    a::Int32\n    p::Ptr{Float32}\nend\n");
+  ASSERT_OK(R);
+  TypeContext &C = TypeContext::get();
+  TypeName *Point = Env.lookupType(Symbol::get("Point"));
+  ASSERT_NE(Point, nullptr);
+  GenericFunction *Ctor = Env.constructorFunction(Point);
+  World W = Env.currentWorld();
+  auto Ms = Ctor->methodsIn(W);
+  ASSERT_EQ(Ms.size(), 2u);
+  EXPECT_EQ(Ms[0]->signatureString(), "Point(x::T, y::T) where T<:Real");
+  EXPECT_EQ(Ms[1]->signatureString(), "Point{T}(x, y) where T<:Real");
+
+  // Point(1.0f0, 2.0f0): T = Float32 from the arguments.
+  Type *Outer[] = {C.typeOfType(C.bareType(Point)), C.float32(), C.float32()};
+  auto L = Ctor->lookup(Outer, W);
+  ASSERT_EQ(L.Status, LookupStatus::Found);
+  EXPECT_EQ(L.Match.M, Ms[0]);
+  EXPECT_EQ(L.Match.SparamValues[0], C.float32());
+  std::string IR = printLowered(*L.Match.M->Lowered);
+  EXPECT_THAT(IR, testing::HasSubstr("new"));
+  EXPECT_THAT(IR, testing::HasSubstr("apply_type"));
+  // Point(1, 2.0f0) has no method (T must be one type)...
+  Type *Mixed[] = {C.typeOfType(C.bareType(Point)), C.int64(), C.float32()};
+  EXPECT_EQ(Ctor->lookup(Mixed, W).Status, LookupStatus::NoMethod);
+  // ...but Point{Float32}(1, 2.0f0) converts.
+  Type *PF[] = {C.apply(Point, std::vector<Type *>{C.float32()})};
+  Type *Inner[] = {C.typeOfType(PF[0]), C.int64(), C.float32()};
+  auto LI = Ctor->lookup(Inner, W);
+  ASSERT_EQ(LI.Status, LookupStatus::Found);
+  EXPECT_EQ(LI.Match.M, Ms[1]);
+  EXPECT_EQ(LI.Match.SparamValues[0], C.float32());
+  EXPECT_THAT(printLowered(*LI.Match.M->Lowered), testing::HasSubstr("convert"));
+  // The bound is checked: Point(nothing, nothing) does not apply.
+  Type *NoReal[] = {C.typeOfType(C.bareType(Point)), C.nothing(), C.nothing()};
+  EXPECT_EQ(Ctor->lookup(NoReal, W).Status, LookupStatus::NoMethod);
+
+  TypeName *Plain = Env.lookupType(Symbol::get("Plain"));
+  ASSERT_NE(Plain, nullptr);
+  auto PMs = Env.constructorFunction(Plain)->methodsIn(W);
+  ASSERT_EQ(PMs.size(), 1u);
+  EXPECT_EQ(PMs[0]->signatureString(), "Plain(a::Int32, p::Ptr{Float32})");
+}
+
+TEST(Loader, ConstructorAndConversionMethods) {
+  GlobalEnv Env;
+  auto R = load(Env, "c.jl",
+                "struct Pair2{T}\n  a::T\n  b::T\nend\n"
+                "Pair2(a::Int32) = Pair2(a, a)\n"
+                "Float32(x::Int64) = sitofp(Float32, x)\n"
+                "const N = 4\n"
+                "const K = N * 2 + 1\n"
+                "const MyF = Float32\n"
+                "h(x::MyF, t::NTuple{N,Int}) = x\n");
+  ASSERT_OK(R);
+  TypeContext &C = TypeContext::get();
+  World W = Env.currentWorld();
+  auto Fl = Env.constructorFunction(C.float32()->name())->methodsIn(W);
+  ASSERT_EQ(Fl.size(), 1u);
+  EXPECT_EQ(Fl[0]->signatureString(), "Float32(x::Int64)");
+  const ConstValue *K = Env.lookupConst(Symbol::get("K"));
+  ASSERT_NE(K, nullptr);
+  EXPECT_EQ(K->asSigned(), 9);
+  GenericFunction *H = Env.lookupFunction(Symbol::get("h"));
+  ASSERT_NE(H, nullptr);
+  EXPECT_EQ(H->methodsIn(W)[0]->signatureString(),
+            "h(x::Float32, t::NTuple{4, Int64})");
+}
+
+TEST(Loader, EachDefinitionInTheNextWorldAndReplacement) {
+  GlobalEnv Env;
+  auto R1 = load(Env, "v1.jl", "f(x::Int) = 1\ng(x) = 2\n");
+  ASSERT_OK(R1);
+  ASSERT_EQ(R1->Added.size(), 2u);
+  EXPECT_EQ(R1->Added[1]->PrimaryWorld, R1->Added[0]->PrimaryWorld + 1);
+  World Old = Env.currentWorld();
+  auto R2 = load(Env, "v2.jl", "f(y::Int64) = 3\n");
+  ASSERT_OK(R2);
+  ASSERT_EQ(R2->Replaced.size(), 1u);
+  EXPECT_EQ(R2->Replaced[0], R1->Added[0]);
+  GenericFunction *F = Env.lookupFunction(Symbol::get("f"));
+  Type *Args[] = {F->type(), TypeContext::get().int64()};
+  EXPECT_EQ(F->lookup(Args, Old).Match.M, R1->Added[0]);
+  auto New = F->lookup(Args, Env.currentWorld());
+  EXPECT_EQ(New.Match.M, R2->Added[0]);
+  EXPECT_EQ(New.Match.MinWorld, R2->Added[0]->PrimaryWorld);
+}
+
+TEST(Loader, AmbiguityFromSource) {
+  GlobalEnv Env;
+  auto R = load(Env, "amb.jl", "k(x::Int64, y) = 1\n\nk(x, y::Int64) = 2\n");
+  ASSERT_OK(R);
+  GenericFunction *K = Env.lookupFunction(Symbol::get("k"));
+  TypeContext &C = TypeContext::get();
+  Type *Args[] = {K->type(), C.int64(), C.int64()};
+  auto L = K->lookup(Args, Env.currentWorld());
+  ASSERT_EQ(L.Status, LookupStatus::Ambiguous);
+  Diagnostic D = dispatchDiagnostic(*K, Args, L, {});
+  std::string Notes;
+  for (auto &N : D.Notes)
+    Notes += N.Message + "\n";
+  EXPECT_EQ(D.Message, "k(::Int64, ::Int64) is ambiguous");
+  EXPECT_THAT(Notes, testing::HasSubstr("k(x::Int64, y) at amb.jl:1:1"));
+  EXPECT_THAT(Notes, testing::HasSubstr("k(x, y::Int64) at amb.jl:3:1"));
+}
+
+TEST(Loader, EmptyAndCommentOnlyFilesLoad) {
+  GlobalEnv Env;
+  EXPECT_OK(load(Env, "empty.jl", ""));
+  EXPECT_OK(load(Env, "c.jl", "# nothing here\n#= block =#\n"));
+}
+
+TEST(Loader, Prelude) {
+  GlobalEnv Env;
+  llvm::Error E = loadPrelude(Env);
+  if (E)
+    FAIL() << messages(std::move(E));
+  // The prelude defines DeviceArray (core/prelude/*.jl).
+  if (!Env.lookupType(Symbol::get("DeviceArray")))
+    GTEST_SKIP() << "the prelude does not define DeviceArray yet";
+  auto Sig = parseSignature(Env, "getindex(DeviceArray{Float32,1}, Int)");
+  EXPECT_OK(Sig);
+}
+
+TEST(Loader, PreludeDispatch) {
+  GlobalEnv Env;
+  llvm::Error E = loadPrelude(Env);
+  if (E)
+    FAIL() << messages(std::move(E));
+  if (!Env.lookupType(Symbol::get("DeviceArray")))
+    GTEST_SKIP() << "the prelude does not define DeviceArray yet";
+  const char *Calls[] = {
+      "+(Float32, Float32)", "+(Int64, Int64)", "+(Float32, Int64)",
+      "*(Float32, Int64)", "-(Int32)", "<=(Int64, Int64)", "/(Int64, Int64)",
+      "convert(Type{Float32}, Int64)", "convert(Type{Int64}, Int64)",
+      "zero(Type{Float32})", "one(Type{Int32})", "Float32(Int64)",
+      "Float32(Float64)", "Int32(Int64)", "length(DeviceArray{Float32,1})",
+      "getindex(DeviceArray{Float32,1}, Int64)",
+      "setindex!(DeviceArray{Float32,1}, Float32, Int64)",
+      "promote_type(Type{Float32}, Type{Int64})", "max(Int32, Int32)",
+      "ifelse(Bool, Float32, Float32)", "threadIdx()",
+  };
+  World W = Env.currentWorld();
+  for (const char *Call : Calls) {
+    auto Sig = parseSignature(Env, Call);
+    if (!Sig) {
+      ADD_FAILURE() << Call << ": " << messages(Sig.takeError());
+      continue;
+    }
+    auto Types = Sig->lookupTypes();
+    auto R = Sig->Func->lookup(Types, W);
+    if (R.Status != LookupStatus::Found)
+      ADD_FAILURE() << Call << ": "
+                    << renderDiagnostic(dispatchDiagnostic(*Sig->Func, Types, R, {}));
+  }
+}

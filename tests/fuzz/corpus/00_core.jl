@@ -1,0 +1,67 @@
+# Base for the kernel language, part 0: the names everything else builds on.
+#
+# The prelude is ordinary kernel-language source, loaded before user code in
+# file-name order. Like Julia's Base it is written over builtins (Julia's
+# Core.Intrinsics): `add_int`, `slt_int`, `fptrunc`, `pointerref`, ...
+# Methods may call functions defined in later files; types and constants used
+# in signatures must be defined in an earlier file or above.
+
+# The empty union: `promote_rule` answers it when it knows no rule.
+const Bottom = Union{}
+
+# The primitive number types, grouped as Julia's Base groups them.
+const BitSigned = Union{Int8, Int16, Int32, Int64}
+const BitUnsigned = Union{UInt8, UInt16, UInt32, UInt64}
+const BitInteger = Union{Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64}
+const IEEEFloat = Union{Float16, Float32, Float64}
+
+# Exceptions. They cannot be caught: a throw reports the exception's type,
+# its fields and the source location, then stops the kernel.
+abstract type Exception end
+
+# An index or indices `i` (a tuple) out of the bounds of `a`.
+struct BoundsError{A,I} <: Exception
+    a::A
+    i::I
+end
+
+# A value `val` that a conversion cannot represent exactly.
+struct InexactError{T} <: Exception
+    val::T
+end
+
+# Integer division (`div`, `÷`, `rem`, `%`, `mod`, ...) by zero, or `typemin ÷ -1`.
+struct DivideError <: Exception end
+
+# An argument `val` outside a function's domain (`sqrt(-1.0)`, `2^-1`).
+struct DomainError{T} <: Exception
+    val::T
+end
+
+# Generic fallbacks, as in Julia's Base.
+@inline identity(x) = x
+@inline ifelse(c::Bool, x, y) = c ? x : y
+
+@inline ==(x, y) = x === y
+@inline !=(x, y) = !(x == y)
+@inline >(x, y) = y < x
+@inline >=(x, y) = y <= x
+@inline ÷(x, y) = div(x, y)
+@inline %(x, y) = rem(x, y)
+@inline ⊻(x, y) = xor(x, y)
+
+# Sizes in bytes of the primitive types.
+sizeof(::Type{Bool}) = 1
+sizeof(::Type{Int8}) = 1
+sizeof(::Type{UInt8}) = 1
+sizeof(::Type{Int16}) = 2
+sizeof(::Type{UInt16}) = 2
+sizeof(::Type{Float16}) = 2
+sizeof(::Type{Int32}) = 4
+sizeof(::Type{UInt32}) = 4
+sizeof(::Type{Float32}) = 4
+sizeof(::Type{Int64}) = 8
+sizeof(::Type{UInt64}) = 8
+sizeof(::Type{Float64}) = 8
+sizeof(::Type{Ptr{T}}) where {T} = 8
+@inline sizeof(x) = sizeof(typeof(x))

@@ -1,0 +1,158 @@
+# Base, part 3: the fixed-width integers Int8..Int64, UInt8..UInt64.
+# Arithmetic wraps around, as in Julia.
+
+@inline -(x::T) where {T<:BitInteger} = neg_int(x)
+@inline +(x::T) where {T<:Number} = x
+@inline +(x::T, y::T) where {T<:BitInteger} = add_int(x, y)
+@inline -(x::T, y::T) where {T<:BitInteger} = sub_int(x, y)
+@inline *(x::T, y::T) where {T<:BitInteger} = mul_int(x, y)
+
+# `/` on integers divides as floats: `7 / 2 == 3.5`, also for Int32.
+@inline /(x::Integer, y::Integer) = float(x) / float(y)
+
+@inline ~(x::T) where {T<:BitInteger} = not_int(x)
+@inline &(x::T, y::T) where {T<:BitInteger} = and_int(x, y)
+@inline |(x::T, y::T) where {T<:BitInteger} = or_int(x, y)
+@inline xor(x::T, y::T) where {T<:BitInteger} = xor_int(x, y)
+
+@inline ==(x::T, y::T) where {T<:BitInteger} = eq_int(x, y)
+@inline !=(x::T, y::T) where {T<:BitInteger} = ne_int(x, y)
+@inline <(x::T, y::T) where {T<:BitSigned} = slt_int(x, y)
+@inline <=(x::T, y::T) where {T<:BitSigned} = sle_int(x, y)
+@inline <(x::T, y::T) where {T<:BitUnsigned} = ult_int(x, y)
+@inline <=(x::T, y::T) where {T<:BitUnsigned} = ule_int(x, y)
+
+# Signed against unsigned compares the mathematical values (no promotion
+# to unsigned: `-1 < 0x01` is true).
+@inline ==(x::Signed, y::Unsigned) = (x >= zero(x)) & (unsigned(x) == y)
+@inline ==(x::Unsigned, y::Signed) = (y >= zero(y)) & (x == unsigned(y))
+@inline <(x::Signed, y::Unsigned) = (x < zero(x)) | (unsigned(x) < y)
+@inline <(x::Unsigned, y::Signed) = (y >= zero(y)) & (x < unsigned(y))
+@inline <=(x::Signed, y::Unsigned) = (x < zero(x)) | (unsigned(x) <= y)
+@inline <=(x::Unsigned, y::Signed) = (y >= zero(y)) & (x <= unsigned(y))
+
+# Division truncates toward zero; the remainder has the sign of the dividend.
+@inline function div(x::T, y::T) where {T<:BitSigned}
+    if iszero(y) || (y == -one(T) && x == typemin(T))
+        throw(DivideError())
+    end
+    return sdiv_int(x, y)
+end
+@inline function div(x::T, y::T) where {T<:BitUnsigned}
+    iszero(y) && throw(DivideError())
+    return udiv_int(x, y)
+end
+@inline function rem(x::T, y::T) where {T<:BitSigned}
+    iszero(y) && throw(DivideError())
+    # x % -1 is 0; computing it would overflow for x == typemin(T).
+    if y == -one(T)
+        return zero(T)
+    end
+    return srem_int(x, y)
+end
+@inline function rem(x::T, y::T) where {T<:BitUnsigned}
+    iszero(y) && throw(DivideError())
+    return urem_int(x, y)
+end
+
+# Floored and ceiling division, and the floored remainder `mod` (sign of the divisor).
+@inline function fld(x::T, y::T) where {T<:BitSigned}
+    d = div(x, y)
+    return d - (signbit(x ⊻ y) & (d * y != x))
+end
+@inline function cld(x::T, y::T) where {T<:BitSigned}
+    d = div(x, y)
+    return d + (((x > zero(T)) == (y > zero(T))) & (d * y != x))
+end
+@inline fld(x::T, y::T) where {T<:BitUnsigned} = div(x, y)
+@inline function cld(x::T, y::T) where {T<:BitUnsigned}
+    d = div(x, y)
+    return d + (d * y != x)
+end
+@inline function mod(x::T, y::T) where {T<:BitSigned}
+    # avoids the overflow of fld(typemin(T), -1)
+    if y == -one(T)
+        return zero(T)
+    end
+    return x - fld(x, y) * y
+end
+@inline mod(x::T, y::T) where {T<:BitUnsigned} = rem(x, y)
+
+# Shifts. A count at least the bit width shifts everything out (`>>` of a
+# negative number gives -1); a negative count shifts the other way.
+@inline function <<(x::T, n::BitUnsigned) where {T<:BitInteger}
+    return n < 8 * sizeof(T) ? shl_int(x, n % T) : zero(T)
+end
+@inline function >>>(x::T, n::BitUnsigned) where {T<:BitInteger}
+    return n < 8 * sizeof(T) ? lshr_int(x, n % T) : zero(T)
+end
+@inline function >>(x::T, n::BitUnsigned) where {T<:BitSigned}
+    return n < 8 * sizeof(T) ? ashr_int(x, n % T) : ashr_int(x, (8 * sizeof(T) - 1) % T)
+end
+@inline >>(x::T, n::BitUnsigned) where {T<:BitUnsigned} = x >>> n
+@inline <<(x::BitInteger, n::BitSigned) = n >= zero(n) ? x << unsigned(n) : x >> unsigned(-n)
+@inline >>(x::BitInteger, n::BitSigned) = n >= zero(n) ? x >> unsigned(n) : x << unsigned(-n)
+@inline >>>(x::BitInteger, n::BitSigned) = n >= zero(n) ? x >>> unsigned(n) : x << unsigned(-n)
+
+# Powers by repeated squaring; a negative exponent only works for x = ±1.
+@inline function ^(x::T, p::Integer) where {T<:BitInteger}
+    if p < zero(p)
+        if isone(x)
+            return x
+        elseif x == -one(T)
+            return iseven(p) ? one(T) : x
+        end
+        throw(DomainError(p))
+    end
+    result = one(T)
+    while p > zero(p)
+        if isodd(p)
+            result *= x
+        end
+        x *= x
+        p >>>= 1
+    end
+    return result
+end
+
+@inline abs(x::T) where {T<:BitSigned} = ifelse(x < zero(T), -x, x)
+@inline abs(x::T) where {T<:BitUnsigned} = x
+@inline signbit(x::T) where {T<:BitSigned} = x < zero(T)
+@inline signbit(x::T) where {T<:BitUnsigned} = false
+@inline copysign(x::T, y::Real) where {T<:BitSigned} = ifelse(signbit(x) != signbit(y), -x, x)
+@inline copysign(x::T, y::Real) where {T<:BitUnsigned} = x
+@inline flipsign(x::T, y::Real) where {T<:BitSigned} = ifelse(signbit(y), -x, x)
+
+@inline iseven(n::Integer) = iszero(n & one(n))
+@inline isodd(n::Integer) = !iseven(n)
+@inline isinteger(x::Integer) = true
+
+@inline count_ones(x::T) where {T<:BitInteger} = Int(ctpop_int(x))
+@inline leading_zeros(x::T) where {T<:BitInteger} = Int(ctlz_int(x))
+@inline trailing_zeros(x::T) where {T<:BitInteger} = Int(cttz_int(x))
+
+# Rounding an integer does nothing.
+@inline floor(x::Integer) = x
+@inline ceil(x::Integer) = x
+@inline trunc(x::Integer) = x
+@inline round(x::Integer) = x
+
+@inline zero(::Type{T}) where {T<:BitInteger} = 0 % T
+@inline one(::Type{T}) where {T<:BitInteger} = 1 % T
+
+typemin(::Type{Int8}) = -128 % Int8
+typemax(::Type{Int8}) = 127 % Int8
+typemin(::Type{Int16}) = -32768 % Int16
+typemax(::Type{Int16}) = 32767 % Int16
+typemin(::Type{Int32}) = -2147483648 % Int32
+typemax(::Type{Int32}) = 2147483647 % Int32
+typemin(::Type{Int64}) = -9223372036854775807 - 1
+typemax(::Type{Int64}) = 9223372036854775807
+typemin(::Type{UInt8}) = 0x00
+typemax(::Type{UInt8}) = 0xff
+typemin(::Type{UInt16}) = 0x0000
+typemax(::Type{UInt16}) = 0xffff
+typemin(::Type{UInt32}) = 0x00000000
+typemax(::Type{UInt32}) = 0xffffffff
+typemin(::Type{UInt64}) = 0x0000000000000000
+typemax(::Type{UInt64}) = 0xffffffffffffffff

@@ -1,0 +1,134 @@
+# Base, part 5: conversions between number types.
+#
+#   x % T        (T an integer type) keeps the low bits: never throws.
+#   T(x)         converts exactly or throws InexactError: `Int32(x)`, `UInt8(x)`.
+#   Float32(x)   rounds to the nearest float.
+#   trunc(T, x), floor(T, x), ceil(T, x), round(T, x): a float to an integer type.
+
+# x % T for integer types, by the widths of source and target: narrowing keeps
+# the low bits, widening sign-extends a signed source and zero-extends an
+# unsigned one, equal widths reinterpret the bits.
+@inline rem(x::Union{Int8, UInt8}, ::Type{T}) where {T<:Union{Int8, UInt8}} = bitcast(T, x)
+@inline rem(x::Union{Int16, UInt16}, ::Type{T}) where {T<:Union{Int16, UInt16}} = bitcast(T, x)
+@inline rem(x::Union{Int32, UInt32}, ::Type{T}) where {T<:Union{Int32, UInt32}} = bitcast(T, x)
+@inline rem(x::Union{Int64, UInt64}, ::Type{T}) where {T<:Union{Int64, UInt64}} = bitcast(T, x)
+
+@inline rem(x::Union{Int16, UInt16}, ::Type{T}) where {T<:Union{Int8, UInt8}} = trunc_int(T, x)
+@inline rem(x::Union{Int32, UInt32}, ::Type{T}) where {T<:Union{Int8, UInt8, Int16, UInt16}} = trunc_int(T, x)
+@inline rem(x::Union{Int64, UInt64}, ::Type{T}) where {T<:Union{Int8, UInt8, Int16, UInt16, Int32, UInt32}} = trunc_int(T, x)
+
+@inline rem(x::Int8, ::Type{T}) where {T<:Union{Int16, UInt16, Int32, UInt32, Int64, UInt64}} = sext_int(T, x)
+@inline rem(x::Int16, ::Type{T}) where {T<:Union{Int32, UInt32, Int64, UInt64}} = sext_int(T, x)
+@inline rem(x::Int32, ::Type{T}) where {T<:Union{Int64, UInt64}} = sext_int(T, x)
+@inline rem(x::UInt8, ::Type{T}) where {T<:Union{Int16, UInt16, Int32, UInt32, Int64, UInt64}} = zext_int(T, x)
+@inline rem(x::UInt16, ::Type{T}) where {T<:Union{Int32, UInt32, Int64, UInt64}} = zext_int(T, x)
+@inline rem(x::UInt32, ::Type{T}) where {T<:Union{Int64, UInt64}} = zext_int(T, x)
+
+@inline rem(x::Bool, ::Type{T}) where {T<:BitInteger} = zext_int(T, x)
+@inline rem(x::Bool, ::Type{Bool}) = x
+@inline rem(x::T, ::Type{Bool}) where {T<:BitInteger} = !iszero(x & one(T))
+
+# The same-width integer type of the other signedness.
+signed(::Type{Int8}) = Int8
+signed(::Type{Int16}) = Int16
+signed(::Type{Int32}) = Int32
+signed(::Type{Int64}) = Int64
+signed(::Type{UInt8}) = Int8
+signed(::Type{UInt16}) = Int16
+signed(::Type{UInt32}) = Int32
+signed(::Type{UInt64}) = Int64
+unsigned(::Type{Int8}) = UInt8
+unsigned(::Type{Int16}) = UInt16
+unsigned(::Type{Int32}) = UInt32
+unsigned(::Type{Int64}) = UInt64
+unsigned(::Type{UInt8}) = UInt8
+unsigned(::Type{UInt16}) = UInt16
+unsigned(::Type{UInt32}) = UInt32
+unsigned(::Type{UInt64}) = UInt64
+# Reinterpret the bits: `unsigned(-1) == 0xffffffffffffffff`.
+@inline signed(x::T) where {T<:BitInteger} = x % signed(T)
+@inline unsigned(x::T) where {T<:BitInteger} = x % unsigned(T)
+@inline unsigned(x::Bool) = x % UInt64
+@inline signed(x::Bool) = x % Int64
+
+# Exact integer-to-integer conversion: x fits in T when converting back gives
+# x again and the sign did not change.
+@inline function checked_convert(::Type{T}, x::S) where {T<:BitInteger, S<:BitInteger}
+    y = x % T
+    if (y % S != x) | (signbit(y) != signbit(x))
+        throw(InexactError(x))
+    end
+    return y
+end
+@inline checked_convert(::Type{T}, x::Bool) where {T<:BitInteger} = x % T
+# Float to integer: x must be integral (and in range: trunc checks that).
+@inline function checked_convert(::Type{T}, x::IEEEFloat) where {T<:BitInteger}
+    isinteger(x) || throw(InexactError(x))
+    return trunc(T, x)
+end
+
+Int8(x::Real) = checked_convert(Int8, x)
+Int16(x::Real) = checked_convert(Int16, x)
+Int32(x::Real) = checked_convert(Int32, x)
+Int64(x::Real) = checked_convert(Int64, x)
+UInt8(x::Real) = checked_convert(UInt8, x)
+UInt16(x::Real) = checked_convert(UInt16, x)
+UInt32(x::Real) = checked_convert(UInt32, x)
+UInt64(x::Real) = checked_convert(UInt64, x)
+
+# Only 0 and 1 convert to Bool.
+@inline function Bool(x::Real)
+    if iszero(x)
+        return false
+    elseif isone(x)
+        return true
+    end
+    throw(InexactError(x))
+end
+Bool(x::Bool) = x
+
+# Integers to floats round to nearest.
+Float16(x::BitSigned) = sitofp(Float16, x)
+Float32(x::BitSigned) = sitofp(Float32, x)
+Float64(x::BitSigned) = sitofp(Float64, x)
+Float16(x::Union{Bool, BitUnsigned}) = uitofp(Float16, x)
+Float32(x::Union{Bool, BitUnsigned}) = uitofp(Float32, x)
+Float64(x::Union{Bool, BitUnsigned}) = uitofp(Float64, x)
+
+# Between floats: widening is exact, narrowing rounds to nearest.
+Float16(x::Float16) = x
+Float16(x::Union{Float32, Float64}) = fptrunc(Float16, x)
+Float32(x::Float16) = fpext(Float32, x)
+Float32(x::Float32) = x
+Float32(x::Float64) = fptrunc(Float32, x)
+Float64(x::Union{Float16, Float32}) = fpext(Float64, x)
+Float64(x::Float64) = x
+
+# Float to integer without any check (the result is unspecified out of range).
+@inline unsafe_trunc(::Type{T}, x::IEEEFloat) where {T<:BitSigned} = fptosi(T, x)
+@inline unsafe_trunc(::Type{T}, x::IEEEFloat) where {T<:BitUnsigned} = fptoui(T, x)
+
+# Float to integer, rounding toward zero; InexactError when out of range
+# (NaN and the infinities are out of every range). The bounds are powers of
+# two, exact in every float type (or infinite).
+@inline function trunc(::Type{T}, x::S) where {T<:BitSigned, S<:IEEEFloat}
+    lo = S(typemin(T))
+    if (x >= lo) & (x < -lo)
+        return unsafe_trunc(T, x)
+    end
+    throw(InexactError(x))
+end
+@inline function trunc(::Type{T}, x::S) where {T<:BitUnsigned, S<:IEEEFloat}
+    hi = -S(typemin(signed(T))) * S(2)
+    if (x > -one(S)) & (x < hi)
+        return unsafe_trunc(T, x)
+    end
+    throw(InexactError(x))
+end
+@inline floor(::Type{T}, x::IEEEFloat) where {T<:Integer} = trunc(T, floor(x))
+@inline ceil(::Type{T}, x::IEEEFloat) where {T<:Integer} = trunc(T, ceil(x))
+@inline round(::Type{T}, x::IEEEFloat) where {T<:Integer} = trunc(T, round(x))
+@inline trunc(::Type{T}, x::Integer) where {T<:Integer} = convert(T, x)
+@inline floor(::Type{T}, x::Integer) where {T<:Integer} = convert(T, x)
+@inline ceil(::Type{T}, x::Integer) where {T<:Integer} = convert(T, x)
+@inline round(::Type{T}, x::Integer) where {T<:Integer} = convert(T, x)

@@ -1,0 +1,30 @@
+# Base, part 9: the device API, with CUDA.jl's names. The builtins count
+# threads and blocks from 0; these functions count from 1, as CUDA.jl does.
+# `sync_threads()` is the builtin itself.
+
+# The x, y and z components of a launch index or dimension.
+struct Dim3
+    x::Int32
+    y::Int32
+    z::Int32
+end
+
+@inline threadIdx() = Dim3(thread_idx_x() + Int32(1), thread_idx_y() + Int32(1), thread_idx_z() + Int32(1))
+@inline blockIdx() = Dim3(block_idx_x() + Int32(1), block_idx_y() + Int32(1), block_idx_z() + Int32(1))
+@inline blockDim() = Dim3(block_dim_x(), block_dim_y(), block_dim_z())
+@inline gridDim() = Dim3(grid_dim_x(), grid_dim_y(), grid_dim_z())
+
+# A 1-d (or 2-d) array in shared memory; the size must be a compile-time constant.
+@inline function CuStaticSharedArray(::Type{T}, n::Int) where {T}
+    return DeviceArray(shared_array(T, n), (n,))
+end
+@inline function CuStaticSharedArray(::Type{T}, dims::Tuple{Int,Int}) where {T}
+    return DeviceArray(shared_array(T, dims[1] * dims[2]), dims)
+end
+
+# Atomically adds v to the value at p (or at a[i]); returns the old value.
+@inline atomic_add!(p::Ptr{T}, v::T) where {T} = atomic_add(p, v)
+@inline function atomic_add!(a::DeviceArray{T,N}, i::Integer, v) where {T,N}
+    @boundscheck checkbounds(a, i)
+    return atomic_add(pointer(a, i), convert(T, v))
+end
