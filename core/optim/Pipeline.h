@@ -27,7 +27,7 @@ struct PassSnapshot {
   std::string Function; ///< the IR unit the pass ran on ("[module]" for module passes)
   bool Changed = false; ///< false only when snapshots of unchanged passes are kept
   std::string Before;   ///< IR text of the unit before the pass
-  std::string After;    ///< IR text after
+  std::string After;    ///< IR text after (empty: the pass deleted it)
   std::string Diff;     ///< unified diff Before → After
 };
 
@@ -42,11 +42,20 @@ struct OptimizeOptions {
 
 struct OptimizeResult {
   std::vector<PassSnapshot> Snapshots;
+  /// Transformation passes run (pass managers, adaptors, wrappers and
+  /// analyses excluded). Counting needs instrumentation, so this stays 0
+  /// unless CollectSnapshots or VerifyEach is set.
   unsigned PassesRun = 0;
+  /// How many PassInstrumentationCallbacks were registered: 0 when neither
+  /// snapshots nor VerifyEach were asked for (the pipeline then runs with no
+  /// instrumentation at all). Tests use it to check that.
+  unsigned InstrumentationCallbacks = 0;
 };
 
 /// Verifies, optimises in place, and verifies again. A module that fails
-/// verification is an Error (never an abort).
+/// verification is an Error (never an abort). \p TM may be null: the
+/// pipeline then runs without target cost models (no vectorisation tuned to
+/// a register width, no target passes). OptLevel above 3 is an Error.
 llvm::Expected<OptimizeResult> optimizeModule(llvm::Module &M,
                                               llvm::TargetMachine *TM,
                                               const OptimizeOptions &Opts);

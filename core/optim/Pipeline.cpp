@@ -1,0 +1,412 @@
+//===- Pipeline.cpp - New-pass-manager pipeline with per-pass snapshots ---===//
+//
+// Snapshots come from PassInstrumentationCallbacks: before a pass we take
+// the text of the IR unit it runs on, after it we print the unit again and
+// diff. Printing is the whole cost, so it is kept to one print per pass run:
+// the text after a pass is cached per function and is the "before" of the
+// next pass on that function, as long as nothing else can have touched the
+// function in between:
+//   - a function or loop pass may only change its own function;
+//   - a CGSCC pass changes the functions of its SCC, but some (argument
+//     promotion, function attributes) also rewrite callers elsewhere, so when
+//     one changed anything the cached text of every other function is
+//     dropped and printed afresh the next time it is needed;
+//   - a module pass may change anything: it is compared as the whole module
+//     and, if it changed something, every cached function text is dropped.
+// Nothing here trusts a pass's PreservedAnalyses to decide whether it changed
+// the IR: the texts are compared.
+//
+//===----------------------------------------------------------------------===//
+
+#include "optim/Pipeline.h"
+
+#include "support/Diagnostic.h"
+#include "support/TextDiff.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LazyCallGraph.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace llvm;
+using namespace prism;
+
+namespace {
+
+constexpr const char *ModuleUnitName = "[module]";
+
+/// Passes that only run other passes (managers, adaptors, wrappers, repeat
+/// loops), only compute or drop analyses, or only check or print the IR.
+/// Their changes are the sum of their inner passes', which are reported on
+/// their own, so snapshotting them would print IR for nothing.
+bool isContainerOrUtilityPass(StringRef Name) {
+  return Name.contains("PassManager") || Name.contains("Adaptor") ||
+         Name.contains("Wrapper") || Name.contains("RepeatedPass") ||
+         Name.startswith("RequireAnalysisPass") ||
+         Name.startswith("InvalidateAnalysisPass") ||
+         Name == "InvalidateAllAnalysesPass" || Name == "VerifierPass" ||
+         Name == "PrintModulePass" || Name == "PrintFunctionPass";
+}
+
+std::string printFunction(const Function &F) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  F.print(OS);
+  return Text;
+}
+
+std::string printModule(const Module &M) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  M.print(OS, nullptr);
+  return Text;
+}
+
+/// Everything one optimizeModule call records through the instrumentation.
+/// Lives on optimizeModule's stack; the callbacks hold a pointer to it.
+class PassObserver {
+public:
+  PassObserver(const Module &M, const OptimizeOptions &Opts)
+      : M(M), Opts(Opts) {}
+
+  /// Registers exactly the callbacks the options need; returns how many.
+  unsigned registerCallbacks(PassInstrumentationCallbacks &PIC);
+
+  OptimizeResult takeResult() { return std::move(Result); }
+  /// The first verifier failure seen with VerifyEach, if any.
+  std::optional<std::string> &verifyFailure() { return VerifyFailure; }
+
+private:
+  /// Other is an IR unit we do not snapshot (a MachineFunction, should a
+  /// codegen pipeline ever be instrumented through here).
+  enum class UnitKind { Module, Function, SCC, Other };
+
+  /// A pass that has started and not yet finished.
+  struct PendingPass {
+    std::string Name;
+    UnitKind Kind;
+    /// The functions the pass runs on (the loop's function for loop passes,
+    /// the SCC's members for CGSCC passes); empty for module passes.
+    SmallVector<const Function *, 4> Functions;
+    /// Their names, kept in case the pass deletes a function.
+    SmallVector<std::string, 4> Names;
+    /// Their texts before the pass (one for the module for module passes).
+    SmallVector<std::string, 4> Before;
+    /// Another pass started inside this one: it is a container after all.
+    bool HadNested = false;
+  };
+
+  const Module &M;
+  const OptimizeOptions &Opts;
+  OptimizeResult Result;
+  std::optional<std::string> VerifyFailure;
+
+  SmallVector<PendingPass, 4> Stack;
+  /// The current text of functions whose text is known (see file comment).
+  DenseMap<const Function *, std::string> FunctionText;
+  /// The current text of the whole module, when known.
+  std::optional<std::string> ModuleText;
+
+  void beforePass(StringRef Name, Any IR);
+  void afterPass(StringRef Name);
+  void verifyAfterPass(StringRef Name, Any IR);
+
+  const std::string &functionText(const Function &F);
+  void noteFunctionChanged() { ModuleText.reset(); }
+  void record(unsigned Index, const std::string &Pass, std::string Function,
+              std::string Before, std::string After);
+};
+
+unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
+  unsigned Count = 0;
+  if (Opts.CollectSnapshots) {
+    PIC.registerBeforeNonSkippedPassCallback(
+        [this](StringRef Name, Any IR) { beforePass(Name, IR); });
+    PIC.registerAfterPassCallback(
+        [this](StringRef Name, Any IR, const PreservedAnalyses &) {
+          afterPass(Name);
+        });
+    // A loop that was deleted, or an SCC that was merged away: the pass
+    // finished but its IR unit no longer exists. The pending entry still
+    // names the functions involved, which is all afterPass needs.
+    PIC.registerAfterPassInvalidatedCallback(
+        [this](StringRef Name, const PreservedAnalyses &) { afterPass(Name); });
+    Count += 3;
+  }
+  if (Opts.VerifyEach) {
+    PIC.registerAfterPassCallback(
+        [this](StringRef Name, Any IR, const PreservedAnalyses &) {
+          verifyAfterPass(Name, IR);
+        });
+    // Once the IR is broken, later passes may crash on it: skip every pass
+    // that LLVM allows to be skipped and report the first failure.
+    PIC.registerShouldRunOptionalPassCallback(
+        [this](StringRef, Any) { return !VerifyFailure; });
+    Count += 2;
+  }
+  return Count;
+}
+
+const std::string &PassObserver::functionText(const Function &F) {
+  auto [It, Inserted] = FunctionText.try_emplace(&F);
+  if (Inserted)
+    It->second = printFunction(F);
+  return It->second;
+}
+
+void PassObserver::beforePass(StringRef Name, Any IR) {
+  if (isContainerOrUtilityPass(Name))
+    return;
+  for (PendingPass &P : Stack)
+    P.HadNested = true;
+
+  PendingPass P;
+  P.Name = Name.str();
+  if (const auto *MP = any_cast<const Module *>(&IR)) {
+    assert(*MP == &M && "a pass ran on another module");
+    (void)MP;
+    P.Kind = UnitKind::Module;
+    if (!ModuleText)
+      ModuleText = printModule(M);
+    P.Before.push_back(*ModuleText);
+  } else if (const auto *FP = any_cast<const Function *>(&IR)) {
+    P.Kind = UnitKind::Function;
+    P.Functions.push_back(*FP);
+  } else if (const auto *LP = any_cast<const Loop *>(&IR)) {
+    // A loop is shown as its whole function: a loop's blocks alone do not
+    // read as IR, and preheaders/exits outside the loop change too.
+    P.Kind = UnitKind::Function;
+    P.Functions.push_back((*LP)->getHeader()->getParent());
+  } else if (const auto *CP = any_cast<const LazyCallGraph::SCC *>(&IR)) {
+    P.Kind = UnitKind::SCC;
+    for (const LazyCallGraph::Node &N : **CP)
+      P.Functions.push_back(&N.getFunction());
+  } else {
+    // Still pushed, so that its "after" callback finds its own entry.
+    P.Kind = UnitKind::Other;
+  }
+  for (const Function *F : P.Functions) {
+    P.Names.push_back(F->getName().str());
+    P.Before.push_back(functionText(*F));
+  }
+  Stack.push_back(std::move(P));
+}
+
+void PassObserver::afterPass(StringRef Name) {
+  if (isContainerOrUtilityPass(Name) || Stack.empty())
+    return;
+  // Only passes we pushed come back here: the filter above is the same, and
+  // LLVM calls an "after" callback only for passes whose "before" ran.
+  assert(Stack.back().Name == Name && "unbalanced pass instrumentation");
+  PendingPass P = Stack.pop_back_val();
+  if (P.HadNested || P.Kind == UnitKind::Other)
+    return; // A wrapper (its inner passes were recorded one by one), or a
+            // unit we do not show.
+
+  unsigned Index = Result.PassesRun++;
+  switch (P.Kind) {
+  case UnitKind::Module: {
+    std::string After = printModule(M);
+    bool Changed = After != P.Before.front();
+    if (Changed)
+      FunctionText.clear();
+    record(Index, P.Name, ModuleUnitName, std::move(P.Before.front()), After);
+    ModuleText = std::move(After);
+    return;
+  }
+  case UnitKind::Function: {
+    const Function &F = *P.Functions.front();
+    std::string After = printFunction(F);
+    if (After != P.Before.front())
+      noteFunctionChanged();
+    FunctionText[&F] = After;
+    record(Index, P.Name, std::move(P.Names.front()),
+           std::move(P.Before.front()), std::move(After));
+    return;
+  }
+  case UnitKind::SCC: {
+    // The pass may have deleted functions of the SCC (the inliner removes
+    // callees that became dead): only dereference those still in the module.
+    DenseSet<const Function *> Live;
+    for (const Function &F : M)
+      Live.insert(&F);
+    bool AnyChanged = false;
+    DenseMap<const Function *, std::string> NewTexts;
+    for (size_t I = 0; I < P.Functions.size(); ++I) {
+      const Function *F = P.Functions[I];
+      bool Alive = Live.contains(F);
+      // A deleted function reads as a diff that removes all of it.
+      std::string After = Alive ? printFunction(*F) : std::string();
+      AnyChanged |= After != P.Before[I];
+      if (Alive)
+        NewTexts[F] = After;
+      record(Index, P.Name, std::move(P.Names[I]), std::move(P.Before[I]),
+             std::move(After));
+    }
+    if (AnyChanged) {
+      noteFunctionChanged();
+      FunctionText = std::move(NewTexts);
+    } else {
+      for (auto &[F, Text] : NewTexts)
+        FunctionText[F] = std::move(Text);
+    }
+    return;
+  }
+  case UnitKind::Other:
+    llvm_unreachable("returned above");
+  }
+}
+
+void PassObserver::record(unsigned Index, const std::string &Pass,
+                          std::string Function, std::string Before,
+                          std::string After) {
+  bool Changed = Before != After;
+  if (!Changed && !Opts.KeepUnchanged)
+    return;
+  PassSnapshot S;
+  S.Index = Index;
+  S.Pass = Pass;
+  S.Function = std::move(Function);
+  S.Changed = Changed;
+  if (Changed)
+    S.Diff = unifiedDiff(Before, After, "before " + Pass, "after " + Pass);
+  S.Before = std::move(Before);
+  S.After = std::move(After);
+  Result.Snapshots.push_back(std::move(S));
+}
+
+void PassObserver::verifyAfterPass(StringRef Name, Any IR) {
+  if (VerifyFailure || isContainerOrUtilityPass(Name))
+    return;
+  // Without snapshots nothing else counts passes.
+  if (!Opts.CollectSnapshots)
+    ++Result.PassesRun;
+  std::string Message;
+  raw_string_ostream OS(Message);
+  bool Broken = false;
+  std::string Unit;
+  auto verifyFn = [&](const Function &F) {
+    if (verifyFunction(F, &OS)) {
+      Broken = true;
+      Unit = F.getName().str();
+    }
+  };
+  if (const auto *MP = any_cast<const Module *>(&IR)) {
+    Broken = verifyModule(**MP, &OS);
+    Unit = ModuleUnitName;
+  } else if (const auto *FP = any_cast<const Function *>(&IR)) {
+    verifyFn(**FP);
+  } else if (const auto *LP = any_cast<const Loop *>(&IR)) {
+    verifyFn(*(*LP)->getHeader()->getParent());
+  } else if (const auto *CP = any_cast<const LazyCallGraph::SCC *>(&IR)) {
+    for (const LazyCallGraph::Node &N : **CP)
+      verifyFn(N.getFunction());
+  }
+  if (Broken)
+    VerifyFailure = "after " + Name.str() + " on " + Unit + ":\n" + Message;
+}
+
+OptimizationLevel toLevel(unsigned OptLevel) {
+  switch (OptLevel) {
+  case 0:
+    return OptimizationLevel::O0;
+  case 1:
+    return OptimizationLevel::O1;
+  case 2:
+    return OptimizationLevel::O2;
+  default:
+    return OptimizationLevel::O3;
+  }
+}
+
+Error invalidIR(std::string Message) {
+  return makeDiagError(Diagnostic::error("invalid-ir", std::move(Message), {}));
+}
+
+/// The verifier's report on \p M, or nothing when it is valid.
+std::optional<std::string> verifierMessage(const Module &M) {
+  std::string Message;
+  raw_string_ostream OS(Message);
+  if (!verifyModule(M, &OS))
+    return std::nullopt;
+  OS.flush();
+  while (!Message.empty() && Message.back() == '\n')
+    Message.pop_back();
+  return Message;
+}
+
+} // namespace
+
+Error prism::verifyModuleOrError(const Module &M) {
+  if (std::optional<std::string> Message = verifierMessage(M))
+    return invalidIR("LLVM module '" + M.getModuleIdentifier() +
+                     "' failed verification:\n" + *Message);
+  return Error::success();
+}
+
+Expected<OptimizeResult> prism::optimizeModule(Module &M, TargetMachine *TM,
+                                               const OptimizeOptions &Opts) {
+  if (Opts.OptLevel > 3)
+    return makeDiagError(Diagnostic::error("invalid-option",
+                                           "optimisation level " +
+                                               std::to_string(Opts.OptLevel) +
+                                               " does not exist (use 0 to 3)",
+                                           {}));
+  if (Error E = verifyModuleOrError(M))
+    return E;
+
+  // Declaration order matters: the analysis managers refer to the
+  // instrumentation, and are torn down before it (reverse order).
+  PassInstrumentationCallbacks PIC;
+  PassObserver Observer(M, Opts);
+  unsigned Callbacks = Observer.registerCallbacks(PIC);
+
+  // Without callbacks the pass builder gets no instrumentation at all, so
+  // that a pipeline without snapshots pays nothing for them.
+  PassBuilder PB(TM, PipelineTuningOptions(), std::nullopt,
+                 Callbacks ? &PIC : nullptr);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  // The target's hook registers its extension-point callbacks; it must run
+  // before the pipeline is built, which is when those callbacks fire.
+  if (Opts.TuneHook)
+    Opts.TuneHook(PB);
+
+  OptimizationLevel Level = toLevel(Opts.OptLevel);
+  ModulePassManager MPM = Level == OptimizationLevel::O0
+                              ? PB.buildO0DefaultPipeline(Level)
+                              : PB.buildPerModuleDefaultPipeline(Level);
+  MPM.run(M, MAM);
+
+  // Invalid IR after the pipeline is an LLVM (or target hook) bug, but it
+  // is still reported rather than handed to a backend that would abort.
+  if (std::optional<std::string> &Failure = Observer.verifyFailure())
+    return invalidIR("LLVM IR became invalid " + *Failure);
+  if (std::optional<std::string> Message = verifierMessage(M))
+    return invalidIR("LLVM IR became invalid during optimisation:\n" +
+                     *Message);
+
+  OptimizeResult Result = Observer.takeResult();
+  Result.InstrumentationCallbacks = Callbacks;
+  return Result;
+}
