@@ -42,6 +42,7 @@ struct CommandOptions {
   // gui
   std::string Job, Screenshot;
   int Frames = 0, BenchFrames = 0;
+  bool ListWindows = false;
 };
 
 /// Adds `--target/--arch/-O/--kernel/...` to a subcommand.

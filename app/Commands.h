@@ -10,6 +10,13 @@ int runDevices(const CommandOptions &O);
 int runCodeLowered(const CommandOptions &O);
 int runCodeTyped(const CommandOptions &O);
 int runCodeWarntype(const CommandOptions &O);
+int runCodeLlvm(const CommandOptions &O);
+int runCodeNative(const CommandOptions &O);
+int runPipeline(const CommandOptions &O);
+int runReport(const CommandOptions &O);
+int runHelp(const CommandOptions &O);
+/// `prism run FILE CALL` (RunCommand.cpp).
+int runRun(const CommandOptions &O);
 int runNotYet(const char *Name);
 
 /// The desktop GUI (GuiApp.cpp). Returns an exit status; without a display it

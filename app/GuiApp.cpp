@@ -1,8 +1,11 @@
-// The desktop window loop: GLFW + OpenGL 3 + Dear ImGui, and the headless
-// screenshot mode used by tests and docs.
+// The desktop window loop: GLFW + OpenGL 3 + Dear ImGui around the views'
+// ShellView, driven by the Workspace (through WorkspaceSession), and the
+// headless screenshot/benchmark modes used by tests and docs.
 #include "Commands.h"
 
 #include "ShellView.h"
+#include "WorkspaceSession.h"
+#include "ViewModel.h"
 #include "targets/HostInfo.h"
 
 #include <GLFW/glfw3.h>
@@ -11,20 +14,69 @@
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <vector>
 
 namespace prism::app {
 
-static std::string defaultExample() {
-  return std::string(PRISM_SOURCE_DIR) + "/assets/examples/saxpy.jl";
+namespace {
+
+std::string examplesDir() {
+  return std::string(PRISM_SOURCE_DIR) + "/assets/examples";
 }
 
-static bool writeScreenshot(GLFWwindow *W, const std::string &Path) {
+std::string defaultExample() { return examplesDir() + "/saxpy.jl"; }
+
+/// The jobs an example file asks for in its header: each `# job: SIG` on
+/// the first of `# targets: ...`, and the first job on the other targets.
+std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
+  std::vector<std::string> Sigs, Targets;
+  if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
+    llvm::StringRef Rest = (*Buf)->getBuffer();
+    while (!Rest.empty()) {
+      auto [Line, Tail] = Rest.split('\n');
+      Rest = Tail;
+      if (!Line.startswith("#"))
+        break;
+      Line = Line.drop_front().trim();
+      if (Line.consume_front("job:"))
+        Sigs.push_back(Line.trim().str());
+      else if (Line.consume_front("targets:")) {
+        llvm::SmallVector<llvm::StringRef> Ts;
+        Line.split(Ts, ' ', -1, false);
+        for (llvm::StringRef T : Ts)
+          Targets.push_back(T.str());
+      }
+    }
+  }
+  if (Targets.empty())
+    Targets.push_back("native");
+  std::vector<views::cmd::AddJob> Jobs;
+  auto Add = [&](const std::string &Sig, const std::string &T) {
+    views::cmd::AddJob A;
+    A.Spec.Signature = Sig;
+    A.Spec.Target = T;
+    A.Spec.Kernel = T != "native" && T != "bpf";
+    Jobs.push_back(std::move(A));
+  };
+  for (const std::string &Sig : Sigs)
+    Add(Sig, Targets.front());
+  if (!Sigs.empty())
+    for (size_t I = 1; I < Targets.size(); ++I)
+      Add(Sigs.front(), Targets[I]);
+  return Jobs;
+}
+
+bool writeScreenshot(GLFWwindow *W, const std::string &Path) {
   int Width = 0, Height = 0;
   glfwGetFramebufferSize(W, &Width, &Height);
   std::vector<unsigned char> Pixels(size_t(Width) * Height * 4);
@@ -37,20 +89,124 @@ static bool writeScreenshot(GLFWwindow *W, const std::string &Path) {
                         Width * 4) != 0;
 }
 
+/// Loads DejaVu Sans (UI) and DejaVu Sans Mono (code) rasterised at the
+/// monitor's scale, with the few non-Latin glyphs the panels use (— ▸ …,
+/// box drawing in typed IR, Greek). Returns the mono font, or null when the
+/// fonts are not installed (ImGui's built-in font, itself monospace, then
+/// serves both).
+ImFont *loadFonts(float Scale, bool &Baked) {
+  static const ImWchar Ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000,
+                                   0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF,
+                                   0x2500, 0x257F, 0x25A0, 0x25FF, 0};
+  const char *Dirs[] = {"/usr/share/fonts/truetype/dejavu/",
+                        "/usr/share/fonts/TTF/", "/usr/share/fonts/dejavu/"};
+  std::string Sans, Mono;
+  for (const char *D : Dirs) {
+    std::string S = std::string(D) + "DejaVuSans.ttf";
+    std::string M = std::string(D) + "DejaVuSansMono.ttf";
+    if (Sans.empty() && llvm::sys::fs::exists(S))
+      Sans = S;
+    if (Mono.empty() && llvm::sys::fs::exists(M))
+      Mono = M;
+  }
+  ImGuiIO &IO = ImGui::GetIO();
+  ImFontConfig Cfg;
+  Cfg.OversampleH = 2;
+  Cfg.OversampleV = 1;
+  ImFont *MonoFont = nullptr;
+  if (!Sans.empty())
+    IO.Fonts->AddFontFromFileTTF(Sans.c_str(), std::round(15.0f * Scale), &Cfg,
+                                 Ranges);
+  if (!Mono.empty())
+    MonoFont = IO.Fonts->AddFontFromFileTTF(
+        Mono.c_str(), std::round(14.0f * Scale), &Cfg, Ranges);
+  Baked = !Sans.empty();
+  if (Sans.empty() && Mono.empty()) {
+    ImFontConfig Def;
+    Def.SizePixels = std::round(13.0f * Scale);
+    IO.Fonts->AddFontDefault(&Def);
+    Baked = true;
+  }
+  return MonoFont;
+}
+
+std::string iniPath() {
+  std::string Dir;
+  if (const char *X = std::getenv("XDG_CONFIG_HOME"); X && *X)
+    Dir = X;
+  else if (const char *H = std::getenv("HOME"); H && *H)
+    Dir = std::string(H) + "/.config";
+  else
+    return {};
+  Dir += "/prism";
+  if (llvm::sys::fs::create_directories(Dir))
+    return {};
+  return Dir + "/imgui.ini";
+}
+
+views::KeyBindings glfwKeyBindings() {
+  views::KeyBindings K;
+  K.F = GLFW_KEY_F;
+  K.S = GLFW_KEY_S;
+  K.R = GLFW_KEY_R;
+  K.J = GLFW_KEY_J;
+  K.O = GLFW_KEY_O;
+  K.Q = GLFW_KEY_Q;
+  K.F1 = GLFW_KEY_F1;
+  K.F3 = GLFW_KEY_F3;
+  K.Equal = GLFW_KEY_EQUAL;
+  K.Minus = GLFW_KEY_MINUS;
+  return K;
+}
+
+void printFrameStats(const std::vector<double> &FrameMs) {
+  std::vector<double> S = FrameMs;
+  std::sort(S.begin(), S.end());
+  double Sum = 0;
+  for (double X : S)
+    Sum += X;
+  auto Pct = [&](double P) {
+    return S[std::min(S.size() - 1, size_t(P * (S.size() - 1) + 0.5))];
+  };
+  llvm::outs() << llvm::format(
+      "frames: %zu  median_ms: %.3f  p95_ms: %.3f  max_ms: %.3f  mean_ms: "
+      "%.3f  first_ms: %.3f\n",
+      S.size(), Pct(0.5), Pct(0.95), S.back(), Sum / S.size(), FrameMs.front());
+}
+
+} // namespace
+
 int runGui(const CommandOptions &O) {
   std::string File = O.File.empty() ? defaultExample() : O.File;
   glfwSetErrorCallback([](int, const char *) {});
   if (!glfwInit()) {
     llvm::errs() << "prism: no display available (GLFW could not initialise);"
-                    " run `prism code_typed FILE SIG` for text output, or "
-                    "run under xvfb-run for a virtual display\n";
-    return ExitDevice;
+                    " run under xvfb-run for a virtual display. A text report "
+                    "of the default job follows.\n\n";
+    std::vector<views::cmd::AddJob> Jobs = exampleJobs(File);
+    if (Jobs.empty())
+      return ExitDevice;
+    CommandOptions R = O;
+    R.File = File;
+    R.Sig = Jobs.front().Spec.Signature;
+    R.Target = Jobs.front().Spec.Target;
+    return runReport(R);
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  bool Headless = !O.Screenshot.empty() || O.BenchFrames > 0;
-  GLFWwindow *Win = glfwCreateWindow(1400, 900, "Prism", nullptr, nullptr);
+  const bool Headless = !O.Screenshot.empty() || O.BenchFrames > 0;
+  int WinW = 1600, WinH = 1000;
+  if (!Headless)
+    if (GLFWmonitor *M = glfwGetPrimaryMonitor()) {
+      int X, Y, W, H;
+      glfwGetMonitorWorkarea(M, &X, &Y, &W, &H);
+      if (W > 0 && H > 0) {
+        WinW = std::min(WinW, W);
+        WinH = std::min(WinH, H - 40);
+      }
+    }
+  GLFWwindow *Win = glfwCreateWindow(WinW, WinH, "Prism", nullptr, nullptr);
   if (!Win) {
     llvm::errs() << "prism: could not create an OpenGL 3.3 window\n";
     glfwTerminate();
@@ -61,20 +217,41 @@ int runGui(const CommandOptions &O) {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
+  ImGuiIO &IO = ImGui::GetIO();
+  views::ShellView Shell;
+  // Layout and settings persist between sessions, but never in headless
+  // runs: screenshots and benchmarks must not depend on who ran them before.
+  static std::string Ini;
+  Ini = Headless ? std::string() : iniPath();
+  IO.IniFilename = Ini.empty() ? nullptr : Ini.c_str();
+  if (IO.IniFilename)
+    Shell.installSettingsHandler();
+
+  float XScale = 1, YScale = 1;
+  glfwGetWindowContentScale(Win, &XScale, &YScale);
+  float ContentScale = std::clamp(std::max(XScale, YScale), 1.0f, 4.0f);
+  bool Baked = false;
+  Shell.setMonoFont(loadFonts(ContentScale, Baked));
+  Shell.setContentScale(ContentScale, Baked);
+  Shell.setKeyBindings(glfwKeyBindings());
   ImGui_ImplGlfw_InitForOpenGL(Win, true);
   ImGui_ImplOpenGL3_Init("#version 330");
+  if (ContentScale > 1)
+    ImGui::GetStyle().ScaleAllSizes(ContentScale);
 
-  views::ShellSnapshot Snap;
-  Snap.FileName = File;
-  if (auto Buf = llvm::MemoryBuffer::getFile(File))
-    Snap.Source = (*Buf)->getBuffer().str();
-  else
-    Snap.Source = "(cannot read " + File + ")";
-  const HostInfo &H = hostInfo();
-  Snap.HostSummary = "host: " + H.Triple + " (" + H.CPU + ")";
-  views::ShellView Shell;
+  WorkspaceSession Session(File);
+  if (!O.Job.empty()) {
+    views::cmd::AddJob Add;
+    Add.Spec.Signature = O.Job;
+    Add.Spec.Target = O.TargetGiven || O.Target != "native" ? O.Target : "ptx";
+    Session.post(Add);
+  } else {
+    for (views::cmd::AddJob &Add : exampleJobs(File))
+      Session.post(Add);
+  }
+  // Headless renders document the compiled state, not a half-finished one.
+  if (Headless)
+    Session.waitIdle();
 
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
@@ -84,20 +261,26 @@ int runGui(const CommandOptions &O) {
   for (int Frame = 0; !glfwWindowShouldClose(Win); ++Frame) {
     auto Start = std::chrono::steady_clock::now();
     glfwPollEvents();
+    views::GuiSnapshotRef Snap = Session.update();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    Shell.draw(Snap);
+    Shell.draw(*Snap, Session);
     ImGui::Render();
-    int W, Hgt;
-    glfwGetFramebufferSize(Win, &W, &Hgt);
-    glViewport(0, 0, W, Hgt);
-    glClearColor(0.10f, 0.10f, 0.12f, 1.0f);
+    int W, H;
+    glfwGetFramebufferSize(Win, &W, &H);
+    glViewport(0, 0, W, H);
+    ImVec4 Bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(Bg.x * 0.8f, Bg.y * 0.8f, Bg.z * 0.8f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    FrameMs.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count());
+    double Ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count();
+    FrameMs.push_back(Ms);
+    Shell.setFrameMs(Ms);
+    if (Shell.quitRequested())
+      glfwSetWindowShouldClose(Win, 1);
     if (Headless && Frame + 1 >= Frames) {
       if (!O.Screenshot.empty() && !writeScreenshot(Win, O.Screenshot)) {
         llvm::errs() << "prism: cannot write " << O.Screenshot << "\n";
@@ -107,13 +290,11 @@ int runGui(const CommandOptions &O) {
     }
     glfwSwapBuffers(Win);
   }
-  if (O.BenchFrames > 0 && !FrameMs.empty()) {
-    std::vector<double> S = FrameMs;
-    std::sort(S.begin(), S.end());
-    llvm::outs() << "frames: " << S.size() << "  median_ms: " << S[S.size() / 2]
-                 << "  p95_ms: " << S[S.size() * 95 / 100]
-                 << "  first_ms: " << FrameMs.front() << "\n";
-  }
+  if (O.ListWindows)
+    for (const std::string &T : views::drawnWindowTitles())
+      llvm::outs() << "window: " << T << "\n";
+  if (O.BenchFrames > 0 && !FrameMs.empty())
+    printFrameStats(FrameMs);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -11,16 +11,31 @@
 
 using namespace prism::app;
 
+namespace {
+const char *SaxpySig =
+    "'saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})'";
+
+std::string example(const std::string &Cmd, const std::string &Rest) {
+  return "\nExample:\n  prism " + Cmd + " assets/examples/saxpy.jl " + Rest +
+         "\n";
+}
+} // namespace
+
 int main(int argc, char **argv) {
   CLI::App App{"Prism: see inside a GPU kernel compiler.\n\n"
-               "  prism code_typed assets/examples/saxpy.jl "
-               "'saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})'",
+               "  prism code_typed assets/examples/saxpy.jl " +
+                   std::string(SaxpySig),
                "prism"};
   App.set_version_flag("--version", std::string("prism ") + PRISM_VERSION +
                                         " (LLVM " LLVM_VERSION_STRING ")");
   App.require_subcommand(0, 1);
+  App.footer("Run `prism COMMAND --help` for a command's options, "
+             "`prism help TOPIC` for what a stage is.");
   CommandOptions O;
   std::function<int()> Action;
+  auto On = [&](CLI::App *Cmd, int (*Fn)(const CommandOptions &)) {
+    Cmd->callback([&, Fn] { Action = [&, Fn] { return Fn(O); }; });
+  };
 
   auto *Gui = App.add_subcommand("gui", "the desktop GUI");
   Gui->add_option("FILE", O.File, "kernel-language source file");
@@ -31,15 +46,125 @@ int main(int argc, char **argv) {
   Gui->add_option("--frames", O.Frames, "frames to render before the screenshot");
   Gui->add_option("--bench-frames", O.BenchFrames,
                   "render N frames and print frame-time statistics");
-  Gui->callback([&] { Action = [&] { return runGui(O); }; });
+  Gui->add_flag("--list-windows", O.ListWindows,
+                "print the titles of the windows drawn in the last frame");
+  Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "
+              "--job " + std::string(SaxpySig) +
+              " --target ptx --screenshot out.png\n");
+  On(Gui, runGui);
 
   auto *Lowered = App.add_subcommand("code_lowered", "lowered IR of a method");
   addFileAndSig(*Lowered, O);
-  Lowered->callback([&] { Action = [&] { return runCodeLowered(O); }; });
+  Lowered->footer(example("code_lowered", SaxpySig));
+  On(Lowered, runCodeLowered);
 
-  auto *Devices = App.add_subcommand("devices", "what each device is, or why it is unavailable");
+  auto *Typed = App.add_subcommand("code_typed", "typed IR after inference");
+  addFileAndSig(*Typed, O);
+  Typed->add_option("--optimize", O.Optimize,
+                    "yes: inlined typed IR (default); no: as inferred")
+      ->check(CLI::IsMember({"yes", "no"}));
+  Typed->add_option("--debuginfo", O.DebugInfo, "source (default) | none")
+      ->check(CLI::IsMember({"none", "source"}));
+  Typed->footer(example("code_typed", SaxpySig + std::string(" --optimize=no")));
+  On(Typed, runCodeTyped);
+
+  auto *Warn = App.add_subcommand("code_warntype",
+                                  "typed IR with non-concrete types marked");
+  addFileAndSig(*Warn, O);
+  Warn->footer("\nExample:\n  prism code_warntype assets/examples/unstable.jl "
+               "'sum_row(DeviceArray{Float32,2}, Int)'\n");
+  On(Warn, runCodeWarntype);
+
+  auto *Llvm = App.add_subcommand("code_llvm", "LLVM IR of a job");
+  addFileAndSig(*Llvm, O);
+  addTargetOptions(*Llvm, O, /*TargetRequired=*/false);
+  Llvm->add_flag("--raw", O.Raw, "the whole module with all metadata");
+  Llvm->add_option("--optimize", O.Optimize,
+                   "yes: after the pipeline (default); no: as emitted")
+      ->check(CLI::IsMember({"yes", "no"}));
+  Llvm->add_flag("--dump-module", O.DumpModule, "print the whole module");
+  Llvm->add_option("--debuginfo", O.DebugInfo, "source (default) | none")
+      ->check(CLI::IsMember({"none", "source"}));
+  Llvm->footer(example("code_llvm", SaxpySig + std::string(" --target ptx")));
+  On(Llvm, runCodeLlvm);
+
+  auto *Native = App.add_subcommand("code_native", "assembly of a job");
+  addFileAndSig(*Native, O);
+  addTargetOptions(*Native, O, /*TargetRequired=*/true);
+  Native->add_flag("--raw", O.Raw, "everything the backend printed");
+  Native->add_flag("--dump-module", O.DumpModule, "every function of the module");
+  Native->footer(example("code_native", SaxpySig + std::string(" --target ptx --arch sm_90")));
+  On(Native, runCodeNative);
+
+  for (const char *T : {"ptx", "gcn", "bpf"}) {
+    std::string Name = std::string("code_") + T;
+    auto *Alias = App.add_subcommand(
+        Name, std::string("= code_native --target ") + T);
+    addFileAndSig(*Alias, O);
+    addTargetOptions(*Alias, O, /*TargetRequired=*/false);
+    Alias->add_flag("--raw", O.Raw, "everything the backend printed");
+    Alias->add_flag("--dump-module", O.DumpModule, "every function of the module");
+    if (std::string(T) == "bpf")
+      Alias->footer("\nExample:\n  prism code_bpf assets/examples/filter.jl "
+                    "'accept_ipv4(Ptr{UInt8}, UInt32)'\n");
+    else
+      Alias->footer(example(Name, SaxpySig));
+    std::string Tgt = T;
+    Alias->callback([&, Tgt] {
+      O.Target = Tgt;
+      Action = [&] { return runCodeNative(O); };
+    });
+  }
+
+  auto *Pipe = App.add_subcommand(
+      "pipeline", "every pass that changed the IR, with a diff");
+  addFileAndSig(*Pipe, O);
+  addTargetOptions(*Pipe, O, /*TargetRequired=*/false);
+  Pipe->footer(example("pipeline", SaxpySig + std::string(" --target ptx")));
+  On(Pipe, runPipeline);
+
+  auto *Report = App.add_subcommand(
+      "report", "all stages: timings, allocations, cache, resources");
+  addFileAndSig(*Report, O);
+  addTargetOptions(*Report, O, /*TargetRequired=*/false);
+  Report->add_flag("--json", O.Json, "stable JSON output");
+  Report->footer(example("report", SaxpySig + std::string(" --target ptx --json")));
+  On(Report, runReport);
+
+  auto *Run = App.add_subcommand(
+      "run", "compile a call for a device, run it and print the result");
+  Run->add_option("FILE", O.File, "kernel-language source file (.jl)")
+      ->required();
+  Run->add_option("CALL", O.Call,
+                  "a call with literal/array arguments, e.g. "
+                  "'saxpy!(2.0f0, ones(Float32, 1000), ones(Float32, 1000))'")
+      ->required();
+  Run->add_option("--device", O.Device, "host (default) | bpf | cuda");
+  Run->add_option("--blocks", O.Blocks, "grid shape X[,Y[,Z]] (default 1)");
+  Run->add_option("--threads", O.Threads, "block shape X[,Y[,Z]] (default 1)");
+  Run->add_option("--seed", O.Seed, "seed of rand() in CALL (default 0)");
+  Run->add_flag("--json", O.Json, "stable JSON output");
+  addTargetOptions(*Run, O, /*TargetRequired=*/false);
+  Run->footer("\nExample:\n  prism run assets/examples/saxpy.jl "
+              "'saxpy!(2.0f0, ones(Float32, 1000), ones(Float32, 1000))' "
+              "--blocks 4 --threads 256\n");
+  Run->callback([&, Run] {
+    O.TargetGiven = Run->get_option("--target")->count() > 0;
+    Action = [&] { return runRun(O); };
+  });
+
+  auto *Devices = App.add_subcommand(
+      "devices", "what each device is, or why it is unavailable");
   Devices->add_flag("--json", O.Json, "stable JSON output");
-  Devices->callback([&] { Action = [&] { return runDevices(O); }; });
+  Devices->footer("\nExample:\n  prism devices --json\n");
+  On(Devices, runDevices);
+
+  auto *Help = App.add_subcommand("help", "explain a stage or concept");
+  Help->add_option("TOPIC", O.Sig,
+                   "lowered | typed | world-age | llvm | pipeline | "
+                   "address-spaces | targets | cache | devices");
+  Help->footer("\nExample:\n  prism help world-age\n");
+  On(Help, runHelp);
 
   try {
     App.parse(argc, argv);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "lang/IR.h"
+#include "support/Diagnostic.h"
 #include "types/Method.h"
 #include "types/Type.h"
 
@@ -46,8 +47,15 @@ public:
   /// Specialised for an `@inbounds` call site (its `boundscheck()` is false);
   /// only set for methods whose bodies call `boundscheck`.
   bool InBounds = false;
+  /// Constant-specialised instances (constant propagation whose result the
+  /// caller keeps, e.g. `CuStaticSharedArray(Float32, 256)` whose body needs
+  /// the constant `256`): one entry per element of Sig, set where the
+  /// argument is a known constant. Empty for ordinary instances.
+  std::vector<std::optional<ConstValue>> ConstArgs;
+  bool isConstSpecialized() const { return !ConstArgs.empty(); }
 
-  /// `saxpy!(::Float32, ::DeviceArray{Float32, 1}, ...)`
+  /// `saxpy!(::Float32, ::DeviceArray{Float32, 1}, ...)`; constant arguments
+  /// print as `256::Int64`.
   std::string str() const;
 
   /// Backedges: CodeInstances that call this MethodInstance.
@@ -55,6 +63,10 @@ public:
   std::vector<CodeInstance *> backedges() const;
   /// The CodeInstance valid in world W, if one is cached.
   CodeInstance *cachedIn(World W) const;
+  /// Every CodeInstance ever inferred for this instance, oldest first.
+  std::vector<CodeInstance *> codeInstances() const;
+  /// Takes ownership of a finished CodeInstance (inference only).
+  CodeInstance *addCodeInstance(std::unique_ptr<CodeInstance> CI);
 
 private:
   friend class InferenceEngine;
@@ -64,21 +76,60 @@ private:
 };
 
 /// A lattice element: a type, possibly with a known constant value.
+///
+/// `T` is never null in results (Bottom = `Union{}` means "no value": the
+/// statement does not return or is unreachable). `Const` is set when the
+/// value is known at compile time; singleton types (`Type{Float32}`,
+/// `typeof(square)`, `Nothing`) always carry their constant. `Fields` is
+/// Julia's PartialStruct: for a tuple/struct some of whose fields are known
+/// constants, one lattice element per field (so `getfield` on it folds).
 struct LatticeType {
   Type *T = nullptr;
   std::optional<ConstValue> Const;
+  std::shared_ptr<const std::vector<LatticeType>> Fields;
+
+  LatticeType() = default;
+  explicit LatticeType(Type *T) : T(T) {}
+  LatticeType(Type *T, ConstValue C) : T(T), Const(std::move(C)) {}
+  bool isBottom() const;
+  friend bool operator==(const LatticeType &A, const LatticeType &B);
+  friend bool operator!=(const LatticeType &A, const LatticeType &B) {
+    return !(A == B);
+  }
   std::string str() const; ///< `Int64`, `Const(256)`, `Union{Float32, Int64}`
 };
 
-/// One frame of an inlining stack (outermost caller first).
+/// One frame of an inlining stack (outermost caller first). A statement
+/// that came from inlining `getindex` into `saxpy!` has the stack
+/// `[{MI = getindex(...), CallSite = the `x[i]` range, File = saxpy.jl}]`;
+/// its own Range/StmtFile point into getindex's file.
 struct InlineFrame {
-  MethodInstance *MI = nullptr;
-  SrcRange CallSite; ///< range in the caller's file
-  SourceFileRef File;
+  MethodInstance *MI = nullptr; ///< the instance that was inlined
+  SrcRange CallSite;            ///< range of the call in the caller's file
+  SourceFileRef File;           ///< the caller's file
 };
 
 /// Typed IR: the lowered code with a type for every statement and slot and,
 /// for every call, the builtin it is or the MethodInstance it invokes.
+///
+/// Conventions (codegen relies on them):
+///  - Statement numbering is the lowered code's; unreachable statements
+///    (never reached by inference) are replaced by `Nop`. A `GotoIfNot` on a
+///    constant condition is folded into `Goto` (false) or `Nop` (true), so a
+///    Nop region is never entered.
+///  - A Call whose SSATypes entry is Bottom never returns (throw, or a
+///    callee that always throws): emit it, then `unreachable`.
+///  - SSATypes of Assign is the assigned value's type; of Goto, GotoIfNot,
+///    Return and Nop it is Bottom (they have no value).
+///  - Invokes[i] set: a static call of that MethodInstance (arguments are
+///    Args[1..]; Args[0] is the callee value, a singleton that is not passed).
+///    Builtins[i] set: the builtin call (`new`: Args[1] is the type).
+///    Neither set on a Call: a dynamic call (some argument type not concrete);
+///    validation reports it.
+///  - Globals and static parameters in Args are resolved in ArgTypes (their
+///    Const); a Const lattice on any value may be emitted as that constant.
+///  - InBounds instances (MethodInstance::InBounds) type `boundscheck()` as
+///    Const(false), others as Const(true); the dead branch is Nop'd.
 struct TypedCode {
   std::vector<Stmt> Code;
   std::vector<SlotInfo> Slots;
@@ -86,6 +137,13 @@ struct TypedCode {
   std::vector<Type *> SlotTypes;       ///< per slot (joined over assignments)
   std::vector<MethodInstance *> Invokes; ///< per statement; null if not an invoke
   std::vector<Builtin> Builtins;       ///< per statement; Builtin::None if not a builtin call
+  /// Per statement and argument (Args[0..]): the lattice type of the value as
+  /// inference saw it (globals and static parameters are resolved here: a
+  /// Const for functions, types and `const` bindings).
+  std::vector<std::vector<LatticeType>> ArgTypes;
+  /// Per slot: the first statement assigning it (UINT32_MAX for arguments
+  /// and never-assigned slots), for code_warntype's locals list.
+  std::vector<uint32_t> SlotFirstAssign;
   /// Optimised typed IR only: the inlining stack of each statement and the
   /// file its range refers to.
   std::vector<std::vector<InlineFrame>> InlineStacks;
@@ -104,6 +162,12 @@ public:
   std::shared_ptr<const TypedCode> Code;
   /// The callees this code invokes (deduplicated, in first-use order).
   std::vector<MethodInstance *> Edges;
+  /// User errors found while inferring this instance (no method, undefined
+  /// name...). inferToplevel reports them with the call chain as backtrace.
+  std::vector<Diagnostic> Errors;
+  /// The body used a constant argument where only a constant works (e.g.
+  /// `shared_array(T, n)`), so constant-specialised callers must keep it.
+  bool NeedsConstArgs = false;
 
   bool validIn(World W) const {
     return MinWorld <= W && W <= MaxWorld.load(std::memory_order_acquire);

@@ -54,9 +54,12 @@ public:
 
   GlobalEnv &env() { return Env; }
 
+  /// The engine's state (infer/InferenceImpl.h); public only so that the
+  /// inference source files can name it.
+  struct Impl;
+
 private:
   GlobalEnv &Env;
-  struct Impl;
   std::unique_ptr<Impl> P;
 };
 

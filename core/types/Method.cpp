@@ -74,8 +74,31 @@ std::string callSignatureString(Type *CalleeT, std::span<Type *const> ArgTypes,
 
 namespace {
 /// `Tuple{A.Sig...} <: Tuple{B.Sig...}` with B's where-variables bound.
+/// A Union in A's signature is split first, each member matched on its own:
+/// `f(::Union{Type{Int8}, Type{Int16}})` is a subtype of `f(::Type{S}) where S`
+/// because every member is (with its own S), as in Julia.
+bool sigSubtypeFrom(std::vector<Type *> &Sig, size_t From, const Method &B) {
+  for (size_t I = From; I < Sig.size(); ++I) {
+    if (!Sig[I]->isUnion())
+      continue;
+    Type *U = Sig[I];
+    bool All = true;
+    for (Type *M : U->members()) {
+      Sig[I] = M;
+      if (!sigSubtypeFrom(Sig, I + 1, B)) {
+        All = false;
+        break;
+      }
+    }
+    Sig[I] = U;
+    return All;
+  }
+  return matchTypes(Sig, B.Sig, B.Sparams, nullptr);
+}
+
 bool sigSubtype(const Method &A, const Method &B) {
-  return matchTypes(A.Sig, B.Sig, B.Sparams, nullptr);
+  std::vector<Type *> Sig = A.Sig;
+  return sigSubtypeFrom(Sig, 0, B);
 }
 } // namespace
 

@@ -1,10 +1,12 @@
-# Renders the GUI under Xvfb, writes a PNG, and checks it is a non-blank image.
+# Renders the GUI under Xvfb, writes a PNG, checks it is a non-blank image,
+# and checks that the shell drew every default panel window (the app lists
+# the titles of the windows drawn in its last frame with --list-windows).
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
 execute_process(
   COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${PRISM} gui ${EXAMPLE}
-          --screenshot ${OUT} --frames 5
+          --screenshot ${OUT} --frames 5 --list-windows
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "prism gui exited with ${rc}\n${out}\n${err}")
@@ -13,8 +15,15 @@ if(NOT EXISTS ${OUT})
   message(FATAL_ERROR "no screenshot written")
 endif()
 file(SIZE ${OUT} size)
-# A blank 1400x900 PNG compresses to a few KB; rendered text is far larger.
+# A blank 1600x1000 PNG compresses to a few KB; rendered text is far larger.
 if(size LESS 20000)
   message(FATAL_ERROR "screenshot looks blank (${size} bytes)")
 endif()
+foreach(title "Jobs" "Source" "Invalidations" "Typed IR" "LLVM IR (raw)"
+              "LLVM IR (optimised)" "Assembly" "Pipeline" "Stats" "Devices")
+  string(FIND "${out}" "window: ${title}\n" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "window '${title}' was not drawn; the app listed:\n${out}")
+  endif()
+endforeach()
 message(STATUS "screenshot ${OUT}: ${size} bytes")

@@ -1,0 +1,267 @@
+// code_llvm, code_native (code_ptx/gcn/bpf), pipeline, report: the back half
+// of the pipeline, all through the staged driver (core/cache/Compiler.h).
+#include "Commands.h"
+#include "ProgramLoader.h"
+
+#include "cache/Compiler.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace prism::app {
+
+llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
+  CompilerConfigOptions C;
+  C.Target = O.Target;
+  C.Arch = O.Arch;
+  if (O.Kernel)
+    C.Kernel = true;
+  if (O.NoKernel)
+    C.Kernel = false;
+  C.OptLevel = O.OptLevel;
+  C.DebugInfo = O.DebugInfo == "none" ? DebugInfoLevel::None
+                                      : DebugInfoLevel::LineTables;
+  C.AlwaysInline = O.AlwaysInline;
+  C.MaxThreads = O.MaxThreads;
+  C.MinThreads = O.MinThreads;
+  C.BlocksPerSM = O.BlocksPerSM;
+  C.MaxRegs = O.MaxRegs;
+  return CompilerConfig::create(C);
+}
+
+namespace {
+
+/// A loaded program, a job for SIG, and the compile of it up to a stage.
+struct CompiledCommand {
+  std::optional<LoadedProgram> Program;
+  CompileResult Result;
+};
+
+std::optional<CompiledCommand> compileFor(const CommandOptions &O, Stage UpTo,
+                                          const CompileOptions &Opts, int &RC) {
+  CompiledCommand C;
+  C.Program = loadProgram(O.File, RC);
+  if (!C.Program)
+    return std::nullopt;
+  auto Spec = resolveSignature(*C.Program, O.Sig, RC);
+  if (!Spec)
+    return std::nullopt;
+  auto Config = makeConfig(O);
+  if (!Config) {
+    RC = reportError(Config.takeError());
+    if (RC == ExitProgramError)
+      RC = ExitUsage; // a bad target/arch is a usage error
+    return std::nullopt;
+  }
+  InferenceEngine Engine(*C.Program->Env);
+  CompilerJob Job{*Spec, *Config, C.Program->Env->currentWorld()};
+  C.Result = compile(Engine, Job, UpTo, {}, Opts);
+  if (!C.Result.ok()) {
+    printDiagnostics(C.Result.Report->Diagnostics);
+    RC = ExitProgramError;
+    return std::nullopt;
+  }
+  // Warnings (e.g. from the backend) still go to stderr.
+  printDiagnostics(C.Result.Report->Diagnostics);
+  return C;
+}
+
+/// The `define ... @Name(...) { ... }` block of one function in module text.
+std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
+  std::string Needle = ("@" + Name + "(").str();
+  std::string Quoted = ("@\"" + Name + "\"(").str();
+  size_t Pos = llvm::StringRef::npos;
+  for (size_t From = 0;;) {
+    size_t P = Module.find("define ", From);
+    if (P == llvm::StringRef::npos)
+      break;
+    size_t EOL = Module.find('\n', P);
+    llvm::StringRef Header = Module.slice(P, EOL);
+    if (Header.contains(Needle) || Header.contains(Quoted)) {
+      Pos = P;
+      break;
+    }
+    From = EOL;
+  }
+  if (Pos == llvm::StringRef::npos)
+    return Module.str();
+  // Include the comment lines directly above (`; @ file:line within f`).
+  size_t Start = Pos;
+  while (Start > 0) {
+    size_t PrevEnd = Start - 1;
+    size_t PrevStart = Module.rfind('\n', PrevEnd ? PrevEnd - 1 : 0);
+    PrevStart = PrevStart == llvm::StringRef::npos ? 0 : PrevStart + 1;
+    if (!Module.slice(PrevStart, PrevEnd).startswith(";"))
+      break;
+    Start = PrevStart;
+  }
+  size_t End = Module.find("\n}", Pos);
+  End = End == llvm::StringRef::npos ? Module.size() : End + 2;
+  return Module.slice(Start, End).str() + "\n";
+}
+
+std::string entryText(const CompileResult &R, Stage S, bool WholeModule) {
+  const std::string &Text = R.Report->stage(S).Text;
+  if (WholeModule || R.EntrySymbol.empty())
+    return Text;
+  return extractFunction(Text, R.EntrySymbol);
+}
+
+} // namespace
+
+int runCodeLlvm(const CommandOptions &O) {
+  int RC = ExitOk;
+  Stage S = O.Optimize == "no" ? Stage::LLVMRaw : Stage::LLVMOpt;
+  auto C = compileFor(O, S, {}, RC);
+  if (!C)
+    return RC;
+  llvm::outs() << entryText(C->Result, S, O.DumpModule || O.Raw);
+  return ExitOk;
+}
+
+int runCodeNative(const CommandOptions &O) {
+  int RC = ExitOk;
+  CompileOptions Opts;
+  Opts.RawAsm = O.Raw || O.DumpModule;
+  auto C = compileFor(O, Stage::Asm, Opts, RC);
+  if (!C)
+    return RC;
+  llvm::outs() << C->Result.Report->stage(Stage::Asm).Text;
+  return ExitOk;
+}
+
+int runPipeline(const CommandOptions &O) {
+  int RC = ExitOk;
+  CompileOptions Opts;
+  Opts.Snapshots = true;
+  auto C = compileFor(O, Stage::LLVMOpt, Opts, RC);
+  if (!C)
+    return RC;
+  const JobReport &R = *C->Result.Report;
+  llvm::outs() << "; " << R.Passes.size() << " passes changed "
+               << R.Signature << " (" << R.Target << ", O" << R.OptLevel
+               << ")\n";
+  for (const PassSnapshot &P : R.Passes) {
+    llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P.Index, P.Pass,
+                                  P.Function)
+                 << P.Diff;
+  }
+  return ExitOk;
+}
+
+static llvm::json::Object measureJson(const StageMeasure &M) {
+  return llvm::json::Object{{"wall_ms", M.WallMs},
+                            {"allocs", static_cast<int64_t>(M.Allocs.Count)},
+                            {"alloc_bytes", static_cast<int64_t>(M.Allocs.Bytes)}};
+}
+
+static llvm::json::Value optionalInt(const std::optional<int> &V) {
+  return V ? llvm::json::Value(*V) : llvm::json::Value(nullptr);
+}
+
+int runReport(const CommandOptions &O) {
+  int RC = ExitOk;
+  CompileOptions Opts;
+  Opts.Snapshots = true;
+  Opts.TypedOptimized = true;
+  auto C = compileFor(O, Stage::Asm, Opts, RC);
+  if (!C)
+    return RC;
+  const JobReport &R = *C->Result.Report;
+  static const Stage Order[] = {Stage::Typed, Stage::TypedOpt, Stage::LLVMRaw,
+                                Stage::LLVMOpt, Stage::Asm};
+  const ResourceUsage &U = R.Resources;
+  if (O.Json) {
+    llvm::json::Array Stages;
+    for (Stage S : Order) {
+      const StageOutput &Out = R.stage(S);
+      if (!Out.Present)
+        continue;
+      llvm::json::Object J = measureJson(Out.Measure);
+      J["stage"] = stageName(S);
+      J["bytes"] = static_cast<int64_t>(Out.Text.size());
+      J["lines"] = static_cast<int64_t>(
+          std::count(Out.Text.begin(), Out.Text.end(), '\n'));
+      Stages.push_back(std::move(J));
+    }
+    llvm::json::Array Passes;
+    for (const PassSnapshot &P : R.Passes)
+      Passes.push_back(llvm::json::Object{{"index", P.Index},
+                                          {"pass", P.Pass},
+                                          {"function", P.Function}});
+    llvm::json::Object Out{
+        {"signature", R.Signature},
+        {"target", R.Target},
+        {"arch", R.Arch},
+        {"opt_level", R.OptLevel},
+        {"kernel", R.Kernel},
+        {"entry", R.EntryName},
+        {"world", static_cast<int64_t>(R.World)},
+        {"stages", std::move(Stages)},
+        {"passes_changed", std::move(Passes)},
+        {"cache",
+         llvm::json::Object{{"hits", static_cast<int64_t>(R.Cache.Hits)},
+                            {"misses", static_cast<int64_t>(R.Cache.Misses)},
+                            {"compiles", static_cast<int64_t>(R.Cache.Compiles)},
+                            {"invalidations",
+                             static_cast<int64_t>(R.Cache.Invalidations)},
+                            {"allocs_per_hit", R.Cache.AllocsPerHit}}},
+        {"resources",
+         llvm::json::Object{{"registers", optionalInt(U.Registers)},
+                            {"spills", optionalInt(U.Spills)},
+                            {"stack_bytes", optionalInt(U.StackBytes)},
+                            {"shared_bytes", optionalInt(U.SharedBytes)},
+                            {"const_bytes", optionalInt(U.ConstBytes)},
+                            {"local_bytes", optionalInt(U.LocalBytes)},
+                            {"vgprs", optionalInt(U.VGPRs)},
+                            {"sgprs", optionalInt(U.SGPRs)},
+                            {"scratch_bytes", optionalInt(U.ScratchBytes)},
+                            {"lds_bytes", optionalInt(U.LDSBytes)},
+                            {"instructions", optionalInt(U.Instructions)},
+                            {"source", U.Source},
+                            {"note", U.Note}}}};
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
+                 << "\n";
+    return ExitOk;
+  }
+  llvm::outs() << R.Signature << "\n  target " << R.Target << " " << R.Arch
+               << ", O" << R.OptLevel << (R.Kernel ? ", kernel" : "")
+               << ", entry " << R.EntryName << ", world " << R.World << "\n\n";
+  llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
+                                "stage", "time ms", "allocs", "alloc bytes",
+                                "lines");
+  for (Stage S : Order) {
+    const StageOutput &Out = R.stage(S);
+    if (!Out.Present)
+      continue;
+    llvm::outs() << llvm::formatv(
+        "  {0,-10} {1,10:f3} {2,10} {3,12} {4,8}\n", stageName(S),
+        Out.Measure.WallMs, Out.Measure.Allocs.Count, Out.Measure.Allocs.Bytes,
+        std::count(Out.Text.begin(), Out.Text.end(), '\n'));
+  }
+  llvm::outs() << "\n  passes that changed the IR: " << R.Passes.size() << "\n";
+  auto Fig = [](const char *Name, const std::optional<int> &V) {
+    if (V)
+      llvm::outs() << llvm::formatv("  {0,-14} {1}\n", Name, *V);
+  };
+  llvm::outs() << "\n  resources" << (U.Source.empty() ? "" : " (" + U.Source + ")")
+               << ":\n";
+  Fig("registers", U.Registers);
+  Fig("spills", U.Spills);
+  Fig("stack bytes", U.StackBytes);
+  Fig("shared bytes", U.SharedBytes);
+  Fig("const bytes", U.ConstBytes);
+  Fig("local bytes", U.LocalBytes);
+  Fig("VGPRs", U.VGPRs);
+  Fig("SGPRs", U.SGPRs);
+  Fig("scratch bytes", U.ScratchBytes);
+  Fig("LDS bytes", U.LDSBytes);
+  Fig("instructions", U.Instructions);
+  if (!U.Note.empty())
+    llvm::outs() << "  note: " << U.Note << "\n";
+  return ExitOk;
+}
+
+} // namespace prism::app

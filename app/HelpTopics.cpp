@@ -1,0 +1,99 @@
+// `prism help TOPIC`: a paragraph on each stage and concept, for people
+// learning how GPU compilers work.
+#include "Commands.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string_view>
+
+namespace prism::app {
+
+namespace {
+struct Topic {
+  const char *Name;
+  const char *Text;
+};
+
+const Topic Topics[] = {
+    {"lowered",
+     "Lowered IR (prism code_lowered) is the function body flattened into "
+     "numbered statements: every call is its own statement (%3 = +(%1, %2)), "
+     "local variables become slots, and if/while/for/&&/|| become `goto` and "
+     "`goto #k if not %n`. Nothing is typed yet. This is Julia's "
+     "code_lowered: the form inference works on."},
+    {"typed",
+     "Typed IR (prism code_typed) is lowered IR after type inference: every "
+     "statement has a type, and every call whose argument types are concrete "
+     "is resolved to one method specialised on those types (a "
+     "MethodInstance), printed as `invoke f(::Float32, ::Int64)`. Inference "
+     "alone decides what code exists: the CodeInstances it produces, linked "
+     "by edges, are all codegen sees. --optimize=yes shows it after inlining. "
+     "prism code_warntype marks types that are not concrete: on a GPU every "
+     "value needs a concrete type, so those are compile errors."},
+    {"world-age",
+     "World age: every definition gets the next world number. A CodeInstance "
+     "is valid for a range of worlds [min_world, max_world] and records "
+     "edges to the methods it called; the callees keep backedges. Redefining "
+     "a method follows the backedges and caps max_world of exactly the "
+     "CodeInstances that depended on it, so the next compile in the new "
+     "world re-infers them and nothing else. The GUI's Invalidations panel "
+     "shows this after every edit."},
+    {"llvm",
+     "LLVM IR (prism code_llvm) is what Prism emits from the typed IR: one "
+     "LLVM function per CodeInstance, structs and tuples as LLVM aggregates, "
+     "local variables as allocas, bounds checks as branches to a throw block. "
+     "--optimize=no shows it as emitted; the default shows it after LLVM's "
+     "optimisation pipeline (O2 by default). --debuginfo=source keeps the "
+     "`!dbg` locations that map every instruction back to its source line, "
+     "through inlining."},
+    {"pipeline",
+     "The pipeline (prism pipeline) lists every LLVM pass that changed the "
+     "IR of the job, in the order they ran, each with a unified diff: SROA "
+     "turning allocas into registers, InstCombine simplifying arithmetic, "
+     "SimplifyCFG merging blocks, the inliner. Prism records these in-process "
+     "with LLVM's pass instrumentation; when nobody asks, no callback is "
+     "registered and it costs nothing."},
+    {"address-spaces",
+     "Address spaces: GPUs have several memories with different instructions. "
+     "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "
+     "memory addrspace(3) (`ld.shared`), local/private memory addrspace(5); "
+     "on AMD (GCN) global is 1, LDS 3, private (scratch) 5 and constant 4. A "
+     "DeviceArray's pointer is global memory; CuStaticSharedArray lives in "
+     "shared memory. A generic pointer costs a run-time check, so the "
+     "compiler works to know each pointer's address space."},
+    {"targets",
+     "Targets: ptx (NVIDIA, nvptx64-nvidia-cuda, --arch sm_75..sm_90), gcn "
+     "(AMD, amdgcn-amd-amdhsa, --arch gfx90a ...), bpf (the Linux kernel's "
+     "BPF VM: no floats, no shared memory, bounded loops) and native (the "
+     "host CPU). Each target decides the triple, data layout, kernel calling "
+     "convention, address spaces, how thread indices and math are lowered, "
+     "what is forbidden, and how assembly and resource usage are produced."},
+    {"cache",
+     "The compile cache maps (config, function, argument types) to a "
+     "compiled artefact. A hit performs no heap allocation and takes no "
+     "blocking lock; it checks the world age so that an invalidated entry is "
+     "never returned. prism report shows its figures."},
+    {"devices",
+     "Devices: host (the CPU, through LLVM's JIT, with a grid runtime that "
+     "runs blocks x threads), bpf (the Linux kernel's verifier and test-run) "
+     "and cuda (NVIDIA GPUs through the CUDA driver API). prism devices says "
+     "what each one is, or why it is unavailable."},
+};
+} // namespace
+
+int runHelp(const CommandOptions &O) {
+  for (const Topic &T : Topics)
+    if (O.Sig == T.Name) {
+      llvm::outs() << T.Name << "\n\n" << T.Text << "\n";
+      return ExitOk;
+    }
+  if (!O.Sig.empty())
+    llvm::errs() << "prism: no help topic `" << O.Sig << "`\n\n";
+  llvm::outs() << "Topics:";
+  for (const Topic &T : Topics)
+    llvm::outs() << " " << T.Name;
+  llvm::outs() << "\nRun `prism help TOPIC`, or `prism COMMAND --help`.\n";
+  return O.Sig.empty() ? ExitOk : ExitUsage;
+}
+
+} // namespace prism::app

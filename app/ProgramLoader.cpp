@@ -1,0 +1,64 @@
+#include "ProgramLoader.h"
+
+#include "CommandOptions.h"
+#include "lang/Parser.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace prism::app {
+
+void printDiagnostics(const std::vector<Diagnostic> &Ds) {
+  RenderOptions Opts;
+  Opts.Color = llvm::errs().has_colors();
+  for (const Diagnostic &D : Ds)
+    renderDiagnostic(llvm::errs(), D, Opts);
+}
+
+int reportError(llvm::Error E) {
+  printDiagnostics(takeDiagnostics(std::move(E)));
+  return ExitProgramError;
+}
+
+std::optional<LoadedProgram> loadProgram(const std::string &File,
+                                         int &ExitCode) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf) {
+    llvm::errs() << "prism: cannot read " << File << ": "
+                 << Buf.getError().message() << "\n";
+    ExitCode = ExitUsage;
+    return std::nullopt;
+  }
+  LoadedProgram P;
+  P.Env = std::make_unique<GlobalEnv>();
+  if (llvm::Error E = loadPrelude(*P.Env)) {
+    llvm::errs() << "prism: internal error: the prelude does not load\n";
+    ExitCode = reportError(std::move(E));
+    return std::nullopt;
+  }
+  auto Source = SourceFile::create(File, (*Buf)->getBuffer().str());
+  std::shared_ptr<const ast::ParsedFile> Parsed = parseFile(Source);
+  auto Loaded = loadFile(*P.Env, Parsed);
+  if (!Loaded) {
+    ExitCode = reportError(Loaded.takeError());
+    return std::nullopt;
+  }
+  P.Loaded = std::move(*Loaded);
+  return P;
+}
+
+std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
+                                             const std::string &Sig,
+                                             int &ExitCode) {
+  auto S = parseSignature(*P.Env, Sig);
+  if (!S) {
+    ExitCode = reportError(S.takeError());
+    return std::nullopt;
+  }
+  FunctionSpec Spec;
+  Spec.Func = S->Func;
+  Spec.ArgTuple = TypeContext::get().tuple(S->ArgTypes);
+  return Spec;
+}
+
+} // namespace prism::app

@@ -1,0 +1,35 @@
+/// \file
+/// What every reflection command does first: load the prelude and the user's
+/// file into a fresh GlobalEnv, and resolve the SIG argument. Diagnostics are
+/// printed to stderr (coloured on a terminal) with the exit status to use.
+#pragma once
+
+#include "infer/CodeInstance.h"
+#include "types/Loader.h"
+#include "types/Method.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace prism::app {
+
+struct LoadedProgram {
+  std::unique_ptr<GlobalEnv> Env;
+  LoadResult Loaded;
+};
+
+/// Loads prelude + FILE. On failure prints diagnostics and sets ExitCode.
+std::optional<LoadedProgram> loadProgram(const std::string &File, int &ExitCode);
+
+/// Parses SIG against the program; on failure prints and sets ExitCode.
+std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
+                                             const std::string &Sig,
+                                             int &ExitCode);
+
+/// Prints diagnostics to stderr, coloured when stderr is a terminal.
+void printDiagnostics(const std::vector<Diagnostic> &Ds);
+/// Prints an error's diagnostics and returns ExitProgramError.
+int reportError(llvm::Error E);
+
+} // namespace prism::app

@@ -1,0 +1,276 @@
+#include "WorkspaceSession.h"
+
+#include "devices/DeviceRegistry.h"
+#include "targets/HostInfo.h"
+#include "workspace/JobCompile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace prism::app {
+
+namespace {
+constexpr auto EditDebounce = std::chrono::milliseconds(250);
+
+views::JobStatus viewStatus(JobStatus S) {
+  switch (S) {
+  case JobStatus::Queued:
+    return views::JobStatus::Queued;
+  case JobStatus::Compiling:
+    return views::JobStatus::Compiling;
+  case JobStatus::Ok:
+    return views::JobStatus::Ok;
+  case JobStatus::Error:
+    return views::JobStatus::Failed;
+  case JobStatus::Invalidated:
+    return views::JobStatus::Stale;
+  }
+  return views::JobStatus::Queued;
+}
+
+std::vector<std::string> listExamples() {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  std::string Dir = std::string(PRISM_SOURCE_DIR) + "/assets/examples";
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == ".jl")
+      Files.push_back(It->path());
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+bool writeFile(const std::string &Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return false;
+  OS << Text;
+  OS.close();
+  if (OS.has_error()) {
+    OS.clear_error();
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+WorkspaceSession::WorkspaceSession(const std::string &File)
+    : WS(std::make_unique<Workspace>(makeDriverJobCompiler())) {
+  Examples = listExamples();
+  const HostInfo &H = hostInfo();
+  HostSummary = "host: " + H.Triple + " (" + H.CPU + ")";
+  // Device probing (dlopen, a BPF load) is quick but not free: done once.
+  for (Device *D : DeviceRegistry::get().devices()) {
+    views::DeviceEntry E;
+    E.Name = D->name().str();
+    E.Description = D->description();
+    E.State = D->available() ? views::DeviceState::Available
+                             : views::DeviceState::Unavailable;
+    E.Reason = D->unavailableReason();
+    Devices.push_back(std::move(E));
+  }
+  WS->openFile(File);
+}
+
+WorkspaceSession::~WorkspaceSession() = default;
+
+void WorkspaceSession::post(views::GuiCommand C) {
+  std::visit([this](auto &X) { apply(X); }, C);
+}
+
+void WorkspaceSession::apply(views::cmd::SelectJob &C) {
+  Selected = C.Id;
+  UiChanged = true;
+}
+
+void WorkspaceSession::apply(views::cmd::AddJob &C) {
+  JobSpec S;
+  S.Signature = C.Spec.Signature;
+  S.Target = C.Spec.Target;
+  S.Arch = C.Spec.Arch;
+  S.OptLevel = C.Spec.OptLevel;
+  S.Kernel = C.Spec.Kernel;
+  S.AlwaysInline = C.Spec.AlwaysInline;
+  S.MaxThreads = C.Spec.Bounds.MaxThreads;
+  S.MinThreads = C.Spec.Bounds.MinThreads;
+  S.BlocksPerSM = C.Spec.Bounds.BlocksPerSM;
+  S.MaxRegs = C.Spec.Bounds.MaxRegs;
+  WS->addJob(std::move(S));
+}
+
+void WorkspaceSession::apply(views::cmd::RemoveJob &C) { WS->removeJob(C.Id); }
+void WorkspaceSession::apply(views::cmd::Recompile &) { WS->recompileAll(); }
+
+void WorkspaceSession::apply(views::cmd::EditSource &C) {
+  PendingEdit = std::move(C.Text);
+  PendingSince = std::chrono::steady_clock::now();
+  UiChanged = true;
+}
+
+void WorkspaceSession::apply(views::cmd::OpenFile &C) {
+  PendingEdit.reset();
+  WS->openFile(C.Path);
+}
+
+void WorkspaceSession::apply(views::cmd::Save &C) {
+  flushEdit();
+  // Saving under another name is opening that name with this text.
+  if (!C.Path.empty()) {
+    auto Snap = WS->snapshot();
+    std::string Text = Snap->Source;
+    if (!writeFile(C.Path, Text)) {
+      Status = "cannot save " + C.Path;
+      UiChanged = true;
+      return;
+    }
+    WS->openFile(C.Path);
+    return;
+  }
+  WS->save();
+  Status = "saved";
+  UiChanged = true;
+}
+
+void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
+  Status = "run: use `prism run` on the command line (the GUI's run form is "
+           "not wired to devices yet)";
+  UiChanged = true;
+}
+
+void WorkspaceSession::apply(views::cmd::ExportJob &C) {
+  const views::JobEntry *J = Published ? Published->job(C.Id) : nullptr;
+  if (!J || !J->Report) {
+    Status = "export: the job has no report yet";
+    UiChanged = true;
+    return;
+  }
+  const JobReport &R = *J->Report;
+  if (llvm::sys::fs::create_directories(C.Dir)) {
+    Status = "export: cannot create " + C.Dir;
+    UiChanged = true;
+    return;
+  }
+  std::string AsmExt = R.Target == "ptx" ? ".ptx" : ".s";
+  struct Out {
+    Stage S;
+    const char *Name;
+  };
+  std::string Base = C.Dir + "/";
+  bool Ok = true;
+  Ok &= writeFile(Base + "job.typed.jl", R.stage(Stage::Typed).Text);
+  Ok &= writeFile(Base + "job.typed-opt.jl", R.stage(Stage::TypedOpt).Text);
+  Ok &= writeFile(Base + "job.unopt.ll", R.stage(Stage::LLVMRaw).Text);
+  Ok &= writeFile(Base + "job.opt.ll", R.stage(Stage::LLVMOpt).Text);
+  Ok &= writeFile(Base + "job" + AsmExt, R.stage(Stage::Asm).Text);
+  llvm::json::Array Stages;
+  for (unsigned I = 0; I < static_cast<unsigned>(Stage::NumStages); ++I) {
+    const StageOutput &O = R.Stages[I];
+    if (O.Present)
+      Stages.push_back(llvm::json::Object{
+          {"stage", stageName(static_cast<Stage>(I))},
+          {"wall_ms", O.Measure.WallMs},
+          {"allocs", static_cast<int64_t>(O.Measure.Allocs.Count)},
+          {"bytes", static_cast<int64_t>(O.Text.size())}});
+  }
+  std::string Json;
+  llvm::raw_string_ostream JS(Json);
+  JS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"signature", R.Signature},
+                                   {"target", R.Target},
+                                   {"arch", R.Arch},
+                                   {"opt_level", R.OptLevel},
+                                   {"stages", std::move(Stages)}}));
+  Ok &= writeFile(Base + "report.json", JS.str());
+  Status = Ok ? "exported to " + C.Dir : "export: cannot write into " + C.Dir;
+  UiChanged = true;
+}
+
+void WorkspaceSession::flushEdit() {
+  if (!PendingEdit)
+    return;
+  WS->setSource(std::move(*PendingEdit));
+  PendingEdit.reset();
+}
+
+void WorkspaceSession::waitIdle() {
+  flushEdit();
+  WS->waitIdle();
+}
+
+views::GuiSnapshotRef WorkspaceSession::update() {
+  if (PendingEdit &&
+      std::chrono::steady_clock::now() - PendingSince >= EditDebounce)
+    flushEdit();
+  WorkspaceSnapshotRef S = WS->snapshot();
+  if (Published && S->Version == SeenVersion && !UiChanged)
+    return Published;
+  SeenVersion = S->Version;
+  UiChanged = false;
+
+  auto G = std::make_shared<views::GuiSnapshot>();
+  G->Generation = Published ? Published->Generation + 1 : 1;
+  G->FilePath = S->FilePath;
+  // While an edit waits for its debounce, the editor keeps its own text.
+  G->Source = PendingEdit ? *PendingEdit : S->Source;
+  if (G->Source != LastSource) {
+    LastSource = G->Source;
+    ++SourceRevision;
+  }
+  G->SourceRevision = SourceRevision;
+  G->SourceDirty = S->Dirty || PendingEdit.has_value();
+  G->SourceDiagnostics = S->Diagnostics;
+  for (const JobState &J : S->Jobs) {
+    views::JobEntry E;
+    E.Id = J.Id;
+    E.Spec.Signature = J.Spec.Signature;
+    E.Spec.Target = J.Spec.Target;
+    E.Spec.Arch = J.Spec.Arch;
+    E.Spec.OptLevel = J.Spec.OptLevel;
+    E.Spec.Kernel = J.Spec.Kernel;
+    E.Spec.AlwaysInline = J.Spec.AlwaysInline;
+    E.Spec.Bounds = {J.Spec.MaxThreads, J.Spec.MinThreads, J.Spec.BlocksPerSM,
+                     J.Spec.MaxRegs};
+    E.Status = viewStatus(J.Status);
+    E.StatusDetail = std::to_string(J.Compiles) + " compiles, " +
+                     std::to_string(J.Reuses) + " edits without recompiling";
+    if (J.Report && !J.Report->ok())
+      E.StatusDetail = std::to_string(J.Report->Diagnostics.size()) + " errors";
+    E.CacheHits = J.Reuses;
+    E.Report = J.Report;
+    G->Jobs.push_back(std::move(E));
+  }
+  if (!Selected && !G->Jobs.empty())
+    Selected = G->Jobs.front().Id;
+  G->SelectedJob = Selected;
+  G->Devices = Devices;
+  for (const InvalidationEvent &Ev : S->Log) {
+    views::InvalidationEntry E;
+    E.Sequence = Ev.Edit;
+    E.World = Ev.NewWorld;
+    E.Trigger = Ev.Edit == 1 ? "open " + llvm::sys::path::filename(S->FilePath).str()
+                             : "edit " + llvm::sys::path::filename(S->FilePath).str();
+    E.ChangedMethods = Ev.Redefined;
+    for (const std::string &I : Ev.Invalidated)
+      E.Invalidated.push_back({I, "depends on a redefined method"});
+    for (const std::string &R : Ev.Recompiled)
+      E.Recompiled.push_back({0, R, "", 0});
+    G->Invalidations.push_back(std::move(E));
+  }
+  G->HostSummary = HostSummary;
+  G->Examples = Examples;
+  G->StatusMessage = !S->RecoverableAutosave.empty()
+                         ? "unsaved edits from an earlier session were found "
+                           "(autosave)"
+                         : Status;
+  G->Busy = S->Busy || PendingEdit.has_value();
+  G->CompilerConnected = true;
+  Published = std::move(G);
+  return Published;
+}
+
+} // namespace prism::app

@@ -1,0 +1,460 @@
+//===- AbstractInterp.cpp - the abstract interpreter over lowered IR ------===//
+//
+// Julia's `typeinf_local`: a worklist over statements carrying the slot
+// types at each statement's entry, joined where control flow merges. Only
+// reachable statements are interpreted, so a branch on a constant never
+// infers (or dispatches from) the dead side. Calls dispatch statically and
+// recurse into the callee's MethodInstance through Impl::callMI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "infer/BuiltinTransfer.h"
+#include "infer/InferenceImpl.h"
+
+#include "lang/AST.h"
+
+#include <set>
+
+namespace prism {
+
+using namespace infer;
+
+namespace {
+
+TypeContext &ctx() { return TypeContext::get(); }
+
+bool interestingConst(const LatticeType &L) {
+  return L.Const && (L.Const->K == ConstValue::Int ||
+                     L.Const->K == ConstValue::Bool ||
+                     L.Const->K == ConstValue::Float ||
+                     L.Const->K == ConstValue::Sym);
+}
+
+/// Nesting depth of a type's parameters, counted up to Limit + 1.
+unsigned typeDepth(Type *T, unsigned Limit) {
+  if (!T->isDataType() && !T->isUnion())
+    return 1;
+  unsigned D = 0;
+  if (Limit == 0)
+    return 1;
+  for (Type *P : T->params())
+    D = std::max(D, typeDepth(P, Limit - 1));
+  return D + 1;
+}
+
+/// Argument types nested deeper than this mean a recursion whose argument
+/// types grow without bound (`f(x) = f((x,))`): reported, not followed.
+constexpr unsigned MaxArgTypeDepth = 12;
+
+/// Concrete enough to dispatch on: a concrete type, or a `Type{T}` value.
+bool dispatchable(Type *T) { return T->isConcrete() || T->isTypeType(); }
+
+class Interpreter {
+public:
+  Interpreter(InferenceEngine::Impl &E, Frame &F) : E(E), F(F) {}
+
+  void run();
+
+private:
+  InferenceEngine::Impl &E;
+  Frame &F;
+  std::set<uint32_t> Work;
+
+  const Stmt &stmt(uint32_t PC) const { return F.Src->Code[PC]; }
+  DiagLoc locOf(uint32_t PC) const {
+    return DiagLoc::fromRange(F.Src->File, stmt(PC).Range);
+  }
+  void error(uint32_t PC, Diagnostic D) { F.StmtErrors[PC].push_back(std::move(D)); }
+
+  void propagate(uint32_t To, const std::vector<LatticeType> &State);
+  LatticeType evalValue(uint32_t PC, const IRValue &V,
+                        const std::vector<LatticeType> &State);
+  LatticeType evalCall(uint32_t PC, const std::vector<LatticeType> &State);
+  LatticeType dispatchGeneric(uint32_t PC, GenericFunction *GF,
+                              const std::vector<LatticeType> &A);
+  LatticeType dispatchOne(uint32_t PC, GenericFunction *GF,
+                          const std::vector<LatticeType> &A,
+                          const std::vector<Type *> &Sig, bool AllowConstProp,
+                          MethodInstance **Target);
+};
+
+void Interpreter::propagate(uint32_t To, const std::vector<LatticeType> &State) {
+  if (To >= F.States.size())
+    return;
+  auto &Dst = F.States[To];
+  if (!Dst) {
+    Dst = State;
+    Work.insert(To);
+    return;
+  }
+  bool Changed = false;
+  for (size_t I = 0; I < State.size(); ++I) {
+    LatticeType J = join((*Dst)[I], State[I]);
+    if (J != (*Dst)[I]) {
+      (*Dst)[I] = std::move(J);
+      Changed = true;
+    }
+  }
+  if (Changed)
+    Work.insert(To);
+}
+
+LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
+                                   const std::vector<LatticeType> &State) {
+  switch (V.K) {
+  case IRValue::None:
+    return LatticeType(ctx().nothing(), constNothing());
+  case IRValue::SSA:
+    return V.Index < F.SSATypes.size() && F.SSATypes[V.Index].T
+               ? F.SSATypes[V.Index]
+               : bottomLattice();
+  case IRValue::Slot:
+    return V.Index < State.size() && State[V.Index].T ? State[V.Index]
+                                                       : bottomLattice();
+  case IRValue::StaticParam: {
+    Type *P = V.Index < F.MI->SparamValues.size() ? F.MI->SparamValues[V.Index]
+                                                  : nullptr;
+    if (auto C = constOfParam(P))
+      return LatticeType(C->Ty, *C);
+    return anyLattice(); // unbound: only known at run time
+  }
+  case IRValue::Const: {
+    const ConstValue &C = V.C;
+    if (C.K == ConstValue::Sym)
+      return LatticeType(ctx().any(), C);
+    if (!C.Ty) {
+      // Lowering's `nothing` may leave the type implicit.
+      if (C.K == ConstValue::Nothing)
+        return LatticeType(ctx().nothing(), constNothing());
+      return anyLattice();
+    }
+    return LatticeType(C.Ty, C);
+  }
+  case IRValue::Global: {
+    if (auto L = E.resolveGlobal(V.Name, F.Src->File))
+      return *L;
+    error(PC, Diagnostic::error("undef-var",
+                                "`" + std::string(V.Name.str()) + "` not defined",
+                                locOf(PC)));
+    return bottomLattice();
+  }
+  }
+  return anyLattice();
+}
+
+void Interpreter::run() {
+  const CodeInfo &Src = *F.Src;
+  size_t N = Src.Code.size();
+  F.reset(N);
+  // Entry state: #self# and the arguments from the signature (constant
+  // arguments of a const-specialised instance included); locals undefined.
+  std::vector<LatticeType> Entry(Src.Slots.size());
+  for (size_t I = 0; I < Entry.size() && I < F.MI->Sig.size() &&
+                     I <= Src.NumArgs;
+       ++I) {
+    Entry[I] = latticeOf(F.MI->Sig[I]);
+    if (I < F.MI->ConstArgs.size() && F.MI->ConstArgs[I])
+      Entry[I] = LatticeType(F.MI->Sig[I], *F.MI->ConstArgs[I]);
+  }
+  if (N == 0)
+    return;
+  F.States[0] = std::move(Entry);
+  Work.insert(0);
+
+  while (!Work.empty()) {
+    uint32_t PC = *Work.begin();
+    Work.erase(Work.begin());
+    std::vector<LatticeType> State = *F.States[PC];
+    const Stmt &S = stmt(PC);
+    F.StmtErrors[PC].clear();
+    switch (S.K) {
+    case StmtKind::Call: {
+      LatticeType R = evalCall(PC, State);
+      F.SSATypes[PC] = join(F.SSATypes[PC], R);
+      if (!R.isBottom())
+        propagate(PC + 1, State);
+      break;
+    }
+    case StmtKind::Assign: {
+      LatticeType V = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
+      F.ArgTypes[PC] = {V};
+      F.SSATypes[PC] = join(F.SSATypes[PC], V);
+      if (V.isBottom())
+        break;
+      if (S.Slot < State.size())
+        State[S.Slot] = V;
+      propagate(PC + 1, State);
+      break;
+    }
+    case StmtKind::Goto:
+      propagate(S.Label, State);
+      break;
+    case StmtKind::GotoIfNot: {
+      LatticeType C = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
+      F.ArgTypes[PC] = {C};
+      if (C.isBottom())
+        break;
+      if (C.Const && C.Const->K == ConstValue::Bool) {
+        propagate(C.Const->Bits ? PC + 1 : S.Label, State);
+        break;
+      }
+      if (typeIntersect(C.T, ctx().boolTy())->isBottom()) {
+        error(PC, Diagnostic::error("type-error",
+                                    "non-boolean (" + C.T->str() +
+                                        ") used in boolean context",
+                                    locOf(PC)));
+        break;
+      }
+      propagate(PC + 1, State);
+      propagate(S.Label, State);
+      break;
+    }
+    case StmtKind::Return: {
+      LatticeType V = S.Args.empty() ? LatticeType(ctx().nothing(), constNothing())
+                                     : evalValue(PC, S.Args[0], State);
+      F.ArgTypes[PC] = {V};
+      F.Return = join(F.Return, V);
+      break;
+    }
+    case StmtKind::Nop:
+      propagate(PC + 1, State);
+      break;
+    }
+  }
+}
+
+LatticeType Interpreter::evalCall(uint32_t PC,
+                                  const std::vector<LatticeType> &State) {
+  const Stmt &S = stmt(PC);
+  std::vector<LatticeType> A;
+  A.reserve(S.Args.size());
+  bool AnyBottom = false;
+  for (const IRValue &V : S.Args) {
+    A.push_back(evalValue(PC, V, State));
+    AnyBottom |= A.back().isBottom();
+  }
+  F.Invokes[PC] = nullptr;
+  F.Builtins[PC] = Builtin::None;
+  F.StmtEdges[PC].clear();
+  // An argument without a value (an error, or code after a throw in this
+  // iteration): the call is never reached.
+  if (A.empty() || AnyBottom) {
+    F.ArgTypes[PC] = std::move(A);
+    return bottomLattice();
+  }
+  LatticeType Result;
+  const LatticeType &Callee = A[0];
+  GenericFunction *GF = nullptr;
+  if (Callee.Const && Callee.Const->K == ConstValue::Func)
+    GF = Callee.Const->Fn;
+  else if (Callee.T->isFunctionType() && Callee.T->name()->Func)
+    GF = Callee.T->name()->Func;
+
+  if (GF && GF->K == GenericFunction::BuiltinFn) {
+    F.Builtins[PC] = GF->BuiltinId;
+    BuiltinResult BR = transferBuiltin(
+        GF->BuiltinId, std::span<const LatticeType>(A).subspan(1), F.MI->InBounds);
+    if (!BR.Error.empty())
+      error(PC, Diagnostic::error("builtin", BR.Error, locOf(PC)));
+    F.NeedsConstArgs |= BR.UsedRequiredConst;
+    Result = BR.R;
+  } else if (GF) {
+    Result = dispatchGeneric(PC, GF, A);
+  } else if (Callee.Const && Callee.Const->K == ConstValue::TypeVal &&
+             Callee.Const->TypeValue->isDataType()) {
+    // `Float32(x)`, `Point(1, 2)`, `S{T}(x)`: the type's constructor table,
+    // dispatched with `Type{S}` as the callee type.
+    GF = E.Env.constructorFunction(Callee.Const->TypeValue->name());
+    Result = dispatchGeneric(PC, GF, A);
+  } else if (Callee.T->isTypeType() && !Callee.T->params().empty() &&
+             Callee.T->param(0)->isDataType()) {
+    GF = E.Env.constructorFunction(Callee.T->param(0)->name());
+    Result = dispatchGeneric(PC, GF, A);
+  } else if (!dispatchable(Callee.T)) {
+    // A callee only known at run time (a Union of functions, Any): dynamic
+    // call; validation reports it.
+    Result = anyLattice();
+  } else {
+    error(PC, Diagnostic::error("not-callable",
+                                "objects of type " + Callee.T->str() +
+                                    " are not callable",
+                                locOf(PC)));
+    Result = bottomLattice();
+  }
+  F.ArgTypes[PC] = std::move(A);
+  return Result;
+}
+
+LatticeType Interpreter::dispatchGeneric(uint32_t PC, GenericFunction *GF,
+                                         const std::vector<LatticeType> &A) {
+  std::vector<Type *> Sig;
+  bool AllConcrete = true;
+  for (const LatticeType &L : A) {
+    Sig.push_back(L.T);
+    AllConcrete &= dispatchable(L.T);
+  }
+  if (AllConcrete) {
+    MethodInstance *Target = nullptr;
+    LatticeType R = dispatchOne(PC, GF, A, Sig, /*AllowConstProp=*/true, &Target);
+    F.Invokes[PC] = Target;
+    return R;
+  }
+  // Union splitting: a small Union argument is dispatched per member so the
+  // result type stays precise (the call itself stays dynamic: Invokes is
+  // null and validation reports the non-concrete argument).
+  size_t Combos = 1;
+  for (Type *T : Sig) {
+    if (T->isUnion()) {
+      for (Type *M : T->members())
+        if (!dispatchable(M))
+          return anyLattice();
+      Combos *= T->members().size();
+    } else if (!dispatchable(T)) {
+      return anyLattice();
+    }
+  }
+  if (Combos > 8)
+    return anyLattice();
+  LatticeType R = bottomLattice();
+  for (size_t C = 0; C < Combos; ++C) {
+    std::vector<Type *> Split(Sig.size());
+    std::vector<LatticeType> SplitA(A.size());
+    size_t Rest = C;
+    for (size_t I = 0; I < Sig.size(); ++I) {
+      if (Sig[I]->isUnion()) {
+        auto Ms = Sig[I]->members();
+        Split[I] = Ms[Rest % Ms.size()];
+        Rest /= Ms.size();
+        SplitA[I] = latticeOf(Split[I]);
+      } else {
+        Split[I] = Sig[I];
+        SplitA[I] = A[I];
+      }
+    }
+    MethodInstance *Target = nullptr;
+    R = join(R, dispatchOne(PC, GF, SplitA, Split, false, &Target));
+  }
+  return R;
+}
+
+LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
+                                     const std::vector<LatticeType> &A,
+                                     const std::vector<Type *> &Sig,
+                                     bool AllowConstProp,
+                                     MethodInstance **Target) {
+  LookupResult LR = GF->lookup(Sig, F.W);
+  if (LR.Status == LookupStatus::NoMethod && GF->ConstructorOf &&
+      GF->ConstructorOf != ctx().typeTypeName()) {
+    // `(::Type{T})(x) where T` methods live in the table of `Type` itself.
+    GenericFunction *TypeTable = E.Env.constructorFunction(ctx().typeTypeName());
+    LookupResult Alt = TypeTable->lookup(Sig, F.W);
+    if (Alt.Status != LookupStatus::NoMethod) {
+      GF = TypeTable;
+      LR = std::move(Alt);
+    }
+  }
+  if (LR.Status != LookupStatus::Found) {
+    error(PC, dispatchDiagnostic(*GF, Sig, LR, locOf(PC)));
+    if (LR.Status == LookupStatus::NoMethod)
+      F.FailedLookups.emplace_back(GF, Sig);
+    return bottomLattice();
+  }
+  const MethodMatch &MM = LR.Match;
+  for (Type *T : Sig)
+    if (typeDepth(T, MaxArgTypeDepth) > MaxArgTypeDepth) {
+      error(PC, Diagnostic::error(
+                    "inference",
+                    "inference of " + MM.M->signatureString() +
+                        ": argument types nest more than " +
+                        std::to_string(MaxArgTypeDepth) +
+                        " levels deep (a recursion whose argument types grow "
+                        "without bound?)",
+                    locOf(PC)));
+      return bottomLattice();
+    }
+  F.narrowWorlds(MM.MinWorld, MM.MaxWorld);
+  bool InBounds = (stmt(PC).Flags & SF_InBounds) && E.usesBoundsCheck(MM.M);
+  MethodInstance *MI = E.internMI(MM.M, Sig, MM.SparamValues, InBounds);
+  CodeInstance *CI = nullptr;
+  std::string Err;
+  LatticeType R = E.callMI(F, MI, &CI, 0, &Err);
+  *Target = MI;
+  if (!Err.empty())
+    error(PC, Diagnostic::error("inference", Err, locOf(PC)));
+
+  // Constant propagation: re-infer the callee with the constant arguments
+  // when that can sharpen the result (Julia's const-prop). The constant
+  // instance is kept when its result is strictly better or when its body
+  // needed the constants (`shared_array(T, n)`).
+  bool HasConst = false;
+  for (size_t I = 1; I < A.size(); ++I)
+    HasConst |= interestingConst(A[I]);
+  if (AllowConstProp && HasConst && CI && !R.Const && !R.isBottom() &&
+      F.ConstDepth < MaxConstDepth && MM.M->Lowered &&
+      MM.M->Lowered->Code.size() <= 400) {
+    bool OnStack = false;
+    for (Frame *S : E.Stack)
+      OnStack |= S->MI->Def == MM.M;
+    if (!OnStack) {
+      std::vector<std::optional<ConstValue>> ConstArgs(A.size());
+      for (size_t I = 1; I < A.size(); ++I)
+        if (interestingConst(A[I]))
+          ConstArgs[I] = A[I].Const;
+      MethodInstance *CMI =
+          E.internMI(MM.M, Sig, MM.SparamValues, InBounds, std::move(ConstArgs));
+      CodeInstance *CCI = nullptr;
+      std::string CErr;
+      LatticeType CR = E.callMI(F, CMI, &CCI, F.ConstDepth + 1, &CErr);
+      if (CCI && CErr.empty() && (CCI->NeedsConstArgs || (CR != R && lessOrEqual(CR, R)))) {
+        F.NeedsConstArgs |= CCI->NeedsConstArgs;
+        R = CR;
+        MI = CMI;
+        *Target = CMI;
+      }
+    }
+  }
+  F.StmtEdges[PC].push_back(MI);
+  return R;
+}
+
+} // namespace
+
+void InferenceEngine::Impl::interpret(Frame &F) {
+  Interpreter(*this, F).run();
+}
+
+std::optional<LatticeType>
+InferenceEngine::Impl::resolveGlobal(Symbol Name, const SourceFileRef &File) {
+  if (Name.str() == "nothing")
+    return LatticeType(ctx().nothing(), constNothing());
+  // `Any` and `Union` are not TypeNames. `Union` as a value is represented
+  // by Union{} (Bottom): apply_type(Union, A, B) builds Union{A, B} and a
+  // bare `Union{}` is Bottom itself.
+  if (Name.str() == "Any")
+    return LatticeType(ctx().typeOfType(ctx().any()), constType(ctx().any()));
+  if (Name.str() == "Union")
+    return LatticeType(ctx().typeOfType(ctx().bottom()), constType(ctx().bottom()));
+  if (TypeName *TN = Env.lookupType(Name)) {
+    // Evaluate the name as the loader does, so `Int` is Int64 and a
+    // parametric name is the same type object the loader puts in signatures.
+    ast::Node N{ast::NodeKind::Ident, SrcRange{}, Name, ast::LitType::Int64, 0, {}};
+    Type *T = nullptr;
+    if (auto TE = evalTypeExpr(Env, N, File))
+      T = *TE;
+    else
+      llvm::consumeError(TE.takeError());
+    if (!T)
+      T = ctx().apply(TN, TN->Params);
+    return LatticeType(ctx().typeOfType(T), constType(T));
+  }
+  if (GenericFunction *GF = Env.lookupFunction(Name))
+    return LatticeType(GF->type(), constFunc(GF));
+  if (const ConstValue *C = Env.lookupConst(Name)) {
+    if (C->K == ConstValue::Sym)
+      return LatticeType(ctx().any(), *C);
+    return LatticeType(C->Ty, *C);
+  }
+  return std::nullopt;
+}
+
+} // namespace prism

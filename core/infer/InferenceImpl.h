@@ -1,0 +1,144 @@
+/// \file
+/// The inference engine's internals shared by its source files: the
+/// MethodInstance table, the inference stack with its cycle bookkeeping,
+/// and the per-instance inference state (`Frame`). Internal to infer/.
+///
+/// Concurrency: all inference runs under `InferLock` (one thread infers at
+/// a time, so a MethodInstance is inferred once and recursion across threads
+/// cannot deadlock). Finished CodeInstances are immutable and are read
+/// without that lock (each MethodInstance guards its own cache list).
+#pragma once
+
+#include "infer/Inference.h"
+#include "infer/Lattice.h"
+
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+namespace prism {
+
+namespace infer {
+
+/// Inference nests at most this deep (C++ recursion); deeper means a
+/// signature that grows without bound, reported as a diagnostic.
+constexpr unsigned MaxInferDepth = 64;
+/// Constant propagation nests at most this deep.
+constexpr unsigned MaxConstDepth = 4;
+/// Fixed-point iterations of a recursive cycle before widening.
+constexpr unsigned MaxCycleIterations = 12;
+
+struct MIKey {
+  Method *M = nullptr;
+  std::vector<Type *> Sig;
+  bool InBounds = false;
+  std::vector<std::optional<ConstValue>> ConstArgs;
+  friend bool operator==(const MIKey &A, const MIKey &B);
+};
+struct MIKeyHash {
+  size_t operator()(const MIKey &K) const;
+};
+
+/// The inference state of one MethodInstance while it is being inferred.
+struct Frame {
+  MethodInstance *MI = nullptr;
+  const CodeInfo *Src = nullptr;
+  World W = 0;
+  unsigned ConstDepth = 0;
+  size_t StackIndex = 0;
+
+  // Per statement (lowered numbering).
+  std::vector<std::optional<std::vector<LatticeType>>> States; ///< slots at entry
+  std::vector<LatticeType> SSATypes;
+  std::vector<MethodInstance *> Invokes;
+  std::vector<Builtin> Builtins;
+  std::vector<std::vector<LatticeType>> ArgTypes;
+  std::vector<std::vector<MethodInstance *>> StmtEdges;
+  std::vector<std::vector<Diagnostic>> StmtErrors;
+  /// (function, signature) lookups that found no method: adding one later
+  /// must invalidate this code too.
+  std::vector<std::pair<GenericFunction *, std::vector<Type *>>> FailedLookups;
+
+  LatticeType Return;
+  World MinWorld = 0, MaxWorld = WorldInfinity;
+  bool NeedsConstArgs = false;
+
+  // Cycle bookkeeping: the lowest stack index whose in-progress result this
+  // frame used; StackIndex itself when it used none.
+  size_t CycleHead = 0;
+  bool ReferencedRecursively = false;
+  /// Errors about the frame as a whole (a recursion that did not converge).
+  std::vector<Diagnostic> FrameErrors;
+
+  void reset(size_t NumStmts);
+  void narrowWorlds(World Min, World Max) {
+    MinWorld = std::max(MinWorld, Min);
+    MaxWorld = std::min(MaxWorld, Max);
+  }
+};
+
+/// A CodeInstance finished inside a recursive cycle whose head is still
+/// iterating: visible to the cycle, published when the head converges.
+struct ProvisionalCI {
+  std::unique_ptr<CodeInstance> CI;
+  size_t Head = 0;
+  std::vector<std::pair<GenericFunction *, std::vector<Type *>>> FailedLookups;
+};
+
+} // namespace infer
+
+struct InferenceEngine::Impl {
+  explicit Impl(GlobalEnv &Env) : Env(Env) {}
+  GlobalEnv &Env;
+
+  /// Serialises inference (see the file comment).
+  std::recursive_mutex InferLock;
+
+  std::mutex TableLock; ///< guards MIs, ByFunc, BoundsCheckUse, Missing
+  std::unordered_map<infer::MIKey, std::unique_ptr<MethodInstance>,
+                     infer::MIKeyHash>
+      MIs;
+  std::unordered_map<GenericFunction *, std::vector<MethodInstance *>> ByFunc;
+  std::unordered_map<const Method *, bool> BoundsCheckUse;
+  /// Failed lookups by function, for invalidation when a method is added.
+  std::unordered_map<GenericFunction *,
+                     std::vector<std::pair<std::vector<Type *>, CodeInstance *>>>
+      Missing;
+
+  // Inference stack (under InferLock).
+  std::vector<infer::Frame *> Stack;
+  std::unordered_map<MethodInstance *, infer::ProvisionalCI> Provisional;
+
+  std::mutex OptLock;
+  std::unordered_map<const CodeInstance *, std::shared_ptr<const TypedCode>>
+      Optimized;
+
+  MethodInstance *
+  internMI(Method *M, std::span<Type *const> Sig,
+           std::span<Type *const> Sparams, bool InBounds,
+           std::vector<std::optional<ConstValue>> ConstArgs = {});
+  bool usesBoundsCheck(const Method *M);
+
+  /// The result of calling MI from Caller: a cached, provisional or
+  /// in-progress (cycle) result, or a fresh inference. Returns the CI when
+  /// one exists (null while MI is on the stack).
+  LatticeType callMI(infer::Frame &Caller, MethodInstance *MI,
+                     CodeInstance **OutCI, unsigned ConstDepth,
+                     std::string *Error);
+  /// Infers MI to a fixed point and publishes (or parks) its CodeInstance.
+  CodeInstance *inferMI(MethodInstance *MI, World W, unsigned ConstDepth);
+  /// Runs the abstract interpreter over one frame (AbstractInterp.cpp).
+  void interpret(infer::Frame &F);
+  /// Builds the CodeInstance of a finished frame.
+  std::unique_ptr<CodeInstance> finishFrame(infer::Frame &F);
+  void publish(std::unique_ptr<CodeInstance> CI,
+               const std::vector<std::pair<GenericFunction *,
+                                           std::vector<Type *>>> &Failed);
+
+  /// A global name as a value (function, type, const or builtin); nullopt
+  /// when undefined.
+  std::optional<LatticeType> resolveGlobal(Symbol Name,
+                                           const SourceFileRef &File);
+};
+
+} // namespace prism

@@ -1,0 +1,113 @@
+//===- Invalidation.cpp - world-age invalidation after new definitions ----===//
+//
+// Julia's method insertion: for each added method, every MethodInstance of
+// its function whose dispatch now gives a different answer has its
+// CodeInstances' MaxWorld capped at the new method's world - 1, and the cap
+// follows backedges to every caller, transitively. A lookup that found no
+// method also invalidates its caller when the new method now matches.
+// Nothing else is touched: untouched CodeInstances stay the same objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "infer/InferenceImpl.h"
+
+#include <unordered_set>
+
+namespace prism {
+
+using namespace infer;
+
+namespace {
+
+struct Invalidator {
+  std::vector<CodeInstance *> Out;
+  std::unordered_set<CodeInstance *> Done;
+
+  /// Caps CI (valid at Last+1) and everything that depends on it.
+  void capCodeInstance(CodeInstance *CI, World Last) {
+    std::vector<CodeInstance *> Todo{CI};
+    while (!Todo.empty()) {
+      CodeInstance *C = Todo.back();
+      Todo.pop_back();
+      World Max = C->MaxWorld.load();
+      if (Max <= Last)
+        continue; // already ends before the new definition
+      C->MaxWorld.store(Last);
+      if (Done.insert(C).second)
+        Out.push_back(C);
+      for (CodeInstance *Caller : C->MI->backedges())
+        Todo.push_back(Caller);
+    }
+  }
+
+  void capInstance(MethodInstance *MI, World Last) {
+    for (CodeInstance *CI : MI->codeInstances())
+      capCodeInstance(CI, Last);
+  }
+};
+
+} // namespace
+
+std::vector<CodeInstance *>
+InferenceEngine::invalidate(const LoadResult &Loaded) {
+  // Inference must not publish while dispatch answers change under it.
+  std::lock_guard<std::recursive_mutex> G(P->InferLock);
+  Invalidator Inv;
+
+  for (Method *M : Loaded.Replaced) {
+    World Deleted = M->DeletedWorld.load();
+    if (Deleted == WorldInfinity || Deleted == 0)
+      continue;
+    std::vector<MethodInstance *> MIs;
+    {
+      std::lock_guard<std::mutex> L(P->TableLock);
+      auto It = P->ByFunc.find(M->Func);
+      if (It != P->ByFunc.end())
+        MIs = It->second;
+    }
+    for (MethodInstance *MI : MIs)
+      if (MI->Def == M)
+        Inv.capInstance(MI, Deleted - 1);
+  }
+
+  for (Method *M : Loaded.Added) {
+    World NewWorld = M->PrimaryWorld;
+    if (NewWorld == 0)
+      continue;
+    std::vector<MethodInstance *> MIs;
+    std::vector<std::pair<std::vector<Type *>, CodeInstance *>> Missing;
+    {
+      std::lock_guard<std::mutex> L(P->TableLock);
+      auto It = P->ByFunc.find(M->Func);
+      if (It != P->ByFunc.end())
+        MIs = It->second;
+      auto MIt = P->Missing.find(M->Func);
+      if (MIt != P->Missing.end())
+        Missing = MIt->second;
+    }
+    for (MethodInstance *MI : MIs) {
+      // Only instances that have code valid across the new world matter.
+      bool Live = false;
+      for (CodeInstance *CI : MI->codeInstances())
+        Live |= CI->MaxWorld.load() >= NewWorld;
+      if (!Live)
+        continue;
+      LookupResult LR = M->Func->lookup(MI->Sig, NewWorld);
+      if (LR.Status != LookupStatus::Found || LR.Match.M != MI->Def)
+        Inv.capInstance(MI, NewWorld - 1);
+    }
+    for (auto &[Sig, CI] : Missing) {
+      if (CI->MaxWorld.load() < NewWorld)
+        continue;
+      LookupResult LR = M->Func->lookup(Sig, NewWorld);
+      if (LR.Status != LookupStatus::NoMethod)
+        Inv.capCodeInstance(CI, NewWorld - 1);
+    }
+  }
+
+  // Optimised code of an invalidated instance stays valid for its old range;
+  // it is keyed by the CodeInstance, so nothing to drop here.
+  return Inv.Out;
+}
+
+} // namespace prism

@@ -1,0 +1,383 @@
+//===- TypedOptimize.cpp - inlining, constant folding, DCE on typed IR ----===//
+//
+// Julia's optimizer in small: callees marked @inline, and small ones, are
+// inlined (never @noinline ones, never recursively); statements whose value
+// inference knows as a constant and that have no effect are folded into
+// their uses; effect-free statements whose value is unused are removed; the
+// result is renumbered without Nops. Every statement keeps its source range,
+// the file it refers to and the stack of calls it was inlined through.
+//
+//===----------------------------------------------------------------------===//
+
+#include "infer/InferenceImpl.h"
+
+#include <algorithm>
+
+namespace prism {
+
+using namespace infer;
+
+namespace {
+
+/// Callees up to this many statements are inlined without `@inline`.
+constexpr size_t InlineCostThreshold = 24;
+/// Inlining nests at most this deep.
+constexpr size_t MaxInlineDepth = 8;
+
+bool isPure(Builtin B) {
+  switch (B) {
+  case Builtin::None:
+  case Builtin::Throw:
+  case Builtin::TypeAssert:
+  case Builtin::SDivInt: case Builtin::UDivInt:
+  case Builtin::SRemInt: case Builtin::URemInt:
+  case Builtin::PointerRef: case Builtin::PointerSet: case Builtin::AtomicAdd:
+  case Builtin::SyncThreads: case Builtin::SharedArray:
+  case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
+  case Builtin::NumBuiltins:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/// Constants that can stand in for a value in the IR.
+bool foldableConst(const LatticeType &L) {
+  return L.Const && L.Const->K != ConstValue::Sym && L.Const->Ty;
+}
+
+size_t inlineCost(const TypedCode &C) {
+  size_t N = 0;
+  for (const Stmt &S : C.Code)
+    N += S.K != StmtKind::Nop;
+  return N;
+}
+
+/// Rewrites values in a statement's arguments.
+template <typename Fn> void mapArgs(Stmt &S, Fn &&F) {
+  for (IRValue &V : S.Args)
+    V = F(V);
+}
+
+class Optimizer {
+public:
+  Optimizer(InferenceEngine &Engine, std::vector<const CodeInstance *> &Active)
+      : Engine(Engine), Active(Active) {}
+
+  std::shared_ptr<TypedCode> run(const CodeInstance &CI);
+
+private:
+  InferenceEngine &Engine;
+  std::vector<const CodeInstance *> &Active;
+  TypedCode Out;
+
+  size_t emit(Stmt S, LatticeType T, MethodInstance *Invoke, Builtin B,
+              std::vector<LatticeType> ArgT, std::vector<InlineFrame> Stack,
+              SourceFileRef File) {
+    Out.Code.push_back(std::move(S));
+    Out.SSATypes.push_back(std::move(T));
+    Out.Invokes.push_back(Invoke);
+    Out.Builtins.push_back(B);
+    Out.ArgTypes.push_back(std::move(ArgT));
+    Out.InlineStacks.push_back(std::move(Stack));
+    Out.StmtFiles.push_back(std::move(File));
+    return Out.Code.size() - 1;
+  }
+
+  CodeInstance *inlineTarget(const CodeInstance &Caller, const TypedCode &C,
+                             size_t PC) const;
+  void inlineCode(const TypedCode &C, const CodeInstance &CI);
+  void foldAndClean();
+  void compact();
+};
+
+CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
+                                      const TypedCode &C, size_t PC) const {
+  MethodInstance *MI = C.Invokes[PC];
+  if (!MI || MI->Def->NoInline || Active.size() >= MaxInlineDepth)
+    return nullptr;
+  CodeInstance *Callee = MI->cachedIn(Caller.MinWorld);
+  if (!Callee || !Callee->Code || !Callee->Errors.empty())
+    return nullptr;
+  for (const CodeInstance *A : Active)
+    if (A->MI->Def == MI->Def)
+      return nullptr; // recursion is never inlined
+  if (!MI->Def->Inline && inlineCost(*Callee->Code) > InlineCostThreshold)
+    return nullptr;
+  return Callee;
+}
+
+void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
+  size_t N = C.Code.size();
+  Out.Slots = C.Slots;
+  Out.SlotTypes = C.SlotTypes;
+  Out.SlotFirstAssign = C.SlotFirstAssign;
+  Out.NumArgs = C.NumArgs;
+  Out.File = C.File;
+  // Old statement → first new statement (label targets) and old SSA value →
+  // its new value (an SSA or, for inlined calls, the result slot).
+  std::vector<size_t> Start(N + 1, 0);
+  std::vector<IRValue> SSAMap(N);
+  std::vector<std::pair<size_t, uint32_t>> LabelFixups; // new stmt, old label
+
+  auto Remap = [&](const IRValue &V) {
+    return V.K == IRValue::SSA && V.Index < N ? SSAMap[V.Index] : V;
+  };
+  auto StackOf = [&](size_t PC) {
+    return PC < C.InlineStacks.size() ? C.InlineStacks[PC] : std::vector<InlineFrame>{};
+  };
+  auto FileOf = [&](size_t PC) {
+    return PC < C.StmtFiles.size() && C.StmtFiles[PC] ? C.StmtFiles[PC] : C.File;
+  };
+
+  for (size_t PC = 0; PC < N; ++PC) {
+    Start[PC] = Out.Code.size();
+    Stmt S = C.Code[PC];
+    mapArgs(S, Remap);
+    CodeInstance *Callee =
+        S.K == StmtKind::Call ? inlineTarget(CI, C, PC) : nullptr;
+    std::shared_ptr<const TypedCode> K;
+    if (Callee) {
+      Active.push_back(Callee);
+      K = Engine.optimizedCode(Callee);
+      Active.pop_back();
+    }
+    if (!K) {
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
+        LabelFixups.emplace_back(Out.Code.size(), S.Label);
+      size_t New = emit(S, C.SSATypes[PC], C.Invokes[PC], C.Builtins[PC],
+                        PC < C.ArgTypes.size() ? C.ArgTypes[PC] : std::vector<LatticeType>{},
+                        StackOf(PC), FileOf(PC));
+      SSAMap[PC] = IRValue::ssa(New);
+      continue;
+    }
+
+    // Inline K: its slots follow ours, its arguments are assigned from the
+    // call's arguments, each `return v` becomes `ret = v; goto after`.
+    uint32_t Base = Out.Slots.size();
+    for (size_t I = 0; I < K->Slots.size(); ++I) {
+      Out.Slots.push_back(K->Slots[I]);
+      Out.Slots.back().IsArgument = false;
+      Out.SlotTypes.push_back(I < K->SlotTypes.size() ? K->SlotTypes[I] : nullptr);
+      Out.SlotFirstAssign.push_back(UINT32_MAX);
+    }
+    uint32_t RetSlot = Out.Slots.size();
+    Out.Slots.push_back({Symbol::get("#ret"), false});
+    Out.SlotTypes.push_back(C.SSATypes[PC].T);
+    Out.SlotFirstAssign.push_back(UINT32_MAX);
+
+    std::vector<InlineFrame> Outer = StackOf(PC);
+    InlineFrame Here{C.Invokes[PC], C.Code[PC].Range, FileOf(PC)};
+    for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
+      Stmt A;
+      A.K = StmtKind::Assign;
+      A.Slot = Base + I;
+      A.Args = {S.Args[I]};
+      A.Range = S.Range;
+      LatticeType AT = PC < C.ArgTypes.size() && I < C.ArgTypes[PC].size()
+                           ? C.ArgTypes[PC][I]
+                           : LatticeType(Out.SlotTypes[Base + I]);
+      emit(A, AT, nullptr, Builtin::None, {AT}, Outer, FileOf(PC));
+    }
+    size_t KN = K->Code.size();
+    size_t KStart = Out.Code.size();
+    std::vector<IRValue> KMap(KN);
+    std::vector<std::pair<size_t, uint32_t>> KLabels;
+    std::vector<size_t> KFirst(KN + 1);
+    std::vector<size_t> ReturnGotos;
+    for (size_t J = 0; J < KN; ++J) {
+      KFirst[J] = Out.Code.size();
+      Stmt KS = K->Code[J];
+      if (KS.K == StmtKind::Nop)
+        continue;
+      mapArgs(KS, [&](const IRValue &V) {
+        if (V.K == IRValue::SSA && V.Index < KN)
+          return KMap[V.Index];
+        if (V.K == IRValue::Slot)
+          return IRValue::slot(V.Index + Base);
+        return V;
+      });
+      std::vector<InlineFrame> Stack = Outer;
+      Stack.push_back(Here);
+      if (J < K->InlineStacks.size())
+        Stack.insert(Stack.end(), K->InlineStacks[J].begin(), K->InlineStacks[J].end());
+      SourceFileRef KF = J < K->StmtFiles.size() && K->StmtFiles[J] ? K->StmtFiles[J] : K->File;
+      std::vector<LatticeType> KArgT = J < K->ArgTypes.size() ? K->ArgTypes[J] : std::vector<LatticeType>{};
+      if (KS.K == StmtKind::Assign)
+        KS.Slot += Base;
+      if (KS.K == StmtKind::Return) {
+        Stmt A;
+        A.K = StmtKind::Assign;
+        A.Slot = RetSlot;
+        A.Args = KS.Args.empty() ? std::vector<IRValue>{IRValue::constant([] {
+          ConstValue Nothing;
+          Nothing.Ty = TypeContext::get().nothing();
+          return Nothing;
+        }())} : KS.Args;
+        A.Range = KS.Range;
+        LatticeType RT = KArgT.empty() ? LatticeType(Out.SlotTypes[RetSlot]) : KArgT[0];
+        emit(A, RT, nullptr, Builtin::None, {RT}, Stack, KF);
+        Stmt G;
+        G.K = StmtKind::Goto;
+        G.Range = KS.Range;
+        ReturnGotos.push_back(emit(G, LatticeType(TypeContext::get().bottom()),
+                                   nullptr, Builtin::None, {}, Stack, KF));
+        continue;
+      }
+      if (KS.K == StmtKind::Goto || KS.K == StmtKind::GotoIfNot)
+        KLabels.emplace_back(Out.Code.size(), KS.Label);
+      size_t New = emit(KS, K->SSATypes[J], K->Invokes[J], K->Builtins[J],
+                        std::move(KArgT), std::move(Stack), KF);
+      KMap[J] = IRValue::ssa(New);
+    }
+    KFirst[KN] = Out.Code.size();
+    (void)KStart;
+    for (auto &[At, L] : KLabels)
+      Out.Code[At].Label = L <= KN ? KFirst[L] : KFirst[KN];
+    size_t After = Out.Code.size();
+    for (size_t G : ReturnGotos)
+      Out.Code[G].Label = After;
+    SSAMap[PC] = IRValue::slot(RetSlot);
+  }
+  Start[N] = Out.Code.size();
+  for (auto &[At, L] : LabelFixups)
+    Out.Code[At].Label = L <= N ? Start[L] : Start[N];
+}
+
+void Optimizer::foldAndClean() {
+  size_t N = Out.Code.size();
+  // Constant folding: effect-free statements with a known constant value are
+  // replaced by that constant at every use.
+  std::vector<std::optional<ConstValue>> Folded(N);
+  for (size_t PC = 0; PC < N; ++PC) {
+    Stmt &S = Out.Code[PC];
+    if (S.K != StmtKind::Call || !foldableConst(Out.SSATypes[PC]))
+      continue;
+    if (Out.Invokes[PC] || !isPure(Out.Builtins[PC]))
+      continue;
+    Folded[PC] = Out.SSATypes[PC].Const;
+  }
+  for (size_t PC = 0; PC < N; ++PC) {
+    Stmt &S = Out.Code[PC];
+    for (size_t I = 0; I < S.Args.size(); ++I) {
+      IRValue &V = S.Args[I];
+      if (V.K == IRValue::SSA && V.Index < N && Folded[V.Index])
+        V = IRValue::constant(*Folded[V.Index]);
+      // Globals and static parameters become the constants inference
+      // resolved them to, so codegen needs no name lookup.
+      if ((V.K == IRValue::Global || V.K == IRValue::StaticParam) &&
+          I < Out.ArgTypes[PC].size() && Out.ArgTypes[PC][I].Const)
+        V = IRValue::constant(*Out.ArgTypes[PC][I].Const);
+    }
+    if (Folded[PC]) {
+      S.K = StmtKind::Nop;
+      S.Args.clear();
+    }
+  }
+  // Dead code: effect-free calls whose value nobody uses, to a fixed point.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    std::vector<unsigned> Uses(N, 0);
+    for (const Stmt &S : Out.Code)
+      for (const IRValue &V : S.Args)
+        if (V.K == IRValue::SSA && V.Index < N)
+          ++Uses[V.Index];
+    for (size_t PC = 0; PC < N; ++PC) {
+      Stmt &S = Out.Code[PC];
+      if (S.K == StmtKind::Call && !Uses[PC] && !Out.Invokes[PC] &&
+          isPure(Out.Builtins[PC]) && !Out.SSATypes[PC].isBottom()) {
+        S.K = StmtKind::Nop;
+        S.Args.clear();
+        Changed = true;
+      }
+    }
+  }
+  // Jumps to the next statement are no jumps.
+  for (size_t PC = 0; PC < N; ++PC) {
+    Stmt &S = Out.Code[PC];
+    if (S.K != StmtKind::Goto)
+      continue;
+    size_t Next = PC + 1;
+    while (Next < N && Out.Code[Next].K == StmtKind::Nop)
+      ++Next;
+    size_t Target = S.Label;
+    while (Target < N && Out.Code[Target].K == StmtKind::Nop)
+      ++Target;
+    if (Target == Next)
+      S.K = StmtKind::Nop;
+  }
+}
+
+void Optimizer::compact() {
+  size_t N = Out.Code.size();
+  std::vector<uint32_t> NewIndex(N + 1, 0);
+  uint32_t K = 0;
+  for (size_t PC = 0; PC < N; ++PC) {
+    NewIndex[PC] = K;
+    if (Out.Code[PC].K != StmtKind::Nop)
+      ++K;
+  }
+  NewIndex[N] = K;
+  TypedCode C;
+  C.Slots = std::move(Out.Slots);
+  C.SlotTypes = std::move(Out.SlotTypes);
+  C.SlotFirstAssign = std::move(Out.SlotFirstAssign);
+  C.NumArgs = Out.NumArgs;
+  C.File = Out.File;
+  for (size_t PC = 0; PC < N; ++PC) {
+    Stmt &S = Out.Code[PC];
+    if (S.K == StmtKind::Nop)
+      continue;
+    for (IRValue &V : S.Args)
+      if (V.K == IRValue::SSA && V.Index < N)
+        V.Index = NewIndex[V.Index];
+    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
+      S.Label = NewIndex[std::min<size_t>(S.Label, N)];
+    if (S.K == StmtKind::Assign && S.Slot < C.SlotFirstAssign.size() &&
+        S.Slot > C.NumArgs &&
+        (C.SlotFirstAssign[S.Slot] == UINT32_MAX ||
+         C.SlotFirstAssign[S.Slot] > C.Code.size()))
+      C.SlotFirstAssign[S.Slot] = C.Code.size();
+    C.Code.push_back(std::move(S));
+    C.SSATypes.push_back(std::move(Out.SSATypes[PC]));
+    C.Invokes.push_back(Out.Invokes[PC]);
+    C.Builtins.push_back(Out.Builtins[PC]);
+    C.ArgTypes.push_back(std::move(Out.ArgTypes[PC]));
+    C.InlineStacks.push_back(std::move(Out.InlineStacks[PC]));
+    C.StmtFiles.push_back(std::move(Out.StmtFiles[PC]));
+  }
+  Out = std::move(C);
+}
+
+std::shared_ptr<TypedCode> Optimizer::run(const CodeInstance &CI) {
+  inlineCode(*CI.Code, CI);
+  foldAndClean();
+  compact();
+  return std::make_shared<TypedCode>(std::move(Out));
+}
+
+} // namespace
+
+std::shared_ptr<const TypedCode>
+InferenceEngine::optimizedCode(CodeInstance *CI) {
+  assert(CI && CI->Code && "optimizing a CodeInstance without code");
+  {
+    std::lock_guard<std::mutex> G(P->OptLock);
+    auto It = P->Optimized.find(CI);
+    if (It != P->Optimized.end())
+      return It->second;
+  }
+  // The chain of instances being inlined right now (per thread), so that
+  // recursion is never inlined into itself.
+  thread_local std::vector<const CodeInstance *> Active;
+  bool Outermost = Active.empty();
+  if (Outermost)
+    Active.push_back(CI);
+  std::shared_ptr<const TypedCode> R = Optimizer(*this, Active).run(*CI);
+  if (Outermost)
+    Active.pop_back();
+  std::lock_guard<std::mutex> G(P->OptLock);
+  return P->Optimized.emplace(CI, std::move(R)).first->second;
+}
+
+} // namespace prism

@@ -1,0 +1,329 @@
+//===- TypedPrint.cpp - code_typed / code_warntype printing ----------------===//
+//
+// Julia's IRShow layout: basic blocks numbered from 1 with `1 ─`, `│` and
+// `└──` gutters, `%N = ...::T` per value statement, `invoke f(...)` for
+// statically resolved calls and `Base.name`/`Core.name` for builtins, and
+// an optional `# file:line` column. code_warntype adds Julia's header
+// (Arguments, Locals, Body) and marks every non-concrete type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "infer/Inference.h"
+
+#include <algorithm>
+#include <set>
+
+namespace prism {
+
+namespace {
+
+bool needsWarning(Type *T) {
+  return T && !T->isConcrete() && !T->isBottom();
+}
+
+struct Printer {
+  const CodeInstance &CI;
+  const TypedCode &C;
+  const TypedPrintOptions &Opts;
+
+  std::string typeStr(Type *T) const {
+    std::string S = T ? T->str() : "Union{}";
+    if (!Opts.WarnType || !needsWarning(T))
+      return S;
+    return Opts.Color ? "\x1b[31m" + S + "\x1b[39m" : "!" + S + "!";
+  }
+
+  std::string latticeStr(const LatticeType &L) const {
+    if (L.Const && (L.Const->K == ConstValue::Int ||
+                    L.Const->K == ConstValue::Bool ||
+                    L.Const->K == ConstValue::Float))
+      return "Core.Const(" + L.Const->str() + ")";
+    return typeStr(L.T);
+  }
+
+  std::string slotName(uint32_t I) const {
+    if (I < C.Slots.size() && !C.Slots[I].Name.empty())
+      return std::string(C.Slots[I].Name.str());
+    return "_" + std::to_string(I + 1);
+  }
+
+  std::string valueStr(const IRValue &V) const {
+    switch (V.K) {
+    case IRValue::None:
+      return "nothing";
+    case IRValue::SSA:
+      return "%" + std::to_string(V.Index + 1);
+    case IRValue::Slot:
+      return slotName(V.Index);
+    case IRValue::StaticParam: {
+      const auto &SP = CI.MI->SparamValues;
+      if (V.Index < SP.size() && SP[V.Index])
+        return SP[V.Index]->isIntValue() ? std::to_string(SP[V.Index]->intValue())
+                                         : SP[V.Index]->str();
+      return "$(Expr(:static_parameter, " + std::to_string(V.Index + 1) + "))";
+    }
+    case IRValue::Const:
+      return constStr(V.C);
+    case IRValue::Global:
+      return "Main." + std::string(V.Name.str());
+    }
+    return "?";
+  }
+
+  static std::string constStr(const ConstValue &K) {
+    switch (K.K) {
+    case ConstValue::TypeVal:
+      return K.TypeValue ? K.TypeValue->str() : "?";
+    case ConstValue::Func:
+      return K.Fn ? std::string(K.Fn->Name.str()) : "?";
+    case ConstValue::Nothing:
+      return "nothing";
+    default:
+      return K.str();
+    }
+  }
+
+  /// An argument of an `invoke`: `%2::Int32`, `1::Int64`.
+  std::string typedArg(size_t PC, size_t I) const {
+    const Stmt &S = C.Code[PC];
+    std::string V = valueStr(S.Args[I]);
+    if (PC < C.ArgTypes.size() && I < C.ArgTypes[PC].size() &&
+        C.ArgTypes[PC][I].T && S.Args[I].K != IRValue::Global &&
+        !(S.Args[I].K == IRValue::Const && S.Args[I].C.K == ConstValue::Sym))
+      return V + "::" + typeStr(C.ArgTypes[PC][I].T);
+    return V;
+  }
+
+  static const char *builtinModule(Builtin B) {
+    switch (B) {
+    case Builtin::TupleNew: case Builtin::Egal: case Builtin::TypeOf:
+    case Builtin::IsA: case Builtin::Throw: case Builtin::TypeAssert:
+    case Builtin::ApplyType: case Builtin::NFields: case Builtin::BoundsCheck:
+      return "Core.";
+    default:
+      return "Base.";
+    }
+  }
+
+  std::string callStr(size_t PC) const {
+    const Stmt &S = C.Code[PC];
+    Builtin B = PC < C.Builtins.size() ? C.Builtins[PC] : Builtin::None;
+    MethodInstance *MI = PC < C.Invokes.size() ? C.Invokes[PC] : nullptr;
+    std::string R;
+    if (MI) {
+      std::string Name =
+          !MI->Sig.empty() && MI->Sig[0]->isTypeType() && !MI->Sig[0]->params().empty()
+              ? MI->Sig[0]->param(0)->str()
+              : std::string(MI->Def->Name.str());
+      R = "invoke " + Name + "(";
+      for (size_t I = 1; I < S.Args.size(); ++I)
+        R += (I > 1 ? ", " : "") + typedArg(PC, I);
+      return R + ")";
+    }
+    if (B == Builtin::New) {
+      R = "%new(";
+      for (size_t I = 1; I < S.Args.size(); ++I)
+        R += (I > 1 ? ", " : "") + valueStr(S.Args[I]);
+      return R + ")";
+    }
+    if (B != Builtin::None)
+      R = std::string(builtinModule(B)) + builtinName(B) + "(";
+    else
+      R = (S.Args.empty() ? std::string("?") : valueStr(S.Args[0])) + "(";
+    for (size_t I = 1; I < S.Args.size(); ++I)
+      R += (I > 1 ? ", " : "") +
+           (B == Builtin::None ? typedArg(PC, I) : valueStr(S.Args[I]));
+    return R + ")";
+  }
+
+  std::string print() const {
+    size_t N = C.Code.size();
+    // Basic blocks: leaders are the entry, jump targets and statements
+    // after a terminator.
+    std::vector<bool> Leader(N + 1, false);
+    Leader[0] = true;
+    for (size_t PC = 0; PC < N; ++PC) {
+      const Stmt &S = C.Code[PC];
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
+        if (S.Label < N)
+          Leader[S.Label] = true;
+        Leader[PC + 1] = true;
+      } else if (S.K == StmtKind::Return ||
+                 (S.K == StmtKind::Call && PC < C.SSATypes.size() &&
+                  C.SSATypes[PC].isBottom())) {
+        Leader[PC + 1] = true;
+      }
+    }
+    std::vector<uint32_t> BlockOf(N + 1, 0);
+    uint32_t NB = 0;
+    for (size_t PC = 0; PC <= N; ++PC) {
+      if (Leader[PC])
+        ++NB;
+      BlockOf[PC] = NB;
+    }
+    std::vector<size_t> Shown;
+    for (size_t PC = 0; PC < N; ++PC)
+      if (C.Code[PC].K != StmtKind::Nop)
+        Shown.push_back(PC);
+
+    size_t BW = std::to_string(std::max<uint32_t>(NB, 1)).size();
+    size_t SW = std::string("%" + std::to_string(N) + " = ").size();
+    std::vector<std::string> Lines, Comments;
+    std::string LastLoc;
+    for (size_t K = 0; K < Shown.size(); ++K) {
+      size_t PC = Shown[K];
+      bool First = K == 0 || BlockOf[Shown[K - 1]] != BlockOf[PC];
+      bool Last = K + 1 == Shown.size() || BlockOf[Shown[K + 1]] != BlockOf[PC];
+      std::string G;
+      if (First) {
+        std::string B = std::to_string(BlockOf[PC]);
+        G = std::string(BW - B.size(), ' ') + B + " ─ ";
+      } else if (Last) {
+        G = "└";
+        for (size_t I = 0; I < BW + 1; ++I)
+          G += "─";
+        G += " ";
+      } else {
+        G = "│" + std::string(BW + 2, ' ');
+      }
+      const Stmt &S = C.Code[PC];
+      std::string Body;
+      switch (S.K) {
+      case StmtKind::Call: {
+        // Julia pads the SSA name so that the `=` signs line up.
+        std::string Lhs = "%" + std::to_string(PC + 1);
+        Lhs += std::string(SW - 3 > Lhs.size() ? SW - 3 - Lhs.size() : 0, ' ') + " = ";
+        Body = Lhs + callStr(PC) + "::" + latticeStr(C.SSATypes[PC]);
+        break;
+      }
+      case StmtKind::Assign:
+        Body = std::string(SW, ' ') + slotName(S.Slot) + " = " +
+               (S.Args.empty() ? "?" : valueStr(S.Args[0]));
+        break;
+      case StmtKind::Goto:
+        Body = std::string(SW, ' ') + "goto #" + std::to_string(BlockOf[S.Label]);
+        break;
+      case StmtKind::GotoIfNot:
+        Body = std::string(SW, ' ') + "goto #" + std::to_string(BlockOf[S.Label]) +
+               " if not " + (S.Args.empty() ? "?" : valueStr(S.Args[0]));
+        break;
+      case StmtKind::Return:
+        Body = std::string(SW, ' ') + "return " +
+               (S.Args.empty() ? "nothing" : valueStr(S.Args[0]));
+        break;
+      case StmtKind::Nop:
+        break;
+      }
+      Lines.push_back(G + Body);
+      std::string Loc;
+      if (Opts.DebugInfo) {
+        SourceFileRef F = PC < C.StmtFiles.size() && C.StmtFiles[PC] ? C.StmtFiles[PC] : C.File;
+        if (F && S.Range.valid()) {
+          std::string Name = F->name();
+          if (auto Slash = Name.rfind('/'); Slash != std::string::npos)
+            Name = Name.substr(Slash + 1);
+          Loc = Name + ":" + std::to_string(F->lineCol(S.Range.Begin).Line);
+          if (PC < C.InlineStacks.size() && !C.InlineStacks[PC].empty()) {
+            const InlineFrame &Outer = C.InlineStacks[PC].front();
+            if (Outer.File && Outer.CallSite.valid())
+              Loc += " @ " + std::to_string(Outer.File->lineCol(Outer.CallSite.Begin).Line);
+          }
+        }
+      }
+      Comments.push_back(Loc != LastLoc ? Loc : "");
+      if (!Loc.empty())
+        LastLoc = Loc;
+    }
+    size_t Width = 0;
+    for (const std::string &L : Lines)
+      Width = std::max(Width, displayWidth(L));
+    Width = std::min<size_t>(Width + 2, 72);
+    std::string Out;
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      Out += Lines[I];
+      if (!Comments[I].empty()) {
+        size_t W = displayWidth(Lines[I]);
+        Out += std::string(W < Width ? Width - W : 1, ' ') + "# " + Comments[I];
+      }
+      Out += "\n";
+    }
+    return Out;
+  }
+
+  /// Code points, not bytes (the gutters are multi-byte box characters),
+  /// ignoring ANSI escapes.
+  static size_t displayWidth(const std::string &S) {
+    size_t W = 0;
+    for (size_t I = 0; I < S.size(); ++I) {
+      unsigned char Ch = S[I];
+      if (Ch == 0x1b) {
+        while (I < S.size() && S[I] != 'm')
+          ++I;
+        continue;
+      }
+      if ((Ch & 0xC0) != 0x80)
+        ++W;
+    }
+    return W;
+  }
+
+  std::string header() const {
+    std::string Out = "MethodInstance for " + CI.MI->str() + "\n";
+    const Method &M = *CI.MI->Def;
+    DiagLoc L = M.location();
+    Out += "  from " + M.signatureString();
+    if (L.known())
+      Out += " @ " + L.str();
+    Out += "\nArguments\n";
+    for (uint32_t I = 0; I <= C.NumArgs && I < C.Slots.size(); ++I) {
+      Type *T = I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr;
+      Out += "  " + slotName(I) + "::" + latticeStr(latticeOfSlot(I, T)) + "\n";
+    }
+    if (C.Slots.size() > C.NumArgs + 1) {
+      Out += "Locals\n";
+      for (uint32_t I = C.NumArgs + 1; I < C.Slots.size(); ++I)
+        Out += "  " + slotName(I) + "::" +
+               typeStr(I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr) + "\n";
+    }
+    Out += "Body::" + typeStr(CI.ReturnType) + "\n";
+    return Out;
+  }
+
+  LatticeType latticeOfSlot(uint32_t I, Type *T) const {
+    LatticeType L(T);
+    if (I == 0 && T && T->isFunctionType())
+      return L; // `#self#::typeof(f)`
+    return L;
+  }
+
+  std::string trailer() const {
+    std::string Out;
+    for (uint32_t I = C.NumArgs + 1; I < C.Slots.size() && I < C.SlotTypes.size(); ++I) {
+      if (!needsWarning(C.SlotTypes[I]))
+        continue;
+      if (Out.empty())
+        Out = "Non-concrete variables:\n";
+      Out += "  " + slotName(I) + "::" + C.SlotTypes[I]->str();
+      uint32_t PC = I < C.SlotFirstAssign.size() ? C.SlotFirstAssign[I] : UINT32_MAX;
+      if (PC != UINT32_MAX && PC < C.Code.size()) {
+        SourceFileRef F = PC < C.StmtFiles.size() && C.StmtFiles[PC] ? C.StmtFiles[PC] : C.File;
+        Out += "  (first assigned at " +
+               DiagLoc::fromRange(F, C.Code[PC].Range).str() + ")";
+      }
+      Out += "\n";
+    }
+    return Out;
+  }
+};
+
+} // namespace
+
+std::string printTyped(const CodeInstance &CI, const TypedCode &Code,
+                       const TypedPrintOptions &Opts) {
+  Printer P{CI, Code, Opts};
+  if (Opts.WarnType)
+    return P.header() + P.print() + P.trailer();
+  return "CodeInfo(\n" + P.print() + ") => " + P.typeStr(CI.ReturnType) + "\n";
+}
+
+} // namespace prism

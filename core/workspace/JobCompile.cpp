@@ -1,0 +1,89 @@
+#include "workspace/JobCompile.h"
+
+#include "cache/Compiler.h"
+#include "infer/Inference.h"
+#include "types/Loader.h"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace prism {
+
+namespace {
+
+/// Configs keyed by the options that shape them; shared by every job.
+class ConfigPool {
+public:
+  llvm::Expected<CompilerConfigRef> get(const JobSpec &S) {
+    auto Key = std::make_tuple(S.Target, S.Arch, S.OptLevel, S.Kernel,
+                               S.AlwaysInline, S.MaxThreads, S.MinThreads,
+                               S.BlocksPerSM, S.MaxRegs);
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = Pool.find(Key);
+    if (It != Pool.end())
+      return It->second;
+    CompilerConfigOptions O;
+    O.Target = S.Target;
+    O.Arch = S.Arch;
+    O.OptLevel = S.OptLevel;
+    O.Kernel = S.Kernel;
+    O.AlwaysInline = S.AlwaysInline;
+    O.MaxThreads = S.MaxThreads;
+    O.MinThreads = S.MinThreads;
+    O.BlocksPerSM = S.BlocksPerSM;
+    O.MaxRegs = S.MaxRegs;
+    auto C = CompilerConfig::create(O);
+    if (!C)
+      return C.takeError();
+    Pool.emplace(Key, *C);
+    return *C;
+  }
+
+private:
+  using Key = std::tuple<std::string, std::string, unsigned, bool, bool,
+                         unsigned, unsigned, unsigned, unsigned>;
+  std::mutex Lock;
+  std::map<Key, CompilerConfigRef> Pool;
+};
+
+CompiledJob failed(const JobSpec &S, llvm::Error E) {
+  auto R = std::make_shared<JobReport>();
+  R->Signature = S.Signature;
+  R->Target = S.Target;
+  R->Arch = S.Arch;
+  R->OptLevel = S.OptLevel;
+  R->Diagnostics = takeDiagnostics(std::move(E));
+  return {std::move(R), {}};
+}
+
+} // namespace
+
+JobCompiler makeDriverJobCompiler() {
+  auto Configs = std::make_shared<ConfigPool>();
+  return [Configs](const JobSpec &S, GlobalEnv &Env, InferenceEngine &Engine,
+                   World W) -> CompiledJob {
+    auto Sig = parseSignature(Env, S.Signature);
+    if (!Sig)
+      return failed(S, Sig.takeError());
+    auto Config = Configs->get(S);
+    if (!Config)
+      return failed(S, Config.takeError());
+    FunctionSpec Spec{Sig->Func, TypeContext::get().tuple(Sig->ArgTypes)};
+    auto Inferred = Engine.inferToplevel({&Spec, 1}, W);
+    if (!Inferred)
+      return failed(S, Inferred.takeError());
+    CompileOptions Opts;
+    Opts.Snapshots = true;
+    Opts.TypedOptimized = true;
+    CompilerJob Job{Spec, *Config, W};
+    CompileResult R =
+        compileInferred(*Inferred, Job, Stage::Asm, {}, Opts, &Env);
+    CompiledJob Out;
+    Out.Report = R.Report;
+    Out.Used.assign(Inferred->All.begin(), Inferred->All.end());
+    return Out;
+  };
+}
+
+} // namespace prism

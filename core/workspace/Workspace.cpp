@@ -1,0 +1,406 @@
+#include "workspace/Workspace.h"
+
+#include "infer/Inference.h"
+#include "lang/Parser.h"
+#include "types/Loader.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <unordered_set>
+
+namespace prism {
+
+std::string JobSpec::label() const {
+  std::string L = Signature + " · " + Target;
+  if (!Arch.empty())
+    L += " " + Arch;
+  L += " · O" + std::to_string(OptLevel);
+  return L;
+}
+
+const char *jobStatusName(JobStatus S) {
+  switch (S) {
+  case JobStatus::Queued:
+    return "queued";
+  case JobStatus::Compiling:
+    return "compiling";
+  case JobStatus::Ok:
+    return "ok";
+  case JobStatus::Error:
+    return "error";
+  case JobStatus::Invalidated:
+    return "invalidated";
+  }
+  return "?";
+}
+
+namespace {
+struct WatchedJob {
+  JobState State;
+  std::vector<const CodeInstance *> Used;
+  bool NeedsCompile = true;
+};
+} // namespace
+
+/// Everything the worker thread owns.
+struct Workspace::State {
+  std::unique_ptr<GlobalEnv> Env;
+  std::unique_ptr<InferenceEngine> Engine;
+  std::vector<Diagnostic> PreludeErrors;
+  std::string Path, Source, Recoverable;
+  bool Dirty = false;
+  /// Texts of the definitions loaded so far: an edit loads only new texts.
+  std::multiset<std::string> LoadedDefs;
+  /// Parsed files whose nodes loaded Methods point into; kept alive.
+  std::vector<std::shared_ptr<const ast::ParsedFile>> Parsed;
+  std::vector<Diagnostic> Diags;
+  std::vector<WatchedJob> Jobs;
+  std::vector<InvalidationEvent> Log;
+  uint64_t NextJobId = 1, Edits = 0, Version = 0;
+};
+
+static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
+  SrcRange R = std::visit([](auto *Def) { return Def->Range; }, D);
+  std::string_view T = F.File->text();
+  if (R.End > T.size() || R.Begin > R.End)
+    return {};
+  return std::string(T.substr(R.Begin, R.End - R.Begin));
+}
+
+std::string Workspace::autosavePathFor(const std::string &FilePath) {
+  llvm::SmallString<256> Dir;
+  if (const char *State = std::getenv("XDG_STATE_HOME"); State && *State)
+    Dir = State;
+  else if (const char *Home = std::getenv("HOME"); Home && *Home)
+    llvm::sys::path::append(Dir, Home, ".local", "state");
+  else
+    Dir = "/tmp";
+  llvm::sys::path::append(Dir, "prism", "autosave");
+  llvm::SmallString<256> Abs(FilePath);
+  llvm::sys::fs::make_absolute(Abs);
+  uint64_t H = llvm::xxHash64(Abs.str());
+  std::string Name = llvm::sys::path::filename(FilePath).str() + "." +
+                     llvm::utohexstr(H) + ".autosave";
+  llvm::sys::path::append(Dir, Name);
+  return std::string(Dir);
+}
+
+/// Writes Text to Path atomically: a temporary file in the same directory,
+/// then rename, so a crash leaves either the old or the new content.
+static bool writeAtomically(const std::string &Path, const std::string &Text) {
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  if (!Dir.empty() && llvm::sys::fs::create_directories(Dir))
+    return false;
+  llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::owner_all);
+  std::string Tmp = Path + ".tmp";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (EC)
+      return false;
+    OS << Text;
+    OS.flush();
+    if (OS.has_error()) {
+      OS.clear_error();
+      return false;
+    }
+  }
+  return !llvm::sys::fs::rename(Tmp, Path);
+}
+
+Workspace::Workspace(JobCompiler C) : Compile(std::move(C)), S(new State) {
+  S->Env = std::make_unique<GlobalEnv>();
+  if (llvm::Error E = loadPrelude(*S->Env))
+    S->PreludeErrors = takeDiagnostics(std::move(E));
+  S->Engine = std::make_unique<InferenceEngine>(*S->Env);
+  Published = std::make_shared<WorkspaceSnapshot>();
+  Worker = std::thread([this] { workerLoop(); });
+}
+
+Workspace::~Workspace() {
+  {
+    std::lock_guard<std::mutex> G(QueueLock);
+    Stop = true;
+  }
+  QueueCV.notify_all();
+  Worker.join();
+}
+
+void Workspace::post(WorkspaceCommand C) {
+  {
+    std::lock_guard<std::mutex> G(QueueLock);
+    Queue.push_back(std::move(C));
+  }
+  QueueCV.notify_one();
+}
+
+void Workspace::openFile(const std::string &Path) {
+  post({WorkspaceCommand::Open, Path, {}, 0});
+}
+void Workspace::setSource(std::string Text) {
+  post({WorkspaceCommand::SetSource, std::move(Text), {}, 0});
+}
+void Workspace::addJob(JobSpec Spec) {
+  post({WorkspaceCommand::AddJob, {}, std::move(Spec), 0});
+}
+void Workspace::removeJob(uint64_t Id) {
+  post({WorkspaceCommand::RemoveJob, {}, {}, Id});
+}
+void Workspace::recompileAll() { post({WorkspaceCommand::RecompileAll, {}, {}, 0}); }
+void Workspace::save() { post({WorkspaceCommand::Save, {}, {}, 0}); }
+void Workspace::restoreAutosave() {
+  post({WorkspaceCommand::RestoreAutosave, {}, {}, 0});
+}
+void Workspace::discardAutosave() {
+  post({WorkspaceCommand::DiscardAutosave, {}, {}, 0});
+}
+
+WorkspaceSnapshotRef Workspace::snapshot() const {
+  std::lock_guard<std::mutex> G(PublishLock);
+  return Published;
+}
+
+void Workspace::setOnPublish(std::function<void()> F) {
+  std::lock_guard<std::mutex> G(PublishLock);
+  OnPublish = std::move(F);
+}
+
+void Workspace::waitIdle() {
+  std::unique_lock<std::mutex> L(QueueLock);
+  IdleCV.wait(L, [&] { return Queue.empty() && !InFlight; });
+}
+
+bool Workspace::newerEditQueued() {
+  std::lock_guard<std::mutex> G(QueueLock);
+  return std::any_of(Queue.begin(), Queue.end(), [](const WorkspaceCommand &C) {
+    return C.K == WorkspaceCommand::SetSource || C.K == WorkspaceCommand::Open;
+  });
+}
+
+void Workspace::workerLoop() {
+  for (;;) {
+    WorkspaceCommand C;
+    {
+      std::unique_lock<std::mutex> L(QueueLock);
+      QueueCV.wait(L, [&] { return Stop || !Queue.empty(); });
+      if (Stop)
+        return;
+      C = std::move(Queue.front());
+      Queue.pop_front();
+      // A newer edit supersedes an older one still queued.
+      if (C.K == WorkspaceCommand::SetSource)
+        while (!Queue.empty() && Queue.front().K == WorkspaceCommand::SetSource) {
+          C = std::move(Queue.front());
+          Queue.pop_front();
+        }
+      InFlight = true;
+    }
+    process(C);
+    {
+      std::lock_guard<std::mutex> G(QueueLock);
+      InFlight = false;
+    }
+    publish();
+    IdleCV.notify_all();
+  }
+}
+
+void Workspace::process(WorkspaceCommand &C) {
+  switch (C.K) {
+  case WorkspaceCommand::Open: {
+    auto Buf = llvm::MemoryBuffer::getFile(C.Text, /*IsText=*/true);
+    S->Path = C.Text;
+    if (!Buf) {
+      S->Diags = {Diagnostic::error("io", "cannot read " + C.Text + ": " +
+                                              Buf.getError().message(),
+                                    {})};
+      return;
+    }
+    S->Recoverable.clear();
+    if (auto Auto = llvm::MemoryBuffer::getFile(autosavePathFor(C.Text)))
+      if ((*Auto)->getBuffer() != (*Buf)->getBuffer())
+        S->Recoverable = (*Auto)->getBuffer().str();
+    applySource((*Buf)->getBuffer().str(), /*FromDisk=*/true);
+    return;
+  }
+  case WorkspaceCommand::SetSource:
+    applySource(std::move(C.Text), /*FromDisk=*/false);
+    return;
+  case WorkspaceCommand::AddJob: {
+    WatchedJob J;
+    J.State.Id = S->NextJobId++;
+    J.State.Spec = std::move(C.Spec);
+    S->Jobs.push_back(std::move(J));
+    compilePending("added");
+    return;
+  }
+  case WorkspaceCommand::RemoveJob:
+    S->Jobs.erase(std::remove_if(S->Jobs.begin(), S->Jobs.end(),
+                                 [&](const WatchedJob &J) {
+                                   return J.State.Id == C.Id;
+                                 }),
+                  S->Jobs.end());
+    return;
+  case WorkspaceCommand::RecompileAll:
+    for (WatchedJob &J : S->Jobs)
+      J.NeedsCompile = true;
+    compilePending("recompile requested");
+    return;
+  case WorkspaceCommand::Save:
+    if (!S->Path.empty() && writeAtomically(S->Path, S->Source)) {
+      S->Dirty = false;
+      llvm::sys::fs::remove(autosavePathFor(S->Path));
+    } else {
+      S->Diags.push_back(
+          Diagnostic::error("io", "cannot save " + S->Path, {}));
+    }
+    return;
+  case WorkspaceCommand::RestoreAutosave: {
+    std::string Text = std::move(S->Recoverable);
+    S->Recoverable.clear();
+    if (!Text.empty())
+      applySource(std::move(Text), /*FromDisk=*/false);
+    return;
+  }
+  case WorkspaceCommand::DiscardAutosave:
+    S->Recoverable.clear();
+    if (!S->Path.empty())
+      llvm::sys::fs::remove(autosavePathFor(S->Path));
+    return;
+  }
+}
+
+void Workspace::applySource(std::string Text, bool FromDisk) {
+  S->Source = std::move(Text);
+  S->Dirty = !FromDisk;
+  if (S->Dirty && !S->Path.empty())
+    writeAtomically(autosavePathFor(S->Path), S->Source);
+  ++S->Edits;
+
+  auto File = SourceFile::create(S->Path.empty() ? "untitled.jl" : S->Path,
+                                 S->Source);
+  std::shared_ptr<ast::ParsedFile> Parsed = parseFile(File);
+  S->Diags = S->PreludeErrors;
+  if (Parsed->hasErrors()) {
+    // Keep the last good program and its jobs; show what is wrong now.
+    S->Diags.insert(S->Diags.end(), Parsed->Diags.begin(), Parsed->Diags.end());
+    return;
+  }
+
+  // Load only the definitions whose text is new (Revise-style): unchanged
+  // methods keep their CodeInstances, so their jobs stay valid.
+  std::multiset<std::string> Texts;
+  auto Changed = std::make_shared<ast::ParsedFile>(File);
+  for (const ast::TopLevel &D : Parsed->Defs) {
+    std::string T = defText(*Parsed, D);
+    if (!S->LoadedDefs.count(T))
+      Changed->Defs.push_back(D);
+    Texts.insert(std::move(T));
+  }
+  S->Parsed.push_back(Parsed); // Changed's nodes live in Parsed's arena
+
+  InvalidationEvent Ev;
+  Ev.Edit = S->Edits;
+  if (!Changed->Defs.empty()) {
+    auto Loaded = loadFile(*S->Env, Changed);
+    if (!Loaded) {
+      std::vector<Diagnostic> Ds = takeDiagnostics(Loaded.takeError());
+      S->Diags.insert(S->Diags.end(), Ds.begin(), Ds.end());
+      return;
+    }
+    S->LoadedDefs = std::move(Texts);
+    Ev.NewWorld = Loaded->LastWorld;
+    for (Method *M : Loaded->Added)
+      Ev.Redefined.push_back(M->signatureString());
+    std::vector<CodeInstance *> Dead = S->Engine->invalidate(*Loaded);
+    std::unordered_set<const CodeInstance *> DeadSet(Dead.begin(), Dead.end());
+    for (CodeInstance *CI : Dead)
+      Ev.Invalidated.push_back(CI->MI->str());
+    for (WatchedJob &J : S->Jobs) {
+      bool Hit = J.State.Status == JobStatus::Error || !J.State.Report;
+      for (const CodeInstance *CI : J.Used)
+        Hit |= DeadSet.count(CI) != 0;
+      if (Hit) {
+        J.NeedsCompile = true;
+        J.State.Status = JobStatus::Invalidated;
+      } else if (!J.NeedsCompile) {
+        ++J.State.Reuses;
+        Ev.Kept.push_back(J.State.Spec.label());
+      }
+    }
+  } else {
+    S->LoadedDefs = std::move(Texts);
+    Ev.NewWorld = S->Env->currentWorld();
+  }
+  S->Log.push_back(Ev);
+  if (S->Log.size() > 200)
+    S->Log.erase(S->Log.begin());
+  compilePending(Ev.Redefined.empty() ? "opened"
+                                      : "depends on a redefined method");
+}
+
+void Workspace::compilePending(const std::string &Reason) {
+  World W = S->Env->currentWorld();
+  for (WatchedJob &J : S->Jobs) {
+    if (!J.NeedsCompile)
+      continue;
+    if (newerEditQueued())
+      return; // the next edit recompiles what is still pending
+    J.State.Status = JobStatus::Compiling;
+    publish();
+    CompiledJob R = Compile(J.State.Spec, *S->Env, *S->Engine, W);
+    J.State.Report = R.Report;
+    J.Used = std::move(R.Used);
+    J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
+                                                  : JobStatus::Error;
+    ++J.State.Compiles;
+    J.State.LastReason = Reason;
+    J.NeedsCompile = false;
+    if (!S->Log.empty() && S->Log.back().Edit == S->Edits)
+      S->Log.back().Recompiled.push_back(J.State.Spec.label() + " (" +
+                                         Reason + ")");
+  }
+}
+
+void Workspace::publish() {
+  auto Snap = std::make_shared<WorkspaceSnapshot>();
+  Snap->Version = ++S->Version;
+  Snap->FilePath = S->Path;
+  Snap->Source = S->Source;
+  Snap->Dirty = S->Dirty;
+  Snap->CurrentWorld = S->Env->currentWorld();
+  Snap->Diagnostics = S->Diags;
+  Snap->RecoverableAutosave = S->Recoverable;
+  for (GenericFunction *F : S->Env->functions())
+    for (Method *M : F->methodsIn(Snap->CurrentWorld))
+      if (!M->IsPrelude) {
+        Snap->Functions.push_back(M->signatureString());
+      }
+  std::sort(Snap->Functions.begin(), Snap->Functions.end());
+  for (const WatchedJob &J : S->Jobs)
+    Snap->Jobs.push_back(J.State);
+  Snap->Log = S->Log;
+  {
+    std::lock_guard<std::mutex> G(QueueLock);
+    Snap->Busy = InFlight || !Queue.empty();
+  }
+  std::function<void()> Notify;
+  {
+    std::lock_guard<std::mutex> G(PublishLock);
+    Published = std::move(Snap);
+    Notify = OnPublish;
+  }
+  if (Notify)
+    Notify();
+}
+
+} // namespace prism

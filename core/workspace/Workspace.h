@@ -1,0 +1,150 @@
+/// \file
+/// The live session behind the GUI: one source file, the method table per
+/// world, the jobs the user watches, and a worker thread that does every
+/// compile. Views never wait for it: each change is posted as a command and
+/// the worker publishes a new immutable `WorkspaceSnapshot` when done.
+///
+/// An edit re-parses the file, loads only the definitions whose text changed
+/// (each in a new world), asks inference which CodeInstances that
+/// invalidated, and recompiles exactly the jobs whose CodeInstance closure
+/// contains one of them. A newer edit supersedes older work still queued.
+#pragma once
+
+#include "cache/JobReport.h"
+#include "infer/CodeInstance.h"
+#include "support/Diagnostic.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace prism {
+
+class GlobalEnv;
+class InferenceEngine;
+
+/// What the user asked to watch: a signature on a target with options.
+struct JobSpec {
+  std::string Signature; ///< `saxpy!(Float32, DeviceArray{Float32,1}, ...)`
+  std::string Target = "native";
+  std::string Arch;      ///< empty: the target's default
+  unsigned OptLevel = 2;
+  bool Kernel = true;      ///< kernel ABI (ignored where the target has none)
+  bool AlwaysInline = false;
+  unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
+  bool operator==(const JobSpec &) const = default;
+  std::string label() const; ///< `saxpy!(...) · ptx sm_80 · O2`
+};
+
+enum class JobStatus : uint8_t { Queued, Compiling, Ok, Error, Invalidated };
+const char *jobStatusName(JobStatus S);
+
+struct JobState {
+  uint64_t Id = 0;
+  JobSpec Spec;
+  JobStatus Status = JobStatus::Queued;
+  JobReportRef Report;     ///< latest finished report (may be from an older world)
+  uint64_t Compiles = 0;   ///< how many times this job was compiled
+  uint64_t Reuses = 0;     ///< edits after which it did not need recompiling
+  std::string LastReason;  ///< why it was last recompiled
+};
+
+/// One line of the world-age story shown in the Invalidations panel.
+struct InvalidationEvent {
+  uint64_t Edit = 0;         ///< edit number
+  World NewWorld = 0;
+  std::vector<std::string> Redefined;   ///< methods loaded by this edit
+  std::vector<std::string> Invalidated; ///< MethodInstances whose code was invalidated
+  std::vector<std::string> Recompiled;  ///< jobs recompiled, with the reason
+  std::vector<std::string> Kept;        ///< jobs left alone
+};
+
+struct WorkspaceSnapshot {
+  uint64_t Version = 0;
+  std::string FilePath;
+  std::string Source;        ///< the text the worker last processed
+  bool Dirty = false;        ///< edited since the last save
+  World CurrentWorld = 0;
+  std::vector<Diagnostic> Diagnostics; ///< parse/load errors of the file
+  std::vector<std::string> Functions;  ///< user functions, for the add-job dialog
+  std::vector<JobState> Jobs;
+  std::vector<InvalidationEvent> Log;
+  bool Busy = false;         ///< the worker has work in flight
+  /// Unsaved edits found from an earlier session (crash or kill); the GUI
+  /// offers to restore them.
+  std::string RecoverableAutosave;
+};
+using WorkspaceSnapshotRef = std::shared_ptr<const WorkspaceSnapshot>;
+
+/// Compiles one job (the driver, injected so the Workspace stays a thin
+/// scheduler). Also returns the CodeInstances the job used, for invalidation.
+struct CompiledJob {
+  JobReportRef Report;
+  std::vector<const CodeInstance *> Used;
+};
+using JobCompiler = std::function<CompiledJob(const JobSpec &, GlobalEnv &,
+                                              InferenceEngine &, World)>;
+
+struct WorkspaceCommand {
+  enum Kind : uint8_t { Open, SetSource, AddJob, RemoveJob, RecompileAll, Save,
+                        RestoreAutosave, DiscardAutosave } K;
+  std::string Text;
+  JobSpec Spec;
+  uint64_t Id = 0;
+};
+
+class Workspace {
+public:
+  explicit Workspace(JobCompiler Compile);
+  ~Workspace();
+
+  // Commands: all return immediately; the worker does the work.
+  void openFile(const std::string &Path);
+  void setSource(std::string Text);
+  void addJob(JobSpec Spec);
+  void removeJob(uint64_t Id);
+  void recompileAll();
+  void save();
+  /// Replace the buffer with the autosaved text found at open (or drop it).
+  void restoreAutosave();
+  void discardAutosave();
+  /// Where unsaved edits of a file are autosaved (atomically, on every edit).
+  static std::string autosavePathFor(const std::string &FilePath);
+
+  /// The latest published state (never blocks on a compile).
+  WorkspaceSnapshotRef snapshot() const;
+  /// Blocks until the queue is empty and nothing is in flight (tests, CLI).
+  void waitIdle();
+  /// Called on the worker thread after each publish (e.g. to wake the UI).
+  void setOnPublish(std::function<void()> F);
+
+private:
+  struct State;
+  void post(WorkspaceCommand C);
+  void workerLoop();
+  void process(WorkspaceCommand &C);
+  void applySource(std::string Text, bool FromDisk);
+  void compilePending(const std::string &Reason);
+  bool newerEditQueued();
+  void publish();
+
+  JobCompiler Compile;
+  std::unique_ptr<State> S; ///< owned by the worker thread
+  mutable std::mutex QueueLock;
+  std::condition_variable QueueCV, IdleCV;
+  std::deque<WorkspaceCommand> Queue;
+  bool Stop = false, InFlight = false;
+  std::shared_ptr<const WorkspaceSnapshot> Published;
+  mutable std::mutex PublishLock;
+  std::function<void()> OnPublish;
+  std::thread Worker;
+};
+
+} // namespace prism

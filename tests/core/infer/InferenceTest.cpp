@@ -1,0 +1,323 @@
+// Inference on the teaching examples and on small programs: return types,
+// resolved invoke targets, Julia's promotion results, constant propagation,
+// branch folding and recursion.
+#include "InferTestUtil.h"
+
+using namespace prism;
+using namespace prism::testing;
+
+namespace {
+
+TypeContext &ctx() { return TypeContext::get(); }
+
+TEST_F(InferTest, SaxpyReturnsNothing) {
+  loadExample("saxpy.jl");
+  CodeInstance *CI = infer("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_EQ(CI->ReturnType, ctx().nothing());
+  EXPECT_TRUE(CI->Errors.empty());
+  // The calls resolve statically; `@inbounds y[i]` gets the InBounds instance.
+  MethodInstance *BI = findInvoke(*CI, "blockIdx");
+  ASSERT_NE(BI, nullptr);
+  MethodInstance *GI = findInvoke(*CI, "getindex");
+  ASSERT_NE(GI, nullptr);
+  EXPECT_TRUE(GI->InBounds);
+  MethodInstance *SI = findInvoke(*CI, "setindex!");
+  ASSERT_NE(SI, nullptr);
+  EXPECT_TRUE(SI->InBounds);
+  // `length(y)` is not under @inbounds and has no boundscheck anyway.
+  MethodInstance *LI = findInvoke(*CI, "length");
+  ASSERT_NE(LI, nullptr);
+  EXPECT_FALSE(LI->InBounds);
+  // Every value in saxpy! is concrete.
+  for (Type *T : CI->Code->SlotTypes)
+    EXPECT_TRUE(T->isConcrete() || T->isBottom()) << T->str();
+
+  std::string S = typed(CI);
+  EXPECT_NE(S.find("CodeInfo(\n1 ─ "), std::string::npos) << S;
+  EXPECT_NE(S.find("invoke blockIdx()::Dim3"), std::string::npos) << S;
+  EXPECT_NE(S.find("Base.getfield(%1, :x)::Int32"), std::string::npos) << S;
+  uint32_t Line = 0;
+  const SourceFile &F = *CI->Code->File;
+  for (uint32_t L = 1; L <= F.lineCount() && !Line; ++L)
+    if (F.lineText(L).find("blockIdx()") != std::string_view::npos)
+      Line = L;
+  EXPECT_NE(S.find("# saxpy.jl:" + std::to_string(Line) + "\n"), std::string::npos) << S;
+  EXPECT_NE(S.find(") => Nothing\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("return nothing"), std::string::npos) << S;
+}
+
+TEST_F(InferTest, InBoundsInstanceFoldsTheBoundsCheck) {
+  loadExample("saxpy.jl");
+  CodeInstance *CI = infer("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_NE(CI, nullptr);
+  MethodInstance *GI = findInvoke(*CI, "getindex");
+  ASSERT_NE(GI, nullptr);
+  CodeInstance *G = GI->cachedIn(Env.currentWorld());
+  ASSERT_NE(G, nullptr);
+  // boundscheck() is Const(false): checkbounds is never inferred or called.
+  EXPECT_EQ(findInvoke(*G, "checkbounds"), nullptr) << typed(G);
+  bool SawBoundsCheck = false;
+  for (size_t PC = 0; PC < G->Code->Code.size(); ++PC)
+    if (G->Code->Builtins[PC] == Builtin::BoundsCheck) {
+      SawBoundsCheck = true;
+      ASSERT_TRUE(G->Code->SSATypes[PC].Const);
+      EXPECT_EQ(G->Code->SSATypes[PC].Const->Bits, 0u);
+    }
+  EXPECT_TRUE(SawBoundsCheck);
+
+  // The non-inbounds instance does check.
+  loadText("chk.jl", "get1(a::DeviceArray{Float32,1}, i::Int) = a[i]\n");
+  CodeInstance *C2 = infer("get1(DeviceArray{Float32,1}, Int)");
+  ASSERT_NE(C2, nullptr);
+  MethodInstance *G2 = findInvoke(*C2, "getindex");
+  ASSERT_NE(G2, nullptr);
+  EXPECT_FALSE(G2->InBounds);
+  EXPECT_NE(findInvoke(*G2->cachedIn(Env.currentWorld()), "checkbounds"), nullptr);
+}
+
+TEST_F(InferTest, UnstableSumRowReportsUnion) {
+  loadExample("unstable.jl");
+  CodeInstance *CI = infer("sum_row(DeviceArray{Float32,2}, Int)");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_EQ(CI->ReturnType->str(), "Union{Float32, Int64}");
+  const TypedCode &C = *CI->Code;
+  int Acc = -1;
+  for (size_t I = 0; I < C.Slots.size(); ++I)
+    if (C.Slots[I].Name.str() == "acc")
+      Acc = static_cast<int>(I);
+  ASSERT_GE(Acc, 0);
+  EXPECT_EQ(C.SlotTypes[Acc]->str(), "Union{Float32, Int64}");
+  ASSERT_NE(C.SlotFirstAssign[Acc], UINT32_MAX);
+  // The line of `acc = 0` in the example.
+  uint32_t AccLine = 0;
+  for (uint32_t L = 1; L <= C.File->lineCount(); ++L)
+    if (C.File->lineText(L).find("acc = 0") != std::string_view::npos)
+      AccLine = L;
+  ASSERT_NE(AccLine, 0u);
+  EXPECT_EQ(DiagLoc::fromRange(C.File, C.Code[C.SlotFirstAssign[Acc]].Range).Line, AccLine);
+
+  TypedPrintOptions W;
+  W.WarnType = true;
+  std::string S = typed(CI, W);
+  EXPECT_NE(S.find("Arguments\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("Locals\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("  acc::!Union{Float32, Int64}!\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("Body::!Union{Float32, Int64}!\n"), std::string::npos) << S;
+  EXPECT_NE(S.find("acc::Union{Float32, Int64}  (first assigned at unstable.jl:" +
+                   std::to_string(AccLine)),
+            std::string::npos)
+      << S;
+  W.Color = true;
+  EXPECT_NE(typed(CI, W).find("\x1b[31mUnion{Float32, Int64}\x1b[39m"), std::string::npos);
+}
+
+TEST_F(InferTest, PromotionFollowsJulia) {
+  loadText("promo.jl", R"(
+mulf(a::Float32, b::Int64) = a * b
+divi(a::Int, b::Int) = a / b
+divi32(a::Int32, b::Int32) = a ÷ b
+addmix(a::Int32, b::Int64) = a + b
+tid() = threadIdx().x
+conv(x::Float64) = Float32(x)
+)");
+  CodeInstance *M = infer("mulf(Float32, Int64)");
+  ASSERT_NE(M, nullptr);
+  EXPECT_EQ(M->ReturnType, ctx().float32());
+  CodeInstance *D = infer("divi(Int, Int)");
+  ASSERT_NE(D, nullptr);
+  EXPECT_EQ(D->ReturnType, ctx().float64());
+  CodeInstance *D32 = infer("divi32(Int32, Int32)");
+  ASSERT_NE(D32, nullptr);
+  EXPECT_EQ(D32->ReturnType, ctx().int32());
+  CodeInstance *A = infer("addmix(Int32, Int64)");
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(A->ReturnType, ctx().int64());
+  CodeInstance *T = infer("tid()");
+  ASSERT_NE(T, nullptr);
+  EXPECT_EQ(T->ReturnType, ctx().int32());
+  CodeInstance *C = infer("conv(Float64)");
+  ASSERT_NE(C, nullptr);
+  EXPECT_EQ(C->ReturnType, ctx().float32());
+  // `Float32(x)` dispatches on Type{Float32}.
+  bool SawCtor = false;
+  for (MethodInstance *MI : C->Code->Invokes)
+    if (MI && MI->Sig[0] == ctx().typeOfType(ctx().float32()))
+      SawCtor = true;
+  EXPECT_TRUE(SawCtor) << typed(C);
+}
+
+TEST_F(InferTest, ConstantPropagationReachesSharedArray) {
+  loadText("shmem.jl", "shmem() = CuStaticSharedArray(Float32, 256)\n");
+  CodeInstance *CI = infer("shmem()");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_EQ(CI->ReturnType, arrayType(ctx().float32(), 1));
+  MethodInstance *MI = findInvoke(*CI, "CuStaticSharedArray");
+  ASSERT_NE(MI, nullptr);
+  // The call keeps the constant-specialised instance: its body needs 256.
+  ASSERT_TRUE(MI->isConstSpecialized());
+  ASSERT_TRUE(MI->ConstArgs.at(2).has_value());
+  EXPECT_EQ(MI->ConstArgs[2]->asSigned(), 256);
+  CodeInstance *Inner = MI->cachedIn(Env.currentWorld());
+  ASSERT_NE(Inner, nullptr);
+  EXPECT_TRUE(Inner->NeedsConstArgs);
+  bool Found = false;
+  for (size_t PC = 0; PC < Inner->Code->Code.size(); ++PC)
+    if (Inner->Code->Builtins[PC] == Builtin::SharedArray) {
+      Found = true;
+      const auto &A = Inner->Code->ArgTypes[PC];
+      ASSERT_EQ(A.size(), 3u);
+      ASSERT_TRUE(A[2].Const);
+      EXPECT_EQ(A[2].Const->asSigned(), 256);
+      EXPECT_EQ(Inner->Code->SSATypes[PC].T, ctx().ptr(ctx().float32()));
+    }
+  EXPECT_TRUE(Found) << typed(Inner);
+  // The constant-specialised instance is part of the closure codegen gets.
+  InferResult R;
+  infer("shmem()", &R);
+  bool InAll = false;
+  for (CodeInstance *C : R.All)
+    InAll |= C->MI == MI;
+  EXPECT_TRUE(InAll);
+}
+
+TEST_F(InferTest, ConstantIndexSelectsTupleField) {
+  loadText("tup.jl", R"(
+pick(t, d) = t[d]
+second(t::Tuple{Int32,Float64}) = pick(t, 2)
+anyfield(t::Tuple{Int32,Float64}, d::Int) = pick(t, d)
+dim2(a::DeviceArray{Float32,2}) = size(a, 2)
+)");
+  CodeInstance *S = infer("second(Tuple{Int32,Float64})");
+  ASSERT_NE(S, nullptr);
+  EXPECT_EQ(S->ReturnType, ctx().float64());
+  CodeInstance *A = infer("anyfield(Tuple{Int32,Float64}, Int)");
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(A->ReturnType->str(), "Union{Float64, Int32}");
+  CodeInstance *D = infer("dim2(DeviceArray{Float32,2})");
+  ASSERT_NE(D, nullptr);
+  EXPECT_EQ(D->ReturnType, ctx().int64());
+}
+
+TEST_F(InferTest, ConstantBranchesFoldAndDeadCodeIsNotInferred) {
+  loadText("fold.jl", R"(
+function f()
+    if 1 < 2
+        return 1
+    else
+        return undefined_name
+    end
+end
+g() = 3 * 4 + 1
+)");
+  CodeInstance *F = infer("f()");
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->ReturnType, ctx().int64());
+  ASSERT_TRUE(F->ReturnConst);
+  EXPECT_EQ(F->ReturnConst->asSigned(), 1);
+  EXPECT_TRUE(F->Errors.empty());
+  // The dead branch is gone (Nop) and no statement there was typed.
+  bool HasNop = false;
+  for (const Stmt &S : F->Code->Code)
+    HasNop |= S.K == StmtKind::Nop;
+  EXPECT_TRUE(HasNop);
+  CodeInstance *G = infer("g()");
+  ASSERT_NE(G, nullptr);
+  ASSERT_TRUE(G->ReturnConst);
+  EXPECT_EQ(G->ReturnConst->asSigned(), 13);
+}
+
+TEST_F(InferTest, ThrowIsBottomAndCodeAfterItUnreachable) {
+  loadText("thr.jl", R"(
+function t(x::Int)
+    throw(DivideError())
+    return x + 1
+end
+)");
+  CodeInstance *CI = infer("t(Int)");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_TRUE(CI->ReturnType->isBottom());
+  bool SawThrow = false;
+  for (size_t PC = 0; PC < CI->Code->Code.size(); ++PC)
+    if (CI->Code->Builtins[PC] == Builtin::Throw) {
+      SawThrow = true;
+      EXPECT_TRUE(CI->Code->SSATypes[PC].isBottom());
+    }
+  EXPECT_TRUE(SawThrow);
+  for (const Stmt &S : CI->Code->Code)
+    EXPECT_NE(S.K, StmtKind::Return);
+}
+
+TEST_F(InferTest, RecursionConverges) {
+  loadText("rec.jl", R"(
+fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2)
+iseven2(n) = n == 0 ? true : isodd2(n - 1)
+isodd2(n) = n == 0 ? false : iseven2(n - 1)
+)");
+  CodeInstance *F = infer("fib(Int)");
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->ReturnType, ctx().int64());
+  EXPECT_NE(findInvoke(*F, "fib"), nullptr);
+  CodeInstance *E = infer("iseven2(Int)");
+  ASSERT_NE(E, nullptr);
+  EXPECT_EQ(E->ReturnType, ctx().boolTy());
+  // The cycle's members were published once each.
+  MethodInstance *Odd = findInvoke(*E, "isodd2");
+  ASSERT_NE(Odd, nullptr);
+  EXPECT_EQ(Odd->codeInstances().size(), 1u);
+  EXPECT_EQ(Odd->cachedIn(Env.currentWorld())->ReturnType, ctx().boolTy());
+}
+
+TEST_F(InferTest, GrowingRecursionTerminatesWithDiagnostic) {
+  loadText("grow.jl", "grow(x) = grow((x,))\n");
+  std::vector<Diagnostic> D = inferErrors("grow(Int)");
+  ASSERT_FALSE(D.empty());
+  EXPECT_TRUE(D[0].Message.find("nest more than") != std::string::npos ||
+              D[0].Message.find("calls deep") != std::string::npos)
+      << D[0].Message;
+}
+
+TEST_F(InferTest, FunctionValuedArgumentsDispatchStatically) {
+  loadExample("map.jl");
+  CodeInstance *CI = infer("map!(typeof(square), DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_EQ(CI->ReturnType, ctx().nothing());
+  MethodInstance *Sq = findInvoke(*CI, "square");
+  ASSERT_NE(Sq, nullptr);
+  EXPECT_EQ(Sq->Sig.at(1), ctx().float32());
+  EXPECT_EQ(Sq->cachedIn(Env.currentWorld())->ReturnType, ctx().float32());
+}
+
+TEST_F(InferTest, OptimizedCodeInlinesWithStacks) {
+  loadExample("saxpy.jl");
+  CodeInstance *CI = infer("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  EXPECT_EQ(Opt, Engine.optimizedCode(CI)); // cached
+  size_t N = Opt->Code.size();
+  ASSERT_EQ(Opt->SSATypes.size(), N);
+  ASSERT_EQ(Opt->InlineStacks.size(), N);
+  ASSERT_EQ(Opt->StmtFiles.size(), N);
+  // @inline prelude methods are gone; their statements carry their stacks.
+  bool Inlined = false, PointerRef = false;
+  for (size_t PC = 0; PC < N; ++PC) {
+    EXPECT_NE(Opt->Code[PC].K, StmtKind::Nop);
+    if (Opt->Invokes[PC]) {
+      EXPECT_NE(Opt->Invokes[PC]->Def->Name.str(), "getindex");
+      EXPECT_NE(Opt->Invokes[PC]->Def->Name.str(), "blockIdx");
+    }
+    if (!Opt->InlineStacks[PC].empty()) {
+      Inlined = true;
+      EXPECT_EQ(Opt->InlineStacks[PC].front().File->name(), "saxpy.jl");
+      EXPECT_NE(Opt->StmtFiles[PC], nullptr);
+    }
+    PointerRef |= Opt->Builtins[PC] == Builtin::PointerRef;
+  }
+  EXPECT_TRUE(Inlined);
+  EXPECT_TRUE(PointerRef);
+  std::string S = printTyped(*CI, *Opt);
+  EXPECT_NE(S.find("Base.pointerref("), std::string::npos) << S;
+}
+
+} // namespace

@@ -1,0 +1,156 @@
+// The pure parts behind the panels: forms turned into commands, signature
+// suggestions, diffs prepared for display, compared figures.
+#include "CompareView.h"
+#include "DevicesView.h"
+#include "DiffModel.h"
+#include "JobsView.h"
+#include "SampleReports.h"
+#include "Signatures.h"
+#include "ViewModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism;
+using namespace prism::views;
+
+TEST(ViewModel, ParseDims) {
+  EXPECT_EQ(parseDims("4"), (std::array<unsigned, 3>{4, 1, 1}));
+  EXPECT_EQ(parseDims(" 4, 2 "), (std::array<unsigned, 3>{4, 2, 1}));
+  EXPECT_EQ(parseDims("8,4,2"), (std::array<unsigned, 3>{8, 4, 2}));
+  EXPECT_FALSE(parseDims(""));
+  EXPECT_FALSE(parseDims("0"));
+  EXPECT_FALSE(parseDims("4,"));
+  EXPECT_FALSE(parseDims("1,2,3,4"));
+  EXPECT_FALSE(parseDims("x"));
+}
+
+TEST(ViewModel, CommandNamesAndQueue) {
+  CommandQueue Q;
+  Q.post(cmd::SelectJob{3});
+  Q.post(cmd::EditSource{"x"});
+  ASSERT_EQ(Q.posted().size(), 2u);
+  EXPECT_STREQ(commandName(Q.posted()[0]), "SelectJob");
+  EXPECT_STREQ(commandName(Q.posted()[1]), "EditSource");
+  EXPECT_EQ(Q.take().size(), 2u);
+  EXPECT_TRUE(Q.posted().empty());
+}
+
+TEST(ViewModel, SnapshotFindsJobs) {
+  GuiSnapshot S = test::makeSnapshot();
+  ASSERT_TRUE(S.selectedJob());
+  EXPECT_EQ(S.selectedJob()->Id, 1u);
+  EXPECT_EQ(S.job(2)->Spec.OptLevel, 3u);
+  EXPECT_EQ(S.job(0), nullptr);
+  EXPECT_EQ(S.job(99), nullptr);
+}
+
+TEST(Forms, AddJobFormMakesCommand) {
+  AddJobForm F;
+  F.Signature = "  saxpy!(Float32, DeviceArray{Float32,1}) ";
+  F.TargetIndex = 1; // gcn
+  F.OptLevel = 3;
+  F.MaxThreads = 256;
+  std::string Err;
+  auto C = F.toCommand(Err);
+  ASSERT_TRUE(C) << Err;
+  EXPECT_EQ(C->Spec.Signature, "saxpy!(Float32, DeviceArray{Float32,1})");
+  EXPECT_EQ(C->Spec.Target, "gcn");
+  EXPECT_EQ(C->Spec.OptLevel, 3u);
+  EXPECT_TRUE(C->Spec.Kernel);
+  EXPECT_EQ(C->Spec.Bounds.MaxThreads, 256u);
+
+  F.TargetIndex = 2; // bpf programs are not kernels
+  C = F.toCommand(Err);
+  ASSERT_TRUE(C);
+  EXPECT_FALSE(C->Spec.Kernel);
+
+  F.Signature = "saxpy!";
+  EXPECT_FALSE(F.toCommand(Err));
+  EXPECT_NE(Err.find("name(Type"), std::string::npos);
+  F.Signature = "f(Int64)";
+  F.MinThreads = 512;
+  EXPECT_FALSE(F.toCommand(Err));
+  EXPECT_EQ(Err, "minthreads exceeds maxthreads");
+}
+
+TEST(Forms, RunFormMakesCommand) {
+  RunForm F;
+  F.Device = "bpf";
+  F.Call = "filter(UInt8[1, 2, 3])";
+  F.Blocks = "2";
+  F.Threads = "64,2";
+  std::string Err;
+  auto C = F.toCommand(7, Err);
+  ASSERT_TRUE(C) << Err;
+  EXPECT_EQ(C->Device, "bpf");
+  EXPECT_EQ(C->Job, 7u);
+  EXPECT_EQ(C->Blocks, (std::array<unsigned, 3>{2, 1, 1}));
+  EXPECT_EQ(C->Threads, (std::array<unsigned, 3>{64, 2, 1}));
+  F.Threads = "0";
+  EXPECT_FALSE(F.toCommand(7, Err));
+  F.Threads = "1";
+  F.Call = "no call";
+  EXPECT_FALSE(F.toCommand(7, Err));
+}
+
+TEST(Forms, ExampleCallFromSignature) {
+  EXPECT_EQ(exampleCall("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})"),
+            "saxpy!(1f0, rand(Float32, 1024), rand(Float32, 1024))");
+  EXPECT_EQ(exampleCall("f(Int32, Bool)"), "f(Int32(1), true)");
+}
+
+TEST(Signatures, SuggestsAnnotatedFunctions) {
+  auto S = suggestSignatures(test::SaxpySource);
+  ASSERT_EQ(S.size(), 1u); // axpy has no annotations
+  EXPECT_EQ(S[0], "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  S = suggestSignatures("function f(a::Int64)\nend\nfunction g()\nend\n"
+                        "myfunction(x) = 1\nfunction h(x::NTuple{2, Float32}, y::T) where T\n");
+  EXPECT_EQ(S, (std::vector<std::string>{"f(Int64)", "g()",
+                                         "h(NTuple{2, Float32}, T)"}));
+}
+
+TEST(DiffModel, UnifiedDiffRows) {
+  std::string U = "--- before\n+++ after\n@@ -3,3 +3,2 @@\n a\n-b\n+c\n d\n";
+  DiffText D = diffTextFromUnified(U);
+  ASSERT_EQ(D.Kinds.size(), 7u);
+  EXPECT_EQ(D.Kinds[0], DiffText::Header);
+  EXPECT_EQ(D.Kinds[2], DiffText::Hunk);
+  EXPECT_EQ(D.Kinds[4], DiffText::Removed);
+  EXPECT_EQ(D.Kinds[5], DiffText::Added);
+  EXPECT_EQ(D.OldNo[3], 3u);
+  EXPECT_EQ(D.OldNo[4], 4u);
+  EXPECT_EQ(D.NewNo[5], 4u);
+  EXPECT_EQ(D.NewNo[6], 5u);
+  EXPECT_EQ(D.NumAdded, 1u);
+  EXPECT_EQ(D.NumRemoved, 1u);
+  DiffCounts C = countUnified(U);
+  EXPECT_EQ(C.Added, 1u);
+  EXPECT_EQ(C.Removed, 1u);
+}
+
+TEST(DiffModel, LineDiffRows) {
+  DiffText D = diffTextFromLines(diffLines("a\nb\nc\n", "a\nc\nd\n"));
+  EXPECT_EQ(D.NumAdded, 1u);
+  EXPECT_EQ(D.NumRemoved, 1u);
+  EXPECT_EQ(D.Text.find("b\n") != std::string::npos, true);
+}
+
+TEST(Compare, FiguresOfTwoReports) {
+  auto A = test::makeSaxpyReport(2), B = test::makeSaxpyReport(3);
+  auto F = compareFigures(*A, *B);
+  auto Find = [&](std::string_view Name) -> const FigureDelta * {
+    for (const FigureDelta &X : F)
+      if (X.Name == Name)
+        return &X;
+    return nullptr;
+  };
+  const FigureDelta *Regs = Find("registers");
+  ASSERT_TRUE(Regs);
+  EXPECT_EQ(*Regs->A, 12);
+  EXPECT_EQ(*Regs->B, 10);
+  ASSERT_TRUE(Find("llvm-opt time"));
+  EXPECT_GT(*Find("llvm-opt time")->B, *Find("llvm-opt time")->A);
+  EXPECT_EQ(Find("VGPRs"), nullptr); // unknown on both sides: not listed
+  ASSERT_TRUE(Find("asm lines"));
+  EXPECT_EQ(*Find("asm lines")->A - *Find("asm lines")->B, 1);
+}

@@ -1,0 +1,230 @@
+#include "DevicesView.h"
+
+#include <cstdio>
+
+namespace prism::views {
+
+std::optional<cmd::RunOnDevice> RunForm::toCommand(JobId Job,
+                                                    std::string &Error) const {
+  std::string_view C = Call;
+  while (!C.empty() && C.front() == ' ')
+    C.remove_prefix(1);
+  size_t Open = C.find('(');
+  if (C.empty() || Open == 0 || Open == std::string_view::npos ||
+      C.find(')') == std::string_view::npos) {
+    Error = "write a call, e.g. saxpy!(2f0, rand(Float32, 1024), "
+            "zeros(Float32, 1024))";
+    return std::nullopt;
+  }
+  auto B = parseDims(Blocks), T = parseDims(Threads);
+  if (!B || !T) {
+    Error = "blocks and threads are X[,Y[,Z]] with positive integers";
+    return std::nullopt;
+  }
+  if (Device.empty()) {
+    Error = "pick a device";
+    return std::nullopt;
+  }
+  cmd::RunOnDevice R;
+  R.Device = Device;
+  R.Job = Job;
+  R.Call = std::string(C);
+  R.Blocks = *B;
+  R.Threads = *T;
+  R.Seed = uint64_t(Seed < 0 ? 0 : Seed);
+  Error.clear();
+  return R;
+}
+
+std::string exampleCall(std::string_view Sig) {
+  size_t Open = Sig.find('(');
+  if (Open == std::string_view::npos)
+    return std::string(Sig);
+  std::string Out(Sig.substr(0, Open + 1));
+  std::string_view Args = Sig.substr(Open + 1);
+  if (!Args.empty() && Args.back() == ')')
+    Args.remove_suffix(1);
+  int Depth = 0;
+  size_t Begin = 0;
+  bool First = true;
+  auto Emit = [&](std::string_view T) {
+    while (!T.empty() && T.front() == ' ')
+      T.remove_prefix(1);
+    while (!T.empty() && T.back() == ' ')
+      T.remove_suffix(1);
+    if (T.empty())
+      return;
+    if (!First)
+      Out += ", ";
+    First = false;
+    if (T.starts_with("DeviceArray{")) {
+      std::string_view Elt = T.substr(12);
+      Elt = Elt.substr(0, Elt.find(','));
+      Out += "rand(" + std::string(Elt) + ", 1024)";
+    } else if (T == "Float32") {
+      Out += "1f0";
+    } else if (T == "Float64") {
+      Out += "1.0";
+    } else if (T == "Bool") {
+      Out += "true";
+    } else if (T.starts_with("Int") || T.starts_with("UInt")) {
+      Out += std::string(T) + "(1)";
+    } else {
+      Out += "?";
+    }
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    char C = Args[I];
+    if (C == '{' || C == '(')
+      ++Depth;
+    else if (C == '}' || C == ')')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      Emit(Args.substr(Begin, I - Begin));
+      Begin = I + 1;
+    }
+  }
+  Emit(Args.substr(Begin));
+  return Out + ")";
+}
+
+void DevicesView::draw(ViewContext &Ctx, bool *Open) {
+  if (Open && !*Open)
+    return;
+  if (ImGui::Begin("Devices", Open))
+    drawContent(Ctx);
+  ImGui::End();
+}
+
+void DevicesView::drawContent(ViewContext &Ctx) {
+  const GuiSnapshot &Snap = Ctx.Snap;
+  const Palette &P = Ctx.Colors;
+  if (!Snap.HostSummary.empty())
+    ImGui::TextDisabled("%s", Snap.HostSummary.c_str());
+  if (Snap.Devices.empty()) {
+    ImGui::Spacing();
+    ImGui::TextWrapped("%s", Snap.CompilerConnected
+                                 ? "probing devices…"
+                                 : "device probing (host JIT, BPF, CUDA) "
+                                   "arrives with the compiler workspace; "
+                                   "`prism devices` reports them from the "
+                                   "command line.");
+  }
+  for (const DeviceEntry &D : Snap.Devices) {
+    ImGui::PushID(D.Name.c_str());
+    ImU32 C = D.State == DeviceState::Available ? P.Ok
+              : D.State == DeviceState::Busy    ? P.Busy
+                                                : P.Muted;
+    ImVec2 Pos = ImGui::GetCursorScreenPos();
+    float H = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddCircleFilled(
+        ImVec2(Pos.x + H * 0.4f, Pos.y + H * 0.5f), H * 0.28f, C);
+    ImGui::Dummy(ImVec2(H * 0.9f, H));
+    ImGui::SameLine();
+    ImGui::Text("%s", D.Name.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", deviceStateName(D.State));
+    ImGui::Indent(H * 1.2f);
+    if (!D.Description.empty())
+      ImGui::TextWrapped("%s", D.Description.c_str());
+    if (D.State == DeviceState::Unavailable && !D.Reason.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(P.Muted));
+      ImGui::TextWrapped("%s", D.Reason.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (D.LastRun) {
+      const RunResult &R = *D.LastRun;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(R.Ok ? P.Ok : P.Failed),
+                         "%s", R.Ok ? "last run ok" : "last run failed");
+      ImGui::SameLine();
+      ImGui::TextDisabled("%.3f ms", R.TimeMs);
+      ImGui::TextWrapped("%s", R.Call.c_str());
+      if (!R.Summary.empty())
+        ImGui::TextWrapped("%s", R.Summary.c_str());
+      if (!R.Output.empty() && ImGui::TreeNode("output")) {
+        ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
+        ImGui::InputTextMultiline("##out", const_cast<char *>(R.Output.c_str()),
+                                  R.Output.size() + 1, ImVec2(-1, 120),
+                                  ImGuiInputTextFlags_ReadOnly);
+        ImGui::PopFont();
+        ImGui::TreePop();
+      }
+      if (!R.Log.empty() && ImGui::TreeNode("log")) {
+        ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
+        ImGui::InputTextMultiline("##log", const_cast<char *>(R.Log.c_str()),
+                                  R.Log.size() + 1, ImVec2(-1, 120),
+                                  ImGuiInputTextFlags_ReadOnly);
+        ImGui::PopFont();
+        ImGui::TreePop();
+      }
+    }
+    ImGui::Unindent(H * 1.2f);
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  drawRunForm(Ctx);
+}
+
+void DevicesView::drawRunForm(ViewContext &Ctx) {
+  const GuiSnapshot &Snap = Ctx.Snap;
+  const JobEntry *J = Ctx.selectedJob();
+  if (J && PrefilledFor != J->Spec.Signature) {
+    PrefilledFor = J->Spec.Signature;
+    Form.Call = exampleCall(J->Spec.Signature);
+    if (J->Spec.Target == "bpf")
+      Form.Device = "bpf";
+    else if (J->Spec.Target == "ptx")
+      Form.Device = "cuda";
+    else
+      Form.Device = "host";
+  }
+  ImGui::TextUnformatted("Run");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("##dev", Form.Device.c_str())) {
+    for (const char *D : {"host", "bpf", "cuda"}) {
+      const DeviceEntry *E = nullptr;
+      for (const DeviceEntry &X : Snap.Devices)
+        if (X.Name == D)
+          E = &X;
+      bool Usable = E && E->State != DeviceState::Unavailable;
+      if (ImGui::Selectable(D, Form.Device == D, Usable ? 0 : ImGuiSelectableFlags_Disabled))
+        Form.Device = D;
+    }
+    ImGui::EndCombo();
+  }
+  char Buf[1024];
+  std::snprintf(Buf, sizeof Buf, "%s", Form.Call.c_str());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::InputTextWithHint("##call", "saxpy!(2f0, rand(Float32, 1024), zeros(Float32, 1024))",
+                               Buf, sizeof Buf))
+    Form.Call = Buf;
+  char B[32], T[32];
+  std::snprintf(B, sizeof B, "%s", Form.Blocks.c_str());
+  std::snprintf(T, sizeof T, "%s", Form.Threads.c_str());
+  ImGui::SetNextItemWidth(70);
+  if (ImGui::InputText("blocks", B, sizeof B))
+    Form.Blocks = B;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(70);
+  if (ImGui::InputText("threads", T, sizeof T))
+    Form.Threads = T;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(60);
+  ImGui::InputInt("seed", &Form.Seed, 0);
+  ImGui::SameLine();
+  bool CanRun = Snap.CompilerConnected;
+  ImGui::BeginDisabled(!CanRun);
+  if (ImGui::Button("Run")) {
+    if (auto C = Form.toCommand(J ? J->Id : 0, FormError))
+      Ctx.Sink.post(std::move(*C));
+  }
+  ImGui::EndDisabled();
+  if (!CanRun && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("needs the compiler workspace");
+  if (!FormError.empty())
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error), "%s",
+                       FormError.c_str());
+}
+
+} // namespace prism::views

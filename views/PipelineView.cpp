@@ -1,0 +1,183 @@
+#include "PipelineView.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace prism::views {
+
+static bool containsNoCase(std::string_view Hay, std::string_view Needle) {
+  return Needle.empty() || !findInLine(Hay, Needle).empty();
+}
+
+void PipelineView::draw(ViewContext &Ctx, bool *Open) {
+  if (Open && !*Open)
+    return;
+  if (ImGui::Begin("Pipeline", Open))
+    drawContent(Ctx);
+  ImGui::End();
+}
+
+void PipelineView::load(const JobEntry &J) {
+  ShownJob = J.Id;
+  if (Shown == J.Report)
+    return;
+  Shown = J.Report;
+  Counts.clear();
+  Functions.clear();
+  DiffFor = -1;
+  if (!Shown)
+    return;
+  for (const PassSnapshot &P : Shown->Passes) {
+    Counts.push_back(P.Diff.empty() ? DiffCounts{} : countUnified(P.Diff));
+    Functions.push_back(P.Function);
+  }
+  std::sort(Functions.begin(), Functions.end());
+  Functions.erase(std::unique(Functions.begin(), Functions.end()),
+                  Functions.end());
+}
+
+void PipelineView::filter(const JobReport &R, const JobUi &U) {
+  Visible.clear();
+  for (uint32_t I = 0; I < R.Passes.size(); ++I) {
+    const PassSnapshot &P = R.Passes[I];
+    if (U.ChangedOnly && !P.Changed)
+      continue;
+    if (!U.Function.empty() && P.Function != U.Function)
+      continue;
+    if (!containsNoCase(P.Pass, U.NameFilter))
+      continue;
+    Visible.push_back(I);
+  }
+}
+
+void PipelineView::prepareDiff(const JobReport &R, int32_t Index) {
+  if (Index == DiffFor)
+    return;
+  DiffFor = Index;
+  Diff = DiffText();
+  if (Index >= 0 && size_t(Index) < R.Passes.size()) {
+    const PassSnapshot &P = R.Passes[Index];
+    Diff = !P.Diff.empty() ? diffTextFromUnified(P.Diff)
+                           : diffTextFromLines(diffLines(P.Before, P.After));
+  }
+  DiffLinesIndex = TextLines(Diff.Text);
+}
+
+void PipelineView::drawContent(ViewContext &Ctx) {
+  const JobEntry *J = Ctx.selectedJob();
+  if (!J) {
+    drawEmptyState(Ctx.Snap.Jobs.empty()
+                       ? "no job yet — add one with Jobs ▸ Add job"
+                       : "no job selected");
+    return;
+  }
+  load(*J);
+  if (!Shown) {
+    drawEmptyState("compiling…");
+    return;
+  }
+  const JobReport &R = *Shown;
+  if (R.Passes.empty()) {
+    drawEmptyState("no pass snapshots in this report",
+                   "the Workspace records them for watched jobs; "
+                   "`prism pipeline FILE SIG` prints them too");
+    return;
+  }
+  JobUi &U = PerJob[J->Id];
+  filter(R, U);
+  if (U.Selected < 0 && !Visible.empty())
+    U.Selected = Visible.front();
+
+  // Left: the pass list with its filters.
+  float ListW = std::max(220.0f, ImGui::GetContentRegionAvail().x * 0.36f);
+  ImGui::BeginChild("##passes", ImVec2(ListW, 0), false);
+  char Buf[128];
+  std::snprintf(Buf, sizeof Buf, "%s", U.NameFilter.c_str());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::InputTextWithHint("##filter", "filter passes (e.g. instcombine)",
+                               Buf, sizeof Buf))
+    U.NameFilter = Buf;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  if (ImGui::BeginCombo("##fn", U.Function.empty() ? "all functions"
+                                                   : U.Function.c_str())) {
+    if (ImGui::Selectable("all functions", U.Function.empty()))
+      U.Function.clear();
+    for (const std::string &F : Functions)
+      if (ImGui::Selectable(F.c_str(), F == U.Function))
+        U.Function = F;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("changed", &U.ChangedOnly);
+  ImGui::TextDisabled("%zu of %zu passes", Visible.size(), R.Passes.size());
+  if (ImGui::BeginTable("##passtable", 3,
+                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                            ImGuiTableFlags_SizingFixedFit,
+                        ImVec2(0, 0))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("pass / function", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("+/-", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper Clip;
+    Clip.Begin(int(Visible.size()));
+    while (Clip.Step())
+      for (int Row = Clip.DisplayStart; Row < Clip.DisplayEnd; ++Row) {
+        uint32_t I = Visible[Row];
+        const PassSnapshot &P = R.Passes[I];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%u", P.Index);
+        ImGui::TableNextColumn();
+        ImGui::PushID(int(I));
+        if (ImGui::Selectable(P.Pass.c_str(), int32_t(I) == U.Selected,
+                              ImGuiSelectableFlags_SpanAllColumns))
+          U.Selected = I;
+        ImGui::PopID();
+        if (!P.Function.empty()) {
+          ImGui::SameLine();
+          ImGui::TextDisabled("%s", P.Function.c_str());
+        }
+        ImGui::TableNextColumn();
+        const DiffCounts &C = Counts[I];
+        if (!P.Changed) {
+          ImGui::TextDisabled("=");
+        } else {
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.DiffAddedText),
+                             "+%u", C.Added);
+          ImGui::SameLine(0, 3);
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.DiffRemovedText),
+                             "-%u", C.Removed);
+        }
+      }
+    ImGui::EndTable();
+  }
+  ImGui::EndChild();
+
+  // Right: the selected pass's diff.
+  ImGui::SameLine();
+  ImGui::BeginChild("##diff", ImVec2(0, 0), false);
+  if (U.Selected >= 0 && size_t(U.Selected) < R.Passes.size()) {
+    const PassSnapshot &P = R.Passes[U.Selected];
+    prepareDiff(R, U.Selected);
+    ImGui::Text("%s", P.Pass.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("on %s  (pass %u)", P.Function.c_str(), P.Index);
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.DiffAddedText),
+                       "+%u", Diff.NumAdded);
+    ImGui::SameLine(0, 4);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.DiffRemovedText),
+                       "-%u", Diff.NumRemoved);
+    if (Diff.Kinds.empty())
+      drawEmptyState("this pass left the IR unchanged");
+    else
+      drawDiffListing("##passdiff", Diff, DiffLinesIndex, Syntax::LLVMIR,
+                      Ctx.Colors, Ctx.Mono);
+  } else {
+    drawEmptyState("no pass matches the filters");
+  }
+  ImGui::EndChild();
+}
+
+} // namespace prism::views

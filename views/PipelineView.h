@@ -1,0 +1,51 @@
+/// \file
+/// The selected job's optimisation pipeline, pass by pass: the passes that
+/// changed something (filterable by pass name and by function), and the
+/// diff of the selected pass with +/- colouring — Compiler Explorer's
+/// opt-pipeline view, from in-process PassSnapshots.
+#pragma once
+
+#include "CodeListing.h"
+#include "DiffModel.h"
+#include "ViewContext.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace prism::views {
+
+class PipelineView {
+public:
+  void draw(ViewContext &Ctx, bool *Open);
+  void drawContent(ViewContext &Ctx);
+
+  /// Indices into JobReport::Passes that pass the current filters (tests).
+  const std::vector<uint32_t> &visiblePasses() const { return Visible; }
+  void setNameFilter(std::string F) { PerJob[ShownJob].NameFilter = std::move(F); }
+  void selectPass(int32_t Index) { PerJob[ShownJob].Selected = Index; }
+
+private:
+  struct JobUi {
+    std::string NameFilter;
+    std::string Function; ///< empty: all functions
+    bool ChangedOnly = true;
+    int32_t Selected = -1; ///< index into Passes
+  };
+  void load(const JobEntry &J);
+  void filter(const JobReport &R, const JobUi &U);
+  void prepareDiff(const JobReport &R, int32_t Index);
+
+  JobReportRef Shown;
+  JobId ShownJob = 0;
+  std::unordered_map<JobId, JobUi> PerJob;
+  std::vector<DiffCounts> Counts;          ///< per pass
+  std::vector<std::string> Functions;      ///< distinct, sorted
+  std::vector<uint32_t> Visible;
+  // The diff on screen.
+  int32_t DiffFor = -1;
+  DiffText Diff;
+  TextLines DiffLinesIndex;
+};
+
+} // namespace prism::views

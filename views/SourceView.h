@@ -1,0 +1,54 @@
+/// \file
+/// The open kernel source: an editor with line numbers that posts
+/// `EditSource` on every change (the Workspace debounces), gutter marks for
+/// lines that produced output in the selected job (in their correlation
+/// colour) and for diagnostics, hover/pin correlation with the stage panes,
+/// and the diagnostics listed below (click to jump).
+#pragma once
+
+#include "Correlation.h"
+#include "ViewContext.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace prism::views {
+
+class SourceView {
+public:
+  void draw(ViewContext &Ctx, bool *Open);
+  void drawContent(ViewContext &Ctx);
+
+  /// The editor's text (tests).
+  const std::string &buffer() const { return Buffer; }
+  /// Scrolls to a 1-based line and pins it (diagnostic clicks, tests).
+  void jumpTo(uint32_t Line) { JumpLine = Line; }
+
+private:
+  struct Mark {
+    Severity Sev;
+    std::string Message;
+  };
+  void sync(const GuiSnapshot &Snap);
+  void indexReport(const JobReport *R, const std::string &File);
+  void collectDiagnostics(ViewContext &Ctx);
+  void drawEditor(ViewContext &Ctx);
+  void drawDiagnostics(ViewContext &Ctx);
+
+  std::string Buffer;
+  uint64_t SyncedRevision = ~0ull;
+  std::string SyncedPath, SyncedText;
+  uint32_t JumpLine = 0;
+
+  // The selected report's output per source line: lines in each stage.
+  JobReportRef Indexed;
+  std::string IndexedFile;
+  std::vector<std::array<uint32_t, size_t(Stage::NumStages)>> OutputCount;
+
+  std::vector<const Diagnostic *> Diags; ///< this frame's, sorted by line
+  std::vector<std::vector<Mark>> MarksByLine;
+  float DiagPaneH = 110;
+};
+
+} // namespace prism::views

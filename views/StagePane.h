@@ -1,0 +1,83 @@
+/// \file
+/// One output stage of the selected job (typed IR, LLVM IR raw/optimised,
+/// assembly) as a coloured, virtualised listing with find, copy, optional
+/// columns and inlining-aware correlation with the Source view. The shell
+/// creates one instance per stage; each keeps its own scroll position and
+/// find query per job.
+#pragma once
+
+#include "CodeListing.h"
+#include "Correlation.h"
+#include "TextLines.h"
+#include "ViewContext.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace prism::views {
+
+class StagePane {
+public:
+  /// Stages lists the stages this pane can show (the first by default):
+  /// the typed-IR pane toggles between un-inlined and inlined typed IR.
+  StagePane(std::string Title, std::vector<Stage> Stages);
+
+  /// Draws the pane's window; *Open is the View menu's toggle.
+  void draw(ViewContext &Ctx, bool *Open);
+  /// Draws the pane's contents into the current window.
+  void drawContent(ViewContext &Ctx);
+
+  const std::string &title() const { return Title; }
+  Stage stage() const { return Stages[StageIndex]; }
+
+  /// Opens the find bar with a query (the Ctrl+F path, and tests).
+  void find(std::string Query);
+  /// Lines matching the current query (tests, the "n/m" counter).
+  const std::vector<uint32_t> &findHits() const { return Hits; }
+
+  bool ShowLineNumbers = true;
+  bool ShowSourceColumn = true;
+  bool TintMappedLines = true; ///< Compiler Explorer-style colour per source line
+
+private:
+  struct JobUi {
+    uint32_t TopRow = 0;
+    std::string Query;
+    int32_t CurrentHit = -1;
+    int32_t SelectedRow = -1;
+  };
+  void load(const JobReport *R, const GuiSnapshot &Snap);
+  void drawToolbar(ViewContext &Ctx, const JobEntry &J);
+  bool drawFindBar(ViewContext &Ctx);
+  void refreshHits();
+  void stepHit(int Dir);
+
+  std::string Title;
+  std::vector<Stage> Stages;
+  size_t StageIndex = 0;
+
+  // What is on screen: the report is held so that the views into its text
+  // stay valid even after the Workspace publishes a newer one.
+  JobReportRef Shown;
+  Stage ShownStage = Stage::NumStages;
+  std::string ShownFile;
+  TextLines Lines;
+  LineMap Map;
+  Syntax Lang = Syntax::Plain;
+
+  JobId ShownJob = 0;
+  std::unordered_map<JobId, JobUi> PerJob;
+  int32_t PendingScroll = -1;
+  uint32_t LastFirst = 0, LastLast = 0; ///< rows visible last frame
+  bool PendingScrollTop = false;
+  bool FindOpen = false, FocusFind = false;
+  std::vector<uint32_t> Hits;
+  std::string HitsQuery;
+
+  // Rows lit by the current correlation: depth+1 per row (0 = unlit).
+  uint32_t LitFor = 0;
+  std::vector<uint8_t> LitDepth;
+};
+
+} // namespace prism::views

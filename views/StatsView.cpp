@@ -1,0 +1,254 @@
+#include "StatsView.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace prism::views {
+
+double totalWallMs(const JobReport &R) {
+  double T = 0;
+  for (const StageOutput &S : R.Stages)
+    T += S.Present ? S.Measure.WallMs : 0;
+  return T;
+}
+
+uint64_t totalAllocs(const JobReport &R) {
+  uint64_t N = 0;
+  for (const StageOutput &S : R.Stages)
+    N += S.Present ? S.Measure.Allocs.Count : 0;
+  return N;
+}
+
+static std::string humanBytes(uint64_t B) {
+  char Buf[32];
+  if (B < 1024)
+    std::snprintf(Buf, sizeof Buf, "%llu B", (unsigned long long)B);
+  else if (B < 1024 * 1024)
+    std::snprintf(Buf, sizeof Buf, "%.1f KiB", B / 1024.0);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.1f MiB", B / (1024.0 * 1024.0));
+  return Buf;
+}
+
+static std::string humanCount(uint64_t N) {
+  char Buf[32];
+  if (N < 10000)
+    std::snprintf(Buf, sizeof Buf, "%llu", (unsigned long long)N);
+  else if (N < 10000000)
+    std::snprintf(Buf, sizeof Buf, "%.1fk", N / 1000.0);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.1fM", N / 1e6);
+  return Buf;
+}
+
+void StatsView::record(const GuiSnapshot &Snap) {
+  for (const JobEntry &J : Snap.Jobs) {
+    if (!J.Report)
+      continue;
+    JobHistory &H = History[J.Id];
+    if (H.Last.lock() == J.Report)
+      continue;
+    H.Last = J.Report;
+    H.CompileMs.push(float(totalWallMs(*J.Report)));
+    H.AllocsK.push(float(totalAllocs(*J.Report)) / 1000.0f);
+    H.Instructions.push(float(J.Report->Resources.Instructions.value_or(0)));
+  }
+}
+
+void StatsView::draw(ViewContext &Ctx, bool *Open) {
+  record(Ctx.Snap); // even while hidden, so the history has no holes
+  if (Open && !*Open)
+    return;
+  if (ImGui::Begin("Stats", Open))
+    drawContent(Ctx);
+  ImGui::End();
+}
+
+void StatsView::drawContent(ViewContext &Ctx) {
+  const JobEntry *J = Ctx.selectedJob();
+  if (!J) {
+    drawEmptyState(Ctx.Snap.Jobs.empty()
+                       ? "no job yet — add one with Jobs ▸ Add job"
+                       : "no job selected");
+    return;
+  }
+  if (!J->Report) {
+    drawEmptyState("compiling…");
+    return;
+  }
+  const JobReport &R = *J->Report;
+  if (ImGui::BeginTabBar("##stats")) {
+    if (ImGui::BeginTabItem("Stages")) {
+      drawStages(Ctx, R);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Cache")) {
+      drawCache(Ctx, *J, R);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Resources")) {
+      drawResources(Ctx, R);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("History")) {
+      drawHistory(Ctx, *J);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+}
+
+void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
+  double MaxMs = 0.001;
+  for (const StageOutput &S : R.Stages)
+    if (S.Present)
+      MaxMs = std::max(MaxMs, S.Measure.WallMs);
+  const float LabelW = ImGui::CalcTextSize("typed-opt ").x;
+  const float FigW = ImGui::CalcTextSize("0000.00 ms  00.0k allocs ").x;
+  const float BarMaxW =
+      std::max(40.0f, ImGui::GetContentRegionAvail().x - LabelW - FigW - 16);
+  const float RowH = ImGui::GetTextLineHeight();
+  ImDrawList *DL = ImGui::GetWindowDrawList();
+  ImU32 Bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+  for (size_t I = 0; I < R.Stages.size(); ++I) {
+    const StageOutput &S = R.Stages[I];
+    ImGui::TextUnformatted(stageName(Stage(I)));
+    ImGui::SameLine(LabelW + ImGui::GetStyle().WindowPadding.x);
+    ImVec2 P = ImGui::GetCursorScreenPos();
+    float W = S.Present ? float(S.Measure.WallMs / MaxMs) * BarMaxW : 0;
+    DL->AddRectFilled(P, ImVec2(P.x + BarMaxW, P.y + RowH),
+                      ImGui::GetColorU32(ImGuiCol_FrameBg), 2);
+    if (W > 0)
+      DL->AddRectFilled(P, ImVec2(P.x + std::max(W, 2.0f), P.y + RowH), Bar, 2);
+    ImGui::Dummy(ImVec2(BarMaxW, RowH));
+    if (ImGui::IsItemHovered() && S.Present)
+      ImGui::SetTooltip("%s: %.3f ms, %llu allocations (%s), %llu frees",
+                        stageName(Stage(I)), S.Measure.WallMs,
+                        (unsigned long long)S.Measure.Allocs.Count,
+                        humanBytes(S.Measure.Allocs.Bytes).c_str(),
+                        (unsigned long long)S.Measure.Allocs.Frees);
+    ImGui::SameLine();
+    if (S.Present)
+      ImGui::Text("%7.2f ms  %s allocs", S.Measure.WallMs,
+                  humanCount(S.Measure.Allocs.Count).c_str());
+    else
+      ImGui::TextDisabled("did not run");
+  }
+  ImGui::Separator();
+  ImGui::Text("total %.2f ms, %s allocations", totalWallMs(R),
+              humanCount(totalAllocs(R)).c_str());
+  (void)Ctx;
+}
+
+void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
+                          const JobReport &R) {
+  const CacheFigures &C = R.Cache;
+  if (ImGui::BeginTable("##cache", 2,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    auto Row = [](const char *Name, const std::string &Value, ImU32 Col = 0) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(Name);
+      ImGui::TableNextColumn();
+      if (Col)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Col), "%s",
+                           Value.c_str());
+      else
+        ImGui::TextUnformatted(Value.c_str());
+    };
+    char B[64];
+    Row("hits", humanCount(C.Hits));
+    Row("misses", humanCount(C.Misses));
+    Row("compiles", humanCount(C.Compiles));
+    Row("invalidations", humanCount(C.Invalidations));
+    std::snprintf(B, sizeof B, "%.2f ms", C.LastCompileMs);
+    Row("last compile", B);
+    Row("last compile allocs",
+        humanCount(C.LastCompileAllocs.Count) + " (" +
+            humanBytes(C.LastCompileAllocs.Bytes) + ")");
+    std::snprintf(B, sizeof B, "%.2f", C.AllocsPerHit);
+    Row("allocations per hit", C.Hits ? std::string(B) : std::string("no hits yet"),
+        C.Hits ? (C.AllocsPerHit == 0 ? Ctx.Colors.Ok : Ctx.Colors.Warning) : 0);
+    Row("hits (this session)", humanCount(J.CacheHits));
+    ImGui::EndTable();
+  }
+  if (C.Hits && C.AllocsPerHit == 0)
+    ImGui::TextDisabled("cache hits allocate nothing");
+}
+
+void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
+  const ResourceUsage &U = R.Resources;
+  struct Fig {
+    const char *Name;
+    const std::optional<int> &V;
+    bool Bytes;
+  } Figs[] = {
+      {"registers", U.Registers, false},   {"spills", U.Spills, true},
+      {"stack", U.StackBytes, true},        {"shared memory", U.SharedBytes, true},
+      {"constant memory", U.ConstBytes, true}, {"local memory", U.LocalBytes, true},
+      {"VGPRs", U.VGPRs, false},            {"SGPRs", U.SGPRs, false},
+      {"scratch", U.ScratchBytes, true},    {"LDS", U.LDSBytes, true},
+      {"instructions", U.Instructions, false},
+  };
+  bool Any = false;
+  if (ImGui::BeginTable("##res", 2,
+                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const Fig &F : Figs) {
+      if (!F.V)
+        continue;
+      Any = true;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(F.Name);
+      ImGui::TableNextColumn();
+      bool Bad = (std::string_view(F.Name) == "spills" ||
+                  std::string_view(F.Name) == "local memory" ||
+                  std::string_view(F.Name) == "scratch") &&
+                 *F.V > 0;
+      std::string Val = F.Bytes ? humanBytes(*F.V) : std::to_string(*F.V);
+      if (Bad)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Warning),
+                           "%s", Val.c_str());
+      else
+        ImGui::TextUnformatted(Val.c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (!U.Source.empty())
+    ImGui::TextDisabled("from %s", U.Source.c_str());
+  if (!Any)
+    ImGui::TextWrapped("no resource figures for %s%s%s", R.Target.c_str(),
+                       U.Note.empty() ? "" : ": ", U.Note.c_str());
+  else if (!U.Note.empty())
+    ImGui::TextDisabled("%s", U.Note.c_str());
+}
+
+void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
+  auto It = History.find(J.Id);
+  if (It == History.end() || It->second.CompileMs.size() == 0) {
+    ImGui::TextDisabled("no compiles recorded yet");
+    return;
+  }
+  const JobHistory &H = It->second;
+  auto Getter = [](void *Data, int I) {
+    return static_cast<const Ring<HistoryLen> *>(Data)->at(I);
+  };
+  ImGui::TextDisabled("%zu compile%s of this job in this session",
+                      H.CompileMs.size(), H.CompileMs.size() == 1 ? "" : "s");
+  float W = ImGui::GetContentRegionAvail().x;
+  float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3);
+  char Overlay[64];
+  std::snprintf(Overlay, sizeof Overlay, "compile %.2f ms", H.CompileMs.last());
+  ImGui::PlotLines("##ms", Getter, (void *)&H.CompileMs, int(H.CompileMs.size()),
+                   0, Overlay, 0, FLT_MAX, ImVec2(W, PlotH));
+  std::snprintf(Overlay, sizeof Overlay, "allocations %.1fk", H.AllocsK.last());
+  ImGui::PlotLines("##allocs", Getter, (void *)&H.AllocsK, int(H.AllocsK.size()),
+                   0, Overlay, 0, FLT_MAX, ImVec2(W, PlotH));
+  std::snprintf(Overlay, sizeof Overlay, "instructions %.0f", H.Instructions.last());
+  ImGui::PlotLines("##insts", Getter, (void *)&H.Instructions,
+                   int(H.Instructions.size()), 0, Overlay, 0, FLT_MAX,
+                   ImVec2(W, PlotH));
+  (void)Ctx;
+}
+
+} // namespace prism::views

@@ -1,0 +1,68 @@
+/// \file
+/// The selected job's figures: wall time and allocations per stage as a bar
+/// chart, the cache figures (hits, misses, invalidations, allocations per
+/// hit), resource usage (registers, spills, memory, instructions — or why
+/// they are unknown), and a short history over recompiles kept per job.
+#pragma once
+
+#include "ViewContext.h"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <cfloat>
+#include <unordered_map>
+
+namespace prism::views {
+
+/// A fixed-size ring of the last N values (UI state, not data).
+template <size_t N> class Ring {
+public:
+  void push(float V) {
+    Values[Next] = V;
+    Next = (Next + 1) % N;
+    Count = std::min(Count + 1, N);
+  }
+  size_t size() const { return Count; }
+  /// I-th oldest value.
+  float at(size_t I) const { return Values[(Next + N - Count + I) % N]; }
+  float last() const { return Count ? at(Count - 1) : 0; }
+
+private:
+  std::array<float, N> Values{};
+  size_t Next = 0, Count = 0;
+};
+
+class StatsView {
+public:
+  static constexpr size_t HistoryLen = 64;
+  void draw(ViewContext &Ctx, bool *Open);
+  void drawContent(ViewContext &Ctx);
+  /// Compile times recorded for a job so far (tests).
+  size_t historySize(JobId Id) const {
+    auto It = History.find(Id);
+    return It == History.end() ? 0 : It->second.CompileMs.size();
+  }
+
+private:
+  struct JobHistory {
+    /// Weak, so that a report freed and a new one allocated at the same
+    /// address still count as a new compile.
+    std::weak_ptr<const JobReport> Last;
+    Ring<HistoryLen> CompileMs, AllocsK, Instructions;
+  };
+  /// Records every job's new reports, selected or not.
+  void record(const GuiSnapshot &Snap);
+  void drawStages(ViewContext &Ctx, const JobReport &R);
+  void drawCache(ViewContext &Ctx, const JobEntry &J, const JobReport &R);
+  void drawResources(ViewContext &Ctx, const JobReport &R);
+  void drawHistory(ViewContext &Ctx, const JobEntry &J);
+
+  std::unordered_map<JobId, JobHistory> History;
+};
+
+/// Sum of the stages' wall time.
+double totalWallMs(const JobReport &R);
+uint64_t totalAllocs(const JobReport &R);
+
+} // namespace prism::views

@@ -1,0 +1,72 @@
+#include "TextLines.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace prism::views {
+
+TextLines::TextLines(std::string_view Text) : Text(Text) {
+  if (Text.empty())
+    return;
+  uint32_t Start = 0;
+  for (uint32_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n') {
+      Starts.push_back(Start);
+      Longest = std::max(Longest, I - Start);
+      Start = I + 1;
+    }
+  if (Start < Text.size()) {
+    Starts.push_back(Start);
+    Longest = std::max<uint32_t>(Longest, Text.size() - Start);
+  }
+}
+
+std::string_view TextLines::line(uint32_t I) const {
+  if (I >= Starts.size())
+    return {};
+  uint32_t Begin = Starts[I];
+  uint32_t End = I + 1 < Starts.size() ? Starts[I + 1] - 1 : Text.size();
+  std::string_view L = Text.substr(Begin, End - Begin);
+  if (!L.empty() && L.back() == '\r')
+    L.remove_suffix(1);
+  return L;
+}
+
+static bool equalsAt(std::string_view Hay, size_t At, std::string_view Needle) {
+  for (size_t K = 0; K < Needle.size(); ++K)
+    if (std::tolower((unsigned char)Hay[At + K]) !=
+        std::tolower((unsigned char)Needle[K]))
+      return false;
+  return true;
+}
+
+std::vector<uint32_t> findInLine(std::string_view Line,
+                                 std::string_view Needle) {
+  std::vector<uint32_t> Hits;
+  if (Needle.empty() || Needle.size() > Line.size())
+    return Hits;
+  for (size_t I = 0; I + Needle.size() <= Line.size(); ++I)
+    if (equalsAt(Line, I, Needle)) {
+      Hits.push_back(I);
+      I += Needle.size() - 1;
+    }
+  return Hits;
+}
+
+std::vector<uint32_t> findLines(const TextLines &Lines,
+                                std::string_view Needle) {
+  std::vector<uint32_t> Hits;
+  if (Needle.empty())
+    return Hits;
+  for (uint32_t I = 0; I < Lines.size(); ++I) {
+    std::string_view L = Lines.line(I);
+    for (size_t J = 0; J + Needle.size() <= L.size(); ++J)
+      if (equalsAt(L, J, Needle)) {
+        Hits.push_back(I);
+        break;
+      }
+  }
+  return Hits;
+}
+
+} // namespace prism::views

@@ -1,0 +1,39 @@
+/// \file
+/// A line index over a text (IR, asm, source) that views keep per report so
+/// that a 20 000-line output is split once, not every frame, plus the
+/// case-insensitive find used by the panes' Ctrl+F. Pure, no ImGui.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace prism::views {
+
+class TextLines {
+public:
+  TextLines() = default;
+  /// Indexes Text, which must outlive this object (views keep the report).
+  explicit TextLines(std::string_view Text);
+
+  uint32_t size() const { return Starts.size(); }
+  bool empty() const { return Starts.empty(); }
+  /// Line I (0-based) without its newline (and without a trailing '\r').
+  std::string_view line(uint32_t I) const;
+  std::string_view text() const { return Text; }
+  /// Length of the longest line, in bytes (for horizontal scrolling).
+  uint32_t longestLine() const { return Longest; }
+
+private:
+  std::string_view Text;
+  std::vector<uint32_t> Starts;
+  uint32_t Longest = 0;
+};
+
+/// Lines (0-based, increasing) that contain Needle, ignoring ASCII case.
+std::vector<uint32_t> findLines(const TextLines &Lines, std::string_view Needle);
+
+/// Byte offsets of every occurrence of Needle in Line, ignoring ASCII case.
+std::vector<uint32_t> findInLine(std::string_view Line, std::string_view Needle);
+
+} // namespace prism::views

@@ -1,0 +1,89 @@
+#include "ViewModel.h"
+
+#include <charconv>
+
+namespace prism::views {
+
+const char *jobStatusName(JobStatus S) {
+  switch (S) {
+  case JobStatus::Queued:
+    return "queued";
+  case JobStatus::Compiling:
+    return "compiling";
+  case JobStatus::Ok:
+    return "ok";
+  case JobStatus::Failed:
+    return "failed";
+  case JobStatus::Stale:
+    return "stale";
+  }
+  return "?";
+}
+
+const char *deviceStateName(DeviceState S) {
+  switch (S) {
+  case DeviceState::Available:
+    return "available";
+  case DeviceState::Busy:
+    return "busy";
+  case DeviceState::Unavailable:
+    return "unavailable";
+  }
+  return "?";
+}
+
+const JobEntry *GuiSnapshot::job(JobId Id) const {
+  if (Id == 0)
+    return nullptr;
+  for (const JobEntry &J : Jobs)
+    if (J.Id == Id)
+      return &J;
+  return nullptr;
+}
+
+const char *commandName(const GuiCommand &C) {
+  struct Namer {
+    const char *operator()(const cmd::SelectJob &) { return "SelectJob"; }
+    const char *operator()(const cmd::AddJob &) { return "AddJob"; }
+    const char *operator()(const cmd::RemoveJob &) { return "RemoveJob"; }
+    const char *operator()(const cmd::Recompile &) { return "Recompile"; }
+    const char *operator()(const cmd::EditSource &) { return "EditSource"; }
+    const char *operator()(const cmd::OpenFile &) { return "OpenFile"; }
+    const char *operator()(const cmd::Save &) { return "Save"; }
+    const char *operator()(const cmd::RunOnDevice &) { return "RunOnDevice"; }
+    const char *operator()(const cmd::ExportJob &) { return "ExportJob"; }
+  };
+  return std::visit(Namer{}, C);
+}
+
+CommandSink::~CommandSink() = default;
+
+std::optional<std::array<unsigned, 3>> parseDims(std::string_view Text) {
+  std::array<unsigned, 3> Dims{1, 1, 1};
+  auto Trim = [](std::string_view S) {
+    while (!S.empty() && S.front() == ' ')
+      S.remove_prefix(1);
+    while (!S.empty() && S.back() == ' ')
+      S.remove_suffix(1);
+    return S;
+  };
+  Text = Trim(Text);
+  if (Text.empty())
+    return std::nullopt;
+  for (unsigned I = 0; I < 3; ++I) {
+    size_t Comma = Text.find(',');
+    std::string_view Part = Trim(Text.substr(0, Comma));
+    unsigned V = 0;
+    auto [End, EC] = std::from_chars(Part.data(), Part.data() + Part.size(), V);
+    if (Part.empty() || EC != std::errc() || End != Part.data() + Part.size() ||
+        V == 0)
+      return std::nullopt;
+    Dims[I] = V;
+    if (Comma == std::string_view::npos)
+      return Dims;
+    Text.remove_prefix(Comma + 1);
+  }
+  return std::nullopt; // a fourth dimension
+}
+
+} // namespace prism::views

@@ -1,0 +1,207 @@
+/// \file
+/// The GUI's view model: an immutable `GuiSnapshot` of the live session that
+/// every panel renders, and the `GuiCommand`s panels post back through a
+/// `CommandSink`. The Workspace (core/workspace) publishes snapshots and
+/// executes commands on its worker thread; the views never call the
+/// compiler. Nothing here depends on ImGui, GLFW or LLVM's IR classes, so
+/// the Workspace side can build snapshots without linking the GUI.
+#pragma once
+
+#include "cache/JobReport.h"
+#include "support/Diagnostic.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace prism::views {
+
+/// Names one watched job for the session's lifetime; never reused, 0 = none.
+using JobId = uint64_t;
+
+enum class JobStatus : uint8_t {
+  Queued,    ///< waiting for the worker
+  Compiling, ///< the worker is on it (Report may hold the previous result)
+  Ok,        ///< Report is current
+  Failed,    ///< Report holds the diagnostics of the failure
+  Stale,     ///< the source changed and the job has not recompiled yet
+};
+const char *jobStatusName(JobStatus S);
+
+/// GPUCompiler-style launch bounds; 0 means "not set".
+struct LaunchBounds {
+  unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
+  bool any() const { return MaxThreads | MinThreads | BlocksPerSM | MaxRegs; }
+};
+
+/// What the user asked to compile, as `prism code_native` spells it.
+struct JobSpec {
+  std::string Signature; ///< `saxpy!(Float32, DeviceArray{Float32,1}, ...)`
+  std::string Target = "ptx"; ///< "ptx", "gcn", "bpf", "native"
+  std::string Arch;           ///< empty: the target's default
+  unsigned OptLevel = 2;
+  bool Kernel = true;
+  bool AlwaysInline = false;
+  LaunchBounds Bounds;
+};
+
+struct JobEntry {
+  JobId Id = 0;
+  JobSpec Spec;
+  JobStatus Status = JobStatus::Queued;
+  std::string StatusDetail; ///< "2 errors", "recompiling after edit", ...
+  uint64_t CacheHits = 0;
+  /// The latest finished report: null before the first compile finishes,
+  /// kept (and shown as stale) while a recompile runs.
+  JobReportRef Report;
+};
+
+enum class DeviceState : uint8_t { Available, Busy, Unavailable };
+const char *deviceStateName(DeviceState S);
+
+/// The outcome of one `RunOnDevice`, as `prism run` reports it.
+struct RunResult {
+  bool Ok = false;
+  std::string Call;    ///< the call as the user wrote it
+  std::string Summary; ///< "returned nothing in 0.21 ms", or the error
+  std::string Output;  ///< the arguments read back (prism run's text/JSON)
+  std::string Log;     ///< loader log: ptxas, BPF verifier, JIT messages
+  double TimeMs = 0;
+};
+
+struct DeviceEntry {
+  std::string Name;        ///< "host", "bpf", "cuda"
+  std::string Description; ///< "x86_64 znver3, 16 threads", "NVIDIA H200 (sm_90)"
+  DeviceState State = DeviceState::Unavailable;
+  std::string Reason; ///< why it is unavailable ("libcuda.so.1 not found")
+  std::optional<RunResult> LastRun;
+};
+
+/// One CodeInstance capped by an edit (its max_world ended).
+struct InvalidatedInstance {
+  std::string Instance; ///< the MethodInstance, `f(Float32, Int64)`
+  std::string Reason;   ///< "calls g(Float32), which was redefined"
+};
+
+struct RecompiledJob {
+  JobId Id = 0;
+  std::string Signature;
+  std::string Reason; ///< "depends on saxpy!(...)", "target options changed"
+  double CompileMs = 0;
+};
+
+/// What one edit (or option change) invalidated and recompiled.
+struct InvalidationEntry {
+  uint64_t Sequence = 0; ///< increasing, one per entry
+  uint64_t World = 0;    ///< the world age after the change
+  std::string Trigger;   ///< "edit saxpy.jl", "AddJob", ...
+  std::vector<std::string> ChangedMethods; ///< methods (re)defined or deleted
+  std::vector<InvalidatedInstance> Invalidated;
+  std::vector<RecompiledJob> Recompiled;
+  double TotalMs = 0; ///< reparse + invalidation + recompiles
+};
+
+/// Everything the GUI shows, immutable once published. Cheap to copy: the
+/// reports are shared.
+struct GuiSnapshot {
+  uint64_t Generation = 0; ///< bumps on every publish
+  std::string FilePath;
+  std::string Source;
+  uint64_t SourceRevision = 0; ///< bumps whenever Source changes
+  bool SourceDirty = false;    ///< edits not saved to FilePath
+  /// Problems of the file itself (parse, lowering); job diagnostics live in
+  /// each JobReport.
+  std::vector<Diagnostic> SourceDiagnostics;
+  std::vector<JobEntry> Jobs;
+  JobId SelectedJob = 0;
+  std::vector<DeviceEntry> Devices;
+  std::vector<InvalidationEntry> Invalidations; ///< oldest first, bounded
+  std::string HostSummary;           ///< "host: x86_64-pc-linux-gnu (znver3)"
+  std::vector<std::string> Examples; ///< example files for File ▸ Examples
+  std::string StatusMessage;         ///< the Workspace's last word ("saved")
+  bool Busy = false;                 ///< a compile is in flight
+  /// False until the Workspace drives the GUI: panels then say that no job
+  /// can run instead of pretending.
+  bool CompilerConnected = false;
+
+  const JobEntry *job(JobId Id) const;
+  const JobEntry *selectedJob() const { return job(SelectedJob); }
+};
+using GuiSnapshotRef = std::shared_ptr<const GuiSnapshot>;
+
+/// The commands a panel can post. Each names its intent, not how to do it.
+namespace cmd {
+struct SelectJob {
+  JobId Id = 0;
+};
+struct AddJob {
+  JobSpec Spec;
+};
+struct RemoveJob {
+  JobId Id = 0;
+};
+/// Recompile one job (Id) or all of them (Id == 0), bypassing the cache.
+struct Recompile {
+  JobId Id = 0;
+};
+/// The editor's whole text after a change; debouncing is the Workspace's job.
+struct EditSource {
+  std::string Text;
+};
+struct OpenFile {
+  std::string Path;
+};
+/// Save to Path, or to the snapshot's FilePath when Path is empty.
+struct Save {
+  std::string Path;
+};
+struct RunOnDevice {
+  std::string Device; ///< "host", "bpf", "cuda"
+  JobId Job = 0;      ///< the job whose options to use; 0: the device's default
+  std::string Call;   ///< `saxpy!(2f0, rand(Float32, 1024), zeros(Float32, 1024))`
+  std::array<unsigned, 3> Blocks{1, 1, 1}, Threads{1, 1, 1};
+  uint64_t Seed = 0;
+};
+/// Write every stage, the pass diffs and report.json of a job into Dir.
+struct ExportJob {
+  JobId Id = 0;
+  std::string Dir;
+};
+} // namespace cmd
+
+using GuiCommand =
+    std::variant<cmd::SelectJob, cmd::AddJob, cmd::RemoveJob, cmd::Recompile,
+                 cmd::EditSource, cmd::OpenFile, cmd::Save, cmd::RunOnDevice,
+                 cmd::ExportJob>;
+const char *commandName(const GuiCommand &C); ///< "SelectJob", ...
+
+/// Where panels post commands. The Workspace's implementation queues them
+/// for its worker thread; `post` must not block the UI thread.
+class CommandSink {
+public:
+  virtual ~CommandSink();
+  virtual void post(GuiCommand C) = 0;
+};
+
+/// Keeps what was posted, in order (tests; the app drains it once a frame).
+class CommandQueue final : public CommandSink {
+public:
+  void post(GuiCommand C) override { Posted.push_back(std::move(C)); }
+  std::vector<GuiCommand> take() { return std::exchange(Posted, {}); }
+  const std::vector<GuiCommand> &posted() const { return Posted; }
+
+private:
+  std::vector<GuiCommand> Posted;
+};
+
+/// Parses "X[,Y[,Z]]" (blocks/threads as `prism run` takes them); missing
+/// dimensions are 1. Nullopt for anything else, including zeros.
+std::optional<std::array<unsigned, 3>> parseDims(std::string_view Text);
+
+} // namespace prism::views
