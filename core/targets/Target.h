@@ -10,6 +10,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -24,6 +25,7 @@ class PassBuilder;
 class Value;
 class IRBuilderBase;
 class LLVMContext;
+class Type;
 } // namespace llvm
 
 namespace prism {
@@ -55,19 +57,54 @@ public:
   virtual bool supportsCalls() const { return true; }
   virtual bool supportsAtomics() const { return true; }
 
+  /// Rejects a config this target cannot compile for (an unknown `--arch`)
+  /// with a "config" diagnostic; called by CompilerConfig::create once the
+  /// arch is fixed. Default: everything is accepted.
+  virtual llvm::Error checkConfig(const CompilerConfig &C) const {
+    return llvm::Error::success();
+  }
   /// The TargetMachine for the config (created once per config).
   virtual llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
   createTargetMachine(const CompilerConfig &C) const;
 
-  // Codegen hooks (see codegen/): device intrinsics, math and traps.
+  // Codegen hooks (see codegen/). `KernelState` is the hidden per-thread
+  // state argument of the function being emitted when usesKernelState() is
+  // true, null otherwise.
   /// 0-based thread/block index or dimension as an i32.
-  virtual llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which) const;
-  virtual void emitBarrier(llvm::IRBuilderBase &B) const;
+  virtual llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
+                                       llvm::Value *KernelState) const;
+  virtual void emitBarrier(llvm::IRBuilderBase &B,
+                           llvm::Value *KernelState) const;
+  /// `shared_array(T, n)`: a pointer (generic address space) to `N` elements
+  /// of `EltTy` in block-shared memory. Each call site gets its own array;
+  /// `Offset` is its byte offset in the kernel's shared segment (targets that
+  /// carve shared memory from a runtime buffer use it; the default makes a
+  /// module-level `[N x T]` global in the Shared address space instead).
+  virtual llvm::Value *emitSharedArray(llvm::IRBuilderBase &B,
+                                       llvm::Type *EltTy, uint64_t N,
+                                       uint64_t Offset,
+                                       llvm::Value *KernelState) const;
   /// Math builtins (sqrt, exp, ...) on a float value; default: LLVM intrinsics.
   virtual llvm::Value *emitMath(llvm::IRBuilderBase &B, Builtin Which,
                                 llvm::ArrayRef<llvm::Value *> Args) const;
   /// Ends a throw path after the runtime report (default: llvm.trap + unreachable).
   virtual void emitTrap(llvm::IRBuilderBase &B) const;
+
+  /// True when device intrinsics read a hidden state argument instead of
+  /// hardware registers (GPUCompiler's kernel_state_type): functions that
+  /// use thread indices, barriers or shared memory, and their callers, then
+  /// take a leading `ptr %state` parameter.
+  virtual bool usesKernelState() const { return false; }
+  /// True when the entry additionally gets a uniform C-callable launch
+  /// wrapper (`void jfptr_NAME(ptr state, ptr args, ptr ret)`, see
+  /// NativeTarget.h) for a host runtime that calls it without libffi.
+  virtual bool wantsLaunchWrapper() const { return false; }
+  /// BPF packet loads (`bpf_load_byte` ...) are available.
+  virtual bool supportsPacketLoads() const { return false; }
+  /// Whether final IR may call the declared, non-intrinsic function `Name`
+  /// (runtime hooks, libm on the host). Anything else is "call to an
+  /// unknown function".
+  virtual bool isKnownExternal(llvm::StringRef Name) const;
 
   /// After emission: calling convention of the entry, kernel annotations,
   /// launch bounds (GPUCompiler's finish_module!).

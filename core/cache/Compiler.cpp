@@ -1,0 +1,381 @@
+// The staged driver. Each stage: probe → produce → record text and line
+// origins → fire the hook → stop if asked or if something failed.
+#include "cache/Compiler.h"
+
+#include "codegen/Emitter.h"
+#include "codegen/LineMap.h"
+#include "optim/Pipeline.h"
+#include "targets/NativeTarget.h"
+#include "targets/Target.h"
+#include "validate/Validator.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <set>
+
+namespace prism {
+
+CompileResult::CompileResult() = default;
+CompileResult::CompileResult(CompileResult &&) = default;
+CompileResult &CompileResult::operator=(CompileResult &&) = default;
+CompileResult::~CompileResult() = default;
+
+namespace {
+
+/// Turns LLVM's diagnostics (backend errors, e.g. an unsupported
+/// instruction) into Prism diagnostics instead of printing and exiting.
+class CollectingDiagnosticHandler : public llvm::DiagnosticHandler {
+public:
+  explicit CollectingDiagnosticHandler(std::vector<Diagnostic> &Out)
+      : Out(Out) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != llvm::DS_Error &&
+        DI.getSeverity() != llvm::DS_Warning)
+      return true; // remarks and notes: not for users here
+    std::string Msg;
+    llvm::raw_string_ostream OS(Msg);
+    llvm::DiagnosticPrinterRawOStream DP(OS);
+    DI.print(DP);
+    OS.flush();
+    Diagnostic D = Diagnostic::error("backend", Msg, {});
+    if (DI.getSeverity() == llvm::DS_Warning)
+      D.Sev = Severity::Warning;
+    Out.push_back(std::move(D));
+    return true;
+  }
+
+private:
+  std::vector<Diagnostic> &Out;
+};
+
+/// Statement lines of printTyped output, in order: the lines drawn with a
+/// block gutter (`1 ─ `, `│`, `└`).
+std::vector<LineOrigin> typedLineOrigins(const std::string &Text,
+                                         const CodeInstance &CI) {
+  const TypedCode &C = *CI.Code;
+  std::vector<unsigned> Shown;
+  for (unsigned I = 0; I < C.Code.size(); ++I)
+    if (C.Code[I].K != StmtKind::Nop)
+      Shown.push_back(I);
+  std::vector<LineOrigin> Lines;
+  size_t K = 0;
+  std::string Fn = CI.MI->Def ? CI.MI->Def->Name.string() : "";
+  llvm::StringRef Rest(Text);
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    LineOrigin O;
+    llvm::StringRef L = Line.ltrim(' ');
+    bool IsStmt = L.startswith("│") || L.startswith("└") ||
+                  (!L.empty() && isdigit(static_cast<unsigned char>(L[0])) &&
+                   L.contains(" ─ "));
+    if (IsStmt && K < Shown.size()) {
+      unsigned I = Shown[K++];
+      SourceFileRef F =
+          I < C.StmtFiles.size() && C.StmtFiles[I] ? C.StmtFiles[I] : C.File;
+      if (F && C.Code[I].Range.valid()) {
+        LineCol LC = F->lineCol(C.Code[I].Range.Begin);
+        O.Frames.push_back({Fn, F->name(), LC.Line, LC.Col});
+        if (I < C.InlineStacks.size())
+          for (auto It = C.InlineStacks[I].rbegin();
+               It != C.InlineStacks[I].rend(); ++It)
+            if (It->File && It->CallSite.valid()) {
+              LineCol CL = It->File->lineCol(It->CallSite.Begin);
+              O.Frames.push_back({"", It->File->name(), CL.Line, CL.Col});
+            }
+      }
+    }
+    Lines.push_back(std::move(O));
+  }
+  return Lines;
+}
+
+class Driver {
+public:
+  Driver(const CompilerJob &Job, Stage UpTo, const CompileHooks &Hooks,
+         const CompileOptions &Opts)
+      : Job(Job), Config(*Job.Config), UpTo(UpTo), Hooks(Hooks), Opts(Opts) {
+    Result.Report = std::make_shared<JobReport>();
+    JobReport &R = *Result.Report;
+    R.Signature = Job.Spec.Func ? Job.Spec.str() : "";
+    R.Target = Config.targetName();
+    R.Arch = Config.arch();
+    R.OptLevel = Config.optLevel();
+    R.Kernel = Config.kernel();
+    R.World = Job.W;
+  }
+
+  CompileResult run(InferenceEngine *Engine, const InferResult *Given,
+                    const GlobalEnv *Env);
+
+private:
+  JobReport &report() { return *Result.Report; }
+  bool wants(Stage S) const {
+    return static_cast<unsigned>(S) <= static_cast<unsigned>(UpTo);
+  }
+  void fail(std::vector<Diagnostic> Ds) {
+    for (Diagnostic &D : Ds)
+      report().Diagnostics.push_back(std::move(D));
+  }
+  void fail(llvm::Error E) { fail(takeDiagnostics(std::move(E))); }
+  bool backendFailed() {
+    bool Failed = false;
+    for (Diagnostic &D : BackendDiags) {
+      Failed |= D.Sev == Severity::Error;
+      report().Diagnostics.push_back(std::move(D));
+    }
+    BackendDiags.clear();
+    return Failed;
+  }
+  void finishStage(Stage S, StageOutput Out, const llvm::Module *M) {
+    StageOutput &Slot = report().stage(S);
+    Slot = std::move(Out);
+    Slot.Present = true;
+    if (Hooks.OnStage) {
+      StageEvent E{S, Job, Slot, report(), Inferred, M};
+      Hooks.OnStage(E);
+    }
+  }
+  void collectSources();
+
+  const CompilerJob &Job;
+  const CompilerConfig &Config;
+  Stage UpTo;
+  const CompileHooks &Hooks;
+  const CompileOptions &Opts;
+  CompileResult Result;
+  const InferResult *Inferred = nullptr;
+  std::vector<Diagnostic> BackendDiags;
+};
+
+void Driver::collectSources() {
+  std::set<const SourceFile *> Seen;
+  for (CodeInstance *CI : Inferred->All) {
+    if (!CI->Code)
+      continue;
+    auto Add = [&](const SourceFileRef &F) {
+      if (F && Seen.insert(F.get()).second)
+        report().Sources.push_back(F);
+    };
+    Add(CI->Code->File);
+    for (const SourceFileRef &F : CI->Code->StmtFiles)
+      Add(F);
+  }
+}
+
+CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
+                          const GlobalEnv *Env) {
+  //===--- Typed IR ---===//
+  InferResult Owned;
+  {
+    StageProbe Probe;
+    if (Given) {
+      Inferred = Given;
+    } else {
+      FunctionSpec Specs[] = {Job.Spec};
+      auto R = Engine->inferToplevel(Specs, Job.W);
+      if (!R) {
+        fail(R.takeError());
+        return std::move(Result);
+      }
+      Owned = std::move(*R);
+      Inferred = &Owned;
+      Env = &Engine->env();
+    }
+    if (Inferred->Roots.empty() || !Inferred->Roots[0]->Code) {
+      fail({Diagnostic::error("internal", "inference returned no code", {})});
+      return std::move(Result);
+    }
+    const CodeInstance &Root = *Inferred->Roots[0];
+    StageOutput Out;
+    Out.Text = printTyped(Root, *Root.Code);
+    Out.Lines = typedLineOrigins(Out.Text, Root);
+    Out.Measure = Probe.finish();
+    collectSources();
+    finishStage(Stage::Typed, std::move(Out), nullptr);
+  }
+  if (!wants(Stage::TypedOpt))
+    return std::move(Result);
+
+  if (Opts.TypedOptimized && Engine) {
+    StageProbe Probe;
+    CodeInstance *Root = Inferred->Roots[0];
+    std::shared_ptr<const TypedCode> Opt = Engine->optimizedCode(Root);
+    StageOutput Out;
+    if (Opt) {
+      Out.Text = printTyped(*Root, *Opt);
+      // Line origins need the optimised code's own statements.
+      CodeInstance Shadow;
+      Shadow.MI = Root->MI;
+      Shadow.Code = Opt;
+      Out.Lines = typedLineOrigins(Out.Text, Shadow);
+    }
+    Out.Measure = Probe.finish();
+    finishStage(Stage::TypedOpt, std::move(Out), nullptr);
+  }
+  if (!wants(Stage::LLVMRaw))
+    return std::move(Result);
+
+  //===--- Raw LLVM IR: validate, emit, verify ---===//
+  llvm::TargetMachine *TM = nullptr;
+  {
+    StageProbe Probe;
+    std::vector<Diagnostic> Invalid = validateTyped(*Inferred, Config, Env);
+    if (!Invalid.empty()) {
+      fail(std::move(Invalid));
+      return std::move(Result);
+    }
+    auto TMOr = Config.targetMachine();
+    if (!TMOr) {
+      fail(TMOr.takeError());
+      return std::move(Result);
+    }
+    TM = *TMOr;
+    Result.Context = std::make_unique<llvm::LLVMContext>();
+    Result.Context->setDiagnosticHandler(
+        std::make_unique<CollectingDiagnosticHandler>(BackendDiags));
+    auto Emitted = emitModule(*Result.Context, *Inferred, Config,
+                              TM->createDataLayout(),
+                              TM->getTargetTriple().str());
+    if (!Emitted) {
+      fail(Emitted.takeError());
+      return std::move(Result);
+    }
+    Result.Module = std::move(Emitted->M);
+    Result.EntrySymbol = Emitted->EntrySymbol;
+    if (Emitted->LaunchWrapper)
+      Result.LaunchSymbol = Emitted->LaunchWrapper->getName().str();
+    Result.SharedBytes = Emitted->SharedBytes;
+    report().EntryName = Result.EntrySymbol;
+    if (Emitted->SharedBytes)
+      report().Resources.SharedBytes = static_cast<int>(Emitted->SharedBytes);
+
+    StageOutput Out;
+    Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
+    llvm::Error VerifyErr = verifyModuleOrError(*Result.Module);
+    Out.Measure = Probe.finish();
+    if (VerifyErr) {
+      // A compiler bug: keep the text for debugging, stop before LLVM.
+      for (Diagnostic &D : takeDiagnostics(std::move(VerifyErr))) {
+        D.Kind = "invalid-ir";
+        D.Message = "emitted LLVM IR does not verify: " + D.Message;
+        report().Diagnostics.push_back(std::move(D));
+      }
+      finishStage(Stage::LLVMRaw, std::move(Out), Result.Module.get());
+      return std::move(Result);
+    }
+    finishStage(Stage::LLVMRaw, std::move(Out), Result.Module.get());
+  }
+  if (!wants(Stage::LLVMOpt))
+    return std::move(Result);
+
+  //===--- Optimised LLVM IR ---===//
+  {
+    StageProbe Probe;
+    OptimizeOptions OO;
+    OO.OptLevel = Config.optLevel();
+    OO.CollectSnapshots = Opts.Snapshots;
+    OO.KeepUnchanged = Opts.KeepUnchangedPasses;
+    const Target &Tgt = Config.target();
+    OO.TuneHook = [&Tgt, this](llvm::PassBuilder &PB) {
+      Tgt.tunePipeline(PB, Config);
+    };
+    llvm::Expected<OptimizeResult> Opt = [&] {
+      std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
+      return optimizeModule(*Result.Module, TM, OO);
+    }();
+    if (!Opt) {
+      fail(Opt.takeError());
+      return std::move(Result);
+    }
+    report().Passes = std::move(Opt->Snapshots);
+    retargetThrowLocations(*Result.Module);
+    StageOutput Out;
+    Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
+    Out.Measure = Probe.finish();
+    bool BackendError = backendFailed();
+    finishStage(Stage::LLVMOpt, std::move(Out), Result.Module.get());
+    if (BackendError)
+      return std::move(Result);
+  }
+  if (!wants(Stage::Asm))
+    return std::move(Result);
+
+  //===--- Assembly (and object) ---===//
+  {
+    StageProbe Probe;
+    std::vector<Diagnostic> Invalid = validateLLVM(*Result.Module, Config);
+    if (llvm::Error E = verifyModuleOrError(*Result.Module)) {
+      fail(std::move(E));
+      return std::move(Result);
+    }
+    if (!Invalid.empty()) {
+      fail(std::move(Invalid));
+      return std::move(Result);
+    }
+    const Target &Tgt = Config.target();
+    // Code generation rewrites the IR it runs on; the report's optimised
+    // module must stay as the optimiser left it.
+    std::unique_ptr<llvm::Module> ForAsm = llvm::CloneModule(*Result.Module);
+    llvm::Expected<std::string> Asm = [&] {
+      std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
+      return Tgt.emitAsm(*ForAsm, *TM);
+    }();
+    if (!Asm) {
+      fail(Asm.takeError());
+      return std::move(Result);
+    }
+    if (backendFailed())
+      return std::move(Result);
+    if (Opts.EmitObject) {
+      std::unique_ptr<llvm::Module> ForObj = llvm::CloneModule(*Result.Module);
+      llvm::Expected<std::string> Obj = [&] {
+        std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
+        return Tgt.emitObject(*ForObj, *TM);
+      }();
+      if (!Obj) {
+        fail(Obj.takeError());
+        return std::move(Result);
+      }
+      if (backendFailed())
+        return std::move(Result);
+      Result.Object.assign(Obj->begin(), Obj->end());
+    }
+    Tgt.resourceUsage(*Asm, Config, report().Resources);
+    StageOutput Out;
+    if (Opts.RawAsm) {
+      Out.Text = std::move(*Asm);
+    } else {
+      // `;` as Julia's code_native prints source comments, whatever the
+      // assembler's own comment leader.
+      AsmAnnotation A = annotateAsm(*Asm, *Result.Module, ";");
+      Out.Text = std::move(A.Text);
+      Out.Lines = std::move(A.Lines);
+    }
+    Out.Measure = Probe.finish();
+    finishStage(Stage::Asm, std::move(Out), Result.Module.get());
+  }
+  return std::move(Result);
+}
+
+} // namespace
+
+CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,
+                      Stage UpTo, const CompileHooks &Hooks,
+                      const CompileOptions &Opts) {
+  return Driver(Job, UpTo, Hooks, Opts).run(&Engine, nullptr, &Engine.env());
+}
+
+CompileResult compileInferred(const InferResult &R, const CompilerJob &Job,
+                              Stage UpTo, const CompileHooks &Hooks,
+                              const CompileOptions &Opts, const GlobalEnv *Env) {
+  return Driver(Job, UpTo, Hooks, Opts).run(nullptr, &R, Env);
+}
+
+} // namespace prism

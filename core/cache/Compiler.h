@@ -1,0 +1,89 @@
+/// \file
+/// The staged compiler driver (GPUCompiler's `compile(:llvm | :asm | :obj,
+/// job)`): typed IR → raw LLVM IR → optimised LLVM IR → assembly (and an
+/// object), stopping at the requested stage.
+///
+/// Every stage is measured (wall time and this thread's allocations, via
+/// StageProbe), its text and per-line source origins are stored in one
+/// JobReport, and an observer hook fires once per finished stage, in order
+/// — the basis of every reflection view (`code_typed`, `code_llvm`,
+/// `code_native`, the pipeline view) and of the GUI. Reflection never goes
+/// through the compile cache, so cached kernels still show their stages.
+///
+/// Problems are data: inference errors, validation errors (all at once),
+/// verifier failures and LLVM backend errors all end up as diagnostics in
+/// the report; nothing aborts. No module reaches the optimiser or a backend
+/// without passing the verifier.
+#pragma once
+
+#include "cache/CompilerJob.h"
+#include "cache/JobReport.h"
+#include "infer/Inference.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace prism {
+
+/// What a stage hook sees. Pointers are valid only during the call.
+struct StageEvent {
+  Stage S;
+  const CompilerJob &Job;
+  const StageOutput &Output;
+  const JobReport &Report;          ///< everything so far (this stage included)
+  const InferResult *Inferred = nullptr; ///< Typed, TypedOpt and later
+  const llvm::Module *Module = nullptr;  ///< LLVMRaw, LLVMOpt, Asm
+};
+
+struct CompileHooks {
+  /// Fires after each stage that ran, in pipeline order.
+  std::function<void(const StageEvent &)> OnStage;
+};
+
+struct CompileOptions {
+  bool Snapshots = false;         ///< record per-pass snapshots (pipeline view)
+  bool KeepUnchangedPasses = false;
+  bool TypedOptimized = false;    ///< also produce Stage::TypedOpt
+  bool RawAsm = false;            ///< keep the backend's asm as is (no annotation)
+  bool EmitObject = false;        ///< also produce an object file (needs Stage::Asm)
+};
+
+struct CompileResult {
+  // Declared first so that it is destroyed last: the module lives in it.
+  std::unique_ptr<llvm::LLVMContext> Context;
+  /// The optimised module (after LLVMOpt), or the raw one when the job
+  /// stopped at LLVMRaw; null when emission did not happen.
+  std::unique_ptr<llvm::Module> Module;
+  std::shared_ptr<JobReport> Report;
+  std::vector<uint8_t> Object;    ///< with CompileOptions::EmitObject
+  std::string EntrySymbol;
+  std::string LaunchSymbol;       ///< native: the `jfptr_` launch wrapper
+  uint64_t SharedBytes = 0;
+
+  CompileResult();
+  CompileResult(CompileResult &&);
+  CompileResult &operator=(CompileResult &&);
+  ~CompileResult();
+  bool ok() const { return Report && Report->ok(); }
+};
+
+/// Runs the job up to and including `UpTo`, inferring through `Engine`.
+CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,
+                      Stage UpTo, const CompileHooks &Hooks = {},
+                      const CompileOptions &Opts = {});
+
+/// Same, from inference results the caller already has (R.Roots[0] is the
+/// job's entry); the Typed stage prints them instead of inferring.
+CompileResult compileInferred(const InferResult &R, const CompilerJob &Job,
+                              Stage UpTo, const CompileHooks &Hooks = {},
+                              const CompileOptions &Opts = {},
+                              const GlobalEnv *Env = nullptr);
+
+} // namespace prism

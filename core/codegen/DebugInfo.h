@@ -1,0 +1,44 @@
+/// \file
+/// Debug info for emitted code: one DICompileUnit per module, a DIFile per
+/// source file, a DISubprogram per function (name = the Julia function,
+/// linkage name = the LLVM symbol) and a DILocation per statement from its
+/// source range. LLVM's inliner turns these into `inlinedAt` chains, which is
+/// what lets every later stage map code back to source through inlining.
+#pragma once
+
+#include "support/SourceFile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/DebugLoc.h"
+
+#include <memory>
+
+namespace prism {
+
+class DebugInfoEmitter {
+public:
+  /// `FullDebug` selects the DWARF emission kind; otherwise line tables only.
+  DebugInfoEmitter(llvm::Module &M, bool FullDebug);
+  ~DebugInfoEmitter();
+
+  llvm::DIFile *file(const SourceFileRef &F);
+  /// A subprogram for a function defined at `Range` of `File`.
+  llvm::DISubprogram *subprogram(llvm::Function &Fn, llvm::StringRef Name,
+                                 const SourceFileRef &File, SrcRange Range,
+                                 bool LocalToUnit, bool Artificial = false);
+  /// The location of `Range` in `File` inside `Scope` (line 0 when unknown).
+  llvm::DebugLoc location(llvm::DISubprogram *Scope, const SourceFileRef &File,
+                          SrcRange Range);
+  /// Finalises the DIBuilder; call once after all functions are emitted.
+  void finalize();
+
+private:
+  llvm::Module &M;
+  llvm::DIBuilder DIB;
+  llvm::DICompileUnit *CU = nullptr;
+  llvm::DenseMap<const SourceFile *, llvm::DIFile *> Files;
+  llvm::DISubroutineType *EmptyFnType = nullptr;
+};
+
+} // namespace prism

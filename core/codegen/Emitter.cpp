@@ -1,0 +1,675 @@
+// Module and function emission: signatures, slots, control flow, calls,
+// the throw path and the native launch wrapper. Builtins are in
+// BuiltinEmit.cpp.
+#include "codegen/EmitterImpl.h"
+
+#include "codegen/Runtime.h"
+#include "targets/NativeTarget.h"
+#include "types/Type.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace prism {
+
+//===----------------------------------------------------------------------===//
+// Module state
+//===----------------------------------------------------------------------===//
+
+llvm::Constant *ModuleState::stringConstant(llvm::StringRef S) {
+  auto [It, Inserted] = Strings.try_emplace(S, nullptr);
+  if (!Inserted)
+    return It->second;
+  AddressSpaces AS = Tgt.addressSpaces();
+  llvm::Constant *Init = llvm::ConstantDataArray::getString(Ctx, S);
+  auto *GV = new llvm::GlobalVariable(
+      M, Init->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::PrivateLinkage, Init, ".str", nullptr,
+      llvm::GlobalValue::NotThreadLocal, AS.Constant);
+  GV->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(llvm::Align(1));
+  It->second = llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(
+      GV, llvm::PointerType::get(Ctx, AS.Generic));
+  return It->second;
+}
+
+llvm::FunctionCallee ModuleState::throwHook() {
+  llvm::Type *Ptr = llvm::PointerType::get(Ctx, Tgt.addressSpaces().Generic);
+  llvm::Type *I32 = llvm::Type::getInt32Ty(Ctx);
+  llvm::FunctionCallee FC = M.getOrInsertFunction(
+      ThrowHookName,
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
+                              {I32, Ptr, Ptr, I32}, false));
+  if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
+    Fn->addFnAttr(llvm::Attribute::Cold);
+    Fn->addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  return FC;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+std::string defaultEntrySymbol(llvm::StringRef FunctionName) {
+  return "julia_" + FunctionName.str();
+}
+
+static bool isDeviceStateBuiltin(Builtin Bi) {
+  switch (Bi) {
+  case Builtin::ThreadIdxX: case Builtin::ThreadIdxY: case Builtin::ThreadIdxZ:
+  case Builtin::BlockIdxX: case Builtin::BlockIdxY: case Builtin::BlockIdxZ:
+  case Builtin::BlockDimX: case Builtin::BlockDimY: case Builtin::BlockDimZ:
+  case Builtin::GridDimX: case Builtin::GridDimY: case Builtin::GridDimZ:
+  case Builtin::SyncThreads: case Builtin::SharedArray:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Which instances need the hidden state argument: those using a device
+/// builtin, and transitively their callers (a fixpoint, for recursion).
+static void computeNeedsState(ModuleState &MS, const InferResult &R) {
+  if (!MS.Tgt.usesKernelState())
+    return;
+  for (CodeInstance *CI : R.All)
+    for (Builtin Bi : CI->Code->Builtins)
+      if (isDeviceStateBuiltin(Bi)) {
+        MS.NeedsState.insert(CI);
+        break;
+      }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (CodeInstance *CI : R.All) {
+      if (MS.NeedsState.contains(CI))
+        continue;
+      for (MethodInstance *Callee : CI->Edges) {
+        CodeInstance *C = MS.Instances.lookup(Callee);
+        if (C && MS.NeedsState.contains(C)) {
+          MS.NeedsState.insert(CI);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+static Symbol functionName(const CodeInstance &CI) {
+  if (CI.MI && CI.MI->Def)
+    return CI.MI->Def->Name;
+  return Symbol::get("anonymous");
+}
+
+/// The LLVM signature of an instance: [state], then every non-ghost
+/// argument (the callee itself included, for callable values), returning the
+/// register type or void (ghosts, Bottom).
+static llvm::FunctionType *signatureOf(ModuleState &MS, CodeInstance &CI) {
+  std::vector<llvm::Type *> Params;
+  if (MS.NeedsState.contains(&CI))
+    Params.push_back(llvm::PointerType::get(MS.Ctx, 0));
+  for (Type *T : CI.MI->Sig)
+    if (llvm::Type *LT = MS.TL.regType(T))
+      Params.push_back(LT);
+  llvm::Type *Ret = nullptr;
+  if (CI.ReturnType && !CI.ReturnType->isBottom())
+    Ret = MS.TL.regType(CI.ReturnType);
+  if (!Ret)
+    Ret = llvm::Type::getVoidTy(MS.Ctx);
+  return llvm::FunctionType::get(Ret, Params, false);
+}
+
+static void setInlineAttributes(ModuleState &MS, CodeInstance &CI,
+                                llvm::Function &F) {
+  const Method *Def = CI.MI->Def;
+  // An explicit @noinline wins over the config's always_inline: it is the
+  // user's statement about this one function (and LLVM forbids both).
+  if (Def && Def->NoInline)
+    F.addFnAttr(llvm::Attribute::NoInline);
+  else if ((Def && Def->Inline) || MS.Config.alwaysInline())
+    F.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionEmitter
+//===----------------------------------------------------------------------===//
+
+DiagLoc FunctionEmitter::locOf(unsigned I) const {
+  return DiagLoc::fromRange(Code.File, I < Code.Code.size()
+                                           ? Code.Code[I].Range
+                                           : SrcRange{});
+}
+
+llvm::Error FunctionEmitter::internal(unsigned I,
+                                      const std::string &Message) const {
+  return makeDiagError(Diagnostic::error(
+      "internal", "codegen: " + Message + " in " + CI.MI->str(), locOf(I)));
+}
+
+const LatticeType *FunctionEmitter::argLattice(unsigned Stmt,
+                                               unsigned Arg) const {
+  if (Stmt < Code.ArgTypes.size() && Arg < Code.ArgTypes[Stmt].size() &&
+      Code.ArgTypes[Stmt][Arg].T)
+    return &Code.ArgTypes[Stmt][Arg];
+  return nullptr;
+}
+
+Type *FunctionEmitter::argType(unsigned Stmt, unsigned Arg) const {
+  if (const LatticeType *L = argLattice(Stmt, Arg))
+    return L->T;
+  // Hand-built typed code may omit ArgTypes: derive from the value.
+  const IRValue &V = Code.Code[Stmt].Args[Arg];
+  switch (V.K) {
+  case IRValue::SSA:
+    return Code.SSATypes[V.Index].T;
+  case IRValue::Slot:
+    return Code.SlotTypes[V.Index];
+  case IRValue::Const:
+    return V.C.Ty;
+  case IRValue::StaticParam: {
+    Type *P = CI.MI->SparamValues[V.Index];
+    if (P && P->isIntValue())
+      return TypeContext::get().int64();
+    return P ? TypeContext::get().typeOfType(P) : nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+llvm::Value *FunctionEmitter::constant(const ConstValue &C, Type *T) {
+  llvm::Type *LT = MS.TL.regType(T);
+  if (!LT)
+    return nullptr;
+  switch (C.K) {
+  case ConstValue::Bool:
+  case ConstValue::Int:
+    if (LT->isPointerTy())
+      return C.Bits == 0
+                 ? static_cast<llvm::Constant *>(
+                       llvm::ConstantPointerNull::get(
+                           llvm::cast<llvm::PointerType>(LT)))
+                 : llvm::ConstantExpr::getIntToPtr(
+                       llvm::ConstantInt::get(B.getInt64Ty(), C.Bits), LT);
+    if (LT->isIntegerTy())
+      return llvm::ConstantInt::get(LT, C.Bits);
+    break;
+  case ConstValue::Float:
+    if (LT->isHalfTy())
+      return llvm::ConstantFP::get(
+          Ctx(), llvm::APFloat(llvm::APFloat::IEEEhalf(),
+                               llvm::APInt(16, C.Bits & 0xffff)));
+    if (LT->isFloatTy())
+      return llvm::ConstantFP::get(
+          Ctx(), llvm::APFloat(llvm::APFloat::IEEEsingle(),
+                               llvm::APInt(32, C.Bits & 0xffffffffu)));
+    if (LT->isDoubleTy())
+      return llvm::ConstantFP::get(
+          Ctx(), llvm::APFloat(llvm::APFloat::IEEEdouble(),
+                               llvm::APInt(64, C.Bits)));
+    break;
+  default:
+    break;
+  }
+  return nullptr;
+}
+
+llvm::Value *FunctionEmitter::value(unsigned Stmt, unsigned Arg) {
+  const IRValue &V = Code.Code[Stmt].Args[Arg];
+  Type *T = argType(Stmt, Arg);
+  if (!T || MS.TL.isGhost(T))
+    return nullptr;
+  // A value inference knows exactly is emitted as that constant.
+  if (const LatticeType *L = argLattice(Stmt, Arg); L && L->Const)
+    if (llvm::Value *C = constant(*L->Const, T))
+      return C;
+  switch (V.K) {
+  case IRValue::SSA:
+    return V.Index < SSA.size() ? SSA[V.Index] : nullptr;
+  case IRValue::Slot:
+    if (V.Index < Slots.size() && Slots[V.Index])
+      return B.CreateLoad(Slots[V.Index]->getAllocatedType(), Slots[V.Index],
+                          Code.Slots[V.Index].Name.str());
+    return nullptr;
+  case IRValue::Const:
+    return constant(V.C, T);
+  case IRValue::StaticParam: {
+    Type *P = CI.MI->SparamValues[V.Index];
+    if (P && P->isIntValue())
+      return B.getInt64(P->intValue());
+    return nullptr;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+llvm::Value *FunctionEmitter::toMem(llvm::Value *V, Type *T) {
+  if (V && T->isBool())
+    return B.CreateZExt(V, B.getInt8Ty());
+  return V;
+}
+
+llvm::Value *FunctionEmitter::fromMem(llvm::Value *V, Type *T) {
+  if (V && T->isBool())
+    return B.CreateTrunc(V, B.getInt1Ty());
+  return V;
+}
+
+llvm::Error FunctionEmitter::emit() {
+  const size_t N = Code.Code.size();
+  Top = llvm::BasicBlock::Create(Ctx(), "top", &F);
+  B.SetInsertPoint(Top);
+  if (MS.DI) {
+    const Method *Def = CI.MI->Def;
+    SourceFileRef File = Code.File ? Code.File : (Def ? Def->File : nullptr);
+    SP = MS.DI->subprogram(F, functionName(CI).str(), File,
+                           Def ? Def->Range : SrcRange{},
+                           F.hasLocalLinkage());
+    B.SetCurrentDebugLocation(
+        MS.DI->location(SP, File, Def ? Def->Range : SrcRange{}));
+  }
+
+  // Parameters → argument slots; every other slot gets an alloca in the
+  // entry block (SROA/mem2reg turn them into SSA values).
+  unsigned ParamNo = 0;
+  if (MS.NeedsState.contains(&CI)) {
+    State = F.getArg(ParamNo++);
+    State->setName("state");
+  }
+  Slots.assign(Code.Slots.size(), nullptr);
+  for (unsigned S = 0; S < Code.Slots.size(); ++S) {
+    Type *T = S <= Code.NumArgs && S < CI.MI->Sig.size() ? CI.MI->Sig[S]
+                                                          : Code.SlotTypes[S];
+    llvm::Type *LT = T ? MS.TL.regType(T) : nullptr;
+    if (!LT)
+      continue;
+    std::string Name = Code.Slots[S].Name.string();
+    Slots[S] = B.CreateAlloca(LT, nullptr, Name + ".slot");
+    if (S <= Code.NumArgs && S < CI.MI->Sig.size()) {
+      llvm::Argument *A = F.getArg(ParamNo++);
+      A->setName(Name);
+      B.CreateStore(A, Slots[S]);
+    }
+  }
+
+  // Basic blocks start at jump targets and after terminators.
+  Blocks.assign(N + 1, nullptr);
+  std::vector<bool> Leader(N + 1, false);
+  for (size_t I = 0; I < N; ++I) {
+    const Stmt &S = Code.Code[I];
+    bool NoReturn = S.K == StmtKind::Call && I < Code.SSATypes.size() &&
+                    Code.SSATypes[I].T && Code.SSATypes[I].T->isBottom();
+    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
+      if (S.Label > N)
+        return internal(I, "jump target out of range");
+      Leader[S.Label] = true;
+    }
+    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot ||
+        S.K == StmtKind::Return || NoReturn)
+      Leader[I + 1] = true;
+  }
+  // `top` only holds allocas and argument stores; the body starts after it.
+  llvm::BasicBlock *Body = llvm::BasicBlock::Create(Ctx(), "L0", &F);
+  Blocks[0] = Body;
+  for (size_t I = 1; I <= N; ++I)
+    if (Leader[I])
+      Blocks[I] = llvm::BasicBlock::Create(Ctx(), "L" + std::to_string(I), &F);
+  B.CreateBr(Body);
+  B.SetInsertPoint(Body);
+
+  SSA.assign(N, nullptr);
+  for (size_t I = 0; I < N; ++I) {
+    if (I > 0 && Blocks[I]) {
+      if (!B.GetInsertBlock()->getTerminator())
+        B.CreateBr(Blocks[I]);
+      B.SetInsertPoint(Blocks[I]);
+    }
+    const Stmt &S = Code.Code[I];
+    if (MS.DI)
+      B.SetCurrentDebugLocation(MS.DI->location(SP, Code.File, S.Range));
+    switch (S.K) {
+    case StmtKind::Nop:
+      break;
+    case StmtKind::Call:
+      if (llvm::Error E = emitCall(I))
+        return E;
+      break;
+    case StmtKind::Assign: {
+      llvm::Value *V = value(I, 0);
+      if (S.Slot < Slots.size() && Slots[S.Slot] && V)
+        B.CreateStore(V, Slots[S.Slot]);
+      SSA[I] = V;
+      break;
+    }
+    case StmtKind::Goto:
+      B.CreateBr(blockAt(S.Label));
+      break;
+    case StmtKind::GotoIfNot: {
+      llvm::Value *Cond = value(I, 0);
+      if (!Cond || !Cond->getType()->isIntegerTy(1))
+        return internal(I, "branch condition is not a Bool");
+      B.CreateCondBr(Cond, blockAt(I + 1), blockAt(S.Label));
+      break;
+    }
+    case StmtKind::Return: {
+      if (F.getReturnType()->isVoidTy()) {
+        B.CreateRetVoid();
+        break;
+      }
+      llvm::Value *V = S.Args.empty() ? nullptr : value(I, 0);
+      if (!V || V->getType() != F.getReturnType())
+        return internal(I, "returned value does not match the return type");
+      B.CreateRet(V);
+      break;
+    }
+    }
+  }
+  // Falling off the end (or jumping there) cannot happen in valid code.
+  if (N > 0 && Blocks[N]) {
+    if (!B.GetInsertBlock()->getTerminator())
+      B.CreateBr(Blocks[N]);
+    B.SetInsertPoint(Blocks[N]);
+  }
+  if (!B.GetInsertBlock()->getTerminator())
+    B.CreateUnreachable();
+  return llvm::Error::success();
+}
+
+llvm::Error FunctionEmitter::emitCall(unsigned I) {
+  llvm::Expected<llvm::Value *> V = nullptr;
+  if (I < Code.Builtins.size() && Code.Builtins[I] != Builtin::None)
+    V = emitBuiltin(I);
+  else if (I < Code.Invokes.size() && Code.Invokes[I])
+    V = emitInvoke(I);
+  else
+    return internal(I, "unresolved call reached codegen");
+  if (!V)
+    return V.takeError();
+  SSA[I] = *V;
+  Type *T = Code.SSATypes[I].T;
+  if (T && T->isBottom()) {
+    if (!B.GetInsertBlock()->getTerminator())
+      B.CreateUnreachable();
+    SSA[I] = nullptr;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
+  MethodInstance *MI = Code.Invokes[I];
+  CodeInstance *Callee = MS.Instances.lookup(MI);
+  if (!Callee)
+    return internal(I, "no CodeInstance for " + MI->str());
+  llvm::Function *Fn = MS.Functions.lookup(Callee);
+  std::vector<llvm::Value *> Args;
+  if (MS.NeedsState.contains(Callee))
+    Args.push_back(State);
+  const Stmt &S = Code.Code[I];
+  for (unsigned A = 0; A < MI->Sig.size(); ++A) {
+    if (!MS.TL.regType(MI->Sig[A]))
+      continue;
+    llvm::Value *V = A < S.Args.size() ? value(I, A) : nullptr;
+    if (!V)
+      return internal(I, "missing argument " + std::to_string(A));
+    Args.push_back(V);
+  }
+  if (Args.size() != Fn->arg_size())
+    return internal(I, "argument count mismatch calling " + MI->str());
+  for (unsigned A = 0; A < Args.size(); ++A)
+    if (Args[A]->getType() != Fn->getArg(A)->getType())
+      return internal(I, "argument type mismatch calling " + MI->str());
+  llvm::CallInst *Call = B.CreateCall(Fn, Args);
+  if (Fn->getReturnType()->isVoidTy())
+    return nullptr;
+  // A call whose result inference knows is still emitted (for its
+  // effects); users see the constant.
+  if (const LatticeType &L = Code.SSATypes[I]; L.Const && L.T)
+    if (llvm::Value *C = constant(*L.Const, L.T))
+      return C;
+  return Call;
+}
+
+void FunctionEmitter::emitThrow(unsigned I, Type *ExcType) {
+  std::string TypeName = ExcType && ExcType->isDataType()
+                             ? ExcType->name()->Name.string()
+                             : std::string("Exception");
+  ThrowKind Kind = throwKindForTypeName(TypeName);
+  LineCol LC{};
+  std::string File = "<unknown>";
+  if (Code.File) {
+    File = Code.File->name();
+    if (Code.Code[I].Range.valid())
+      LC = Code.File->lineCol(Code.Code[I].Range.Begin);
+  }
+  B.CreateCall(MS.throwHook(),
+               {B.getInt32(static_cast<int32_t>(Kind)),
+                MS.stringConstant(TypeName), MS.stringConstant(File),
+                B.getInt32(LC.Line)});
+  MS.Tgt.emitTrap(B);
+}
+
+llvm::Value *FunctionEmitter::emitEgal(llvm::Value *A, llvm::Value *Bv,
+                                       Type *T) {
+  llvm::Type *LT = A->getType();
+  if (LT->isIntegerTy())
+    return B.CreateICmpEQ(A, Bv);
+  if (LT->isPointerTy())
+    return B.CreateICmpEQ(A, Bv);
+  if (LT->isFloatingPointTy()) {
+    // `===` on floats compares bits (NaN === NaN, -0.0 !== 0.0).
+    llvm::Type *IT = B.getIntNTy(LT->getPrimitiveSizeInBits());
+    return B.CreateICmpEQ(B.CreateBitCast(A, IT), B.CreateBitCast(Bv, IT));
+  }
+  // Aggregates: field by field.
+  std::span<Type *const> Fields = T->isTuple() ? T->params() : T->fieldTypes();
+  llvm::Value *All = B.getTrue();
+  for (unsigned FIdx = 0; FIdx < Fields.size(); ++FIdx) {
+    int Idx = MS.TL.fieldIndex(T, FIdx);
+    if (Idx < 0)
+      continue;
+    llvm::Value *EA = B.CreateExtractValue(A, {unsigned(Idx)});
+    llvm::Value *EB = B.CreateExtractValue(Bv, {unsigned(Idx)});
+    All = B.CreateAnd(All, emitEgal(EA, EB, Fields[FIdx]));
+  }
+  return All;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch wrapper (native)
+//===----------------------------------------------------------------------===//
+
+/// `void jfptr_NAME(ptr state, ptr args, ptr ret)`: loads each source-level
+/// argument from `args[i]`, calls the entry, stores the result to `ret`.
+static llvm::Function *emitLaunchWrapper(ModuleState &MS, CodeInstance &CI,
+                                         llvm::Function &Entry) {
+  llvm::LLVMContext &Ctx = MS.Ctx;
+  llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
+  auto *FT = llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
+                                     {Ptr, Ptr, Ptr}, false);
+  auto *W = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage,
+                                   nativeLaunchSymbol(Entry.getName().str()),
+                                   MS.M);
+  W->getArg(0)->setName("state");
+  W->getArg(1)->setName("args");
+  W->getArg(2)->setName("ret");
+  W->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "top", W));
+  if (MS.DI) {
+    const Method *Def = CI.MI->Def;
+    SourceFileRef File = CI.Code->File ? CI.Code->File
+                                       : (Def ? Def->File : nullptr);
+    llvm::DISubprogram *SP =
+        MS.DI->subprogram(*W, W->getName(), File,
+                          Def ? Def->Range : SrcRange{}, false, true);
+    B.SetCurrentDebugLocation(
+        MS.DI->location(SP, File, Def ? Def->Range : SrcRange{}));
+  }
+  std::vector<llvm::Value *> Args;
+  if (MS.NeedsState.contains(&CI))
+    Args.push_back(W->getArg(0));
+  const std::vector<Type *> &Sig = CI.MI->Sig;
+  for (unsigned A = 0; A < Sig.size(); ++A) {
+    llvm::Type *MemT = MS.TL.memType(Sig[A]);
+    if (!MemT)
+      continue;
+    if (A == 0) {
+      // A callable value as the entry itself has no slot in `args`.
+      Args.push_back(llvm::PoisonValue::get(MS.TL.regType(Sig[0])));
+      continue;
+    }
+    llvm::Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, W->getArg(1), A - 1);
+    llvm::Value *P = B.CreateAlignedLoad(Ptr, Slot, llvm::Align(8));
+    llvm::Value *V = B.CreateAlignedLoad(MemT, P,
+                                         MS.DL.getABITypeAlign(MemT));
+    if (Sig[A]->isBool())
+      V = B.CreateTrunc(V, B.getInt1Ty());
+    Args.push_back(V);
+  }
+  llvm::CallInst *Call = B.CreateCall(&Entry, Args);
+  // The wrapper exists to be called by the runtime; the entry's body
+  // belongs inside it, whatever the inliner's cost model says.
+  Call->addFnAttr(llvm::Attribute::AlwaysInline);
+  if (!Entry.getReturnType()->isVoidTy() && !MS.Config.kernel()) {
+    llvm::Value *V = Call;
+    if (CI.ReturnType->isBool())
+      V = B.CreateZExt(V, B.getInt8Ty());
+    B.CreateAlignedStore(V, W->getArg(2),
+                         MS.DL.getABITypeAlign(V->getType()));
+  }
+  B.CreateRetVoid();
+  return W;
+}
+
+//===----------------------------------------------------------------------===//
+// emitModule
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
+                                         const InferResult &R,
+                                         const CompilerConfig &C,
+                                         const llvm::DataLayout &DL,
+                                         llvm::StringRef Triple) {
+  if (R.Roots.empty())
+    return makeDiagError(
+        Diagnostic::error("internal", "codegen: no root instance", {}));
+  CodeInstance *Root = R.Roots[0];
+  EmittedModule Out;
+  Out.EntrySymbol = C.entryName().empty()
+                        ? defaultEntrySymbol(functionName(*Root).str())
+                        : C.entryName();
+  Out.M = std::make_unique<llvm::Module>(Out.EntrySymbol, Ctx);
+  llvm::Module &M = *Out.M;
+  M.setTargetTriple(Triple);
+  M.setDataLayout(DL);
+
+  ModuleState MS(Ctx, M, C, DL);
+  if (C.debugInfo() != DebugInfoLevel::None)
+    MS.DI = std::make_unique<DebugInfoEmitter>(
+        M, C.debugInfo() == DebugInfoLevel::Full);
+  for (CodeInstance *CI : R.All)
+    MS.Instances[CI->MI] = CI;
+  if (!MS.Instances.count(Root->MI))
+    MS.Instances[Root->MI] = Root;
+  computeNeedsState(MS, R);
+
+  // Declare every function first so that calls (recursion included) can
+  // refer to them; then emit the bodies.
+  std::vector<CodeInstance *> Order;
+  Order.push_back(Root);
+  for (CodeInstance *CI : R.All)
+    if (CI != Root)
+      Order.push_back(CI);
+  unsigned Counter = 0;
+  llvm::NamedMDNode *PreludeFiles = nullptr;
+  for (CodeInstance *CI : Order) {
+    if (!CI->Code)
+      return makeDiagError(Diagnostic::error(
+          "internal", "codegen: " + CI->MI->str() + " has no typed code", {}));
+    bool IsEntry = CI == Root;
+    std::string Name = IsEntry ? Out.EntrySymbol
+                               : "julia_" + functionName(*CI).string() + "_" +
+                                     std::to_string(++Counter);
+    llvm::Function *F = llvm::Function::Create(
+        signatureOf(MS, *CI),
+        IsEntry ? llvm::GlobalValue::ExternalLinkage
+                : llvm::GlobalValue::InternalLinkage,
+        Name, M);
+    // Throws never unwind: they end in the runtime and a trap.
+    F->addFnAttr(llvm::Attribute::NoUnwind);
+    setInlineAttributes(MS, *CI, *F);
+    MS.Functions[CI] = F;
+    if (CI->MI->Def && CI->MI->Def->IsPrelude && CI->Code->File) {
+      // Remembered for retargetThrowLocations: which files are Base.
+      if (!PreludeFiles)
+        PreludeFiles = M.getOrInsertNamedMetadata("prism.prelude_files");
+      PreludeFiles->addOperand(llvm::MDNode::get(
+          Ctx, llvm::MDString::get(Ctx, CI->Code->File->name())));
+    }
+  }
+  for (CodeInstance *CI : Order) {
+    FunctionEmitter FE(MS, *CI, *MS.Functions[CI]);
+    if (llvm::Error E = FE.emit())
+      return std::move(E);
+  }
+  Out.Entry = MS.Functions[Root];
+  if (C.target().wantsLaunchWrapper())
+    Out.LaunchWrapper = emitLaunchWrapper(MS, *Root, *Out.Entry);
+  if (MS.DI)
+    MS.DI->finalize();
+  Out.SharedBytes = MS.SharedBytes;
+  if (llvm::Error E = C.target().finishModule(M, Out.Entry, C))
+    return std::move(E);
+  return std::move(Out);
+}
+
+//===----------------------------------------------------------------------===//
+// Throw locations after optimisation
+//===----------------------------------------------------------------------===//
+
+void retargetThrowLocations(llvm::Module &M) {
+  llvm::Function *Hook = M.getFunction(ThrowHookName);
+  if (!Hook)
+    return;
+  llvm::StringSet<> Prelude;
+  if (llvm::NamedMDNode *N = M.getNamedMetadata("prism.prelude_files"))
+    for (llvm::MDNode *Op : N->operands())
+      if (auto *S = llvm::dyn_cast<llvm::MDString>(Op->getOperand(0)))
+        Prelude.insert(S->getString());
+  for (llvm::User *U : llvm::make_early_inc_range(Hook->users())) {
+    auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Hook || Call->arg_size() != 4)
+      continue;
+    // Innermost frame outwards: the first frame outside the prelude.
+    for (const llvm::DILocation *L = Call->getDebugLoc().get(); L;
+         L = L->getInlinedAt()) {
+      if (Prelude.contains(L->getFilename()))
+        continue;
+      if (L->getLine() == 0)
+        break;
+      llvm::IRBuilder<> B(Call);
+      // Same address space as the string the emitter made.
+      llvm::Value *OldFile = Call->getArgOperand(2);
+      unsigned StrAS = 0;
+      if (auto *GV = llvm::dyn_cast<llvm::GlobalVariable>(
+              OldFile->stripPointerCasts()))
+        StrAS = GV->getAddressSpace();
+      llvm::Constant *Str =
+          B.CreateGlobalStringPtr(L->getFilename(), ".str", StrAS, &M);
+      if (OldFile->getType() != Str->getType())
+        Str = llvm::ConstantExpr::getPointerBitCastOrAddrSpaceCast(
+            Str, OldFile->getType());
+      Call->setArgOperand(2, Str);
+      Call->setArgOperand(3, B.getInt32(L->getLine()));
+      break;
+    }
+  }
+}
+
+} // namespace prism

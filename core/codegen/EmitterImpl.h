@@ -1,0 +1,96 @@
+/// \file
+/// Private to codegen/: the per-module and per-function emission state
+/// shared by Emitter.cpp (control flow, calls, signatures) and
+/// BuiltinEmit.cpp (one case per Builtin).
+#pragma once
+
+#include "cache/CompilerConfig.h"
+#include "codegen/DebugInfo.h"
+#include "codegen/Emitter.h"
+#include "codegen/TypeLowering.h"
+#include "infer/CodeInstance.h"
+#include "targets/Target.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <vector>
+
+namespace prism {
+
+/// What every function emitter shares.
+struct ModuleState {
+  llvm::LLVMContext &Ctx;
+  llvm::Module &M;
+  const CompilerConfig &Config;
+  const Target &Tgt;
+  const llvm::DataLayout &DL;
+  TypeLowering TL;
+  std::unique_ptr<DebugInfoEmitter> DI; ///< null for --debuginfo=none
+  llvm::DenseMap<MethodInstance *, CodeInstance *> Instances;
+  llvm::DenseMap<CodeInstance *, llvm::Function *> Functions;
+  llvm::DenseSet<CodeInstance *> NeedsState; ///< take the hidden state argument
+  uint64_t SharedBytes = 0;
+  llvm::StringMap<llvm::Constant *> Strings;
+
+  ModuleState(llvm::LLVMContext &Ctx, llvm::Module &M, const CompilerConfig &C,
+              const llvm::DataLayout &DL)
+      : Ctx(Ctx), M(M), Config(C), Tgt(C.target()), DL(DL),
+        TL(Ctx, C.target().addressSpaces().Generic) {}
+
+  /// A NUL-terminated string constant as a generic-address-space pointer.
+  llvm::Constant *stringConstant(llvm::StringRef S);
+  llvm::FunctionCallee throwHook();
+};
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(ModuleState &MS, CodeInstance &CI, llvm::Function &F)
+      : MS(MS), CI(CI), Code(*CI.Code), F(F), B(MS.Ctx) {}
+
+  llvm::Error emit();
+
+private:
+  llvm::LLVMContext &Ctx() const { return MS.Ctx; }
+  llvm::BasicBlock *blockAt(uint32_t Stmt) const {
+    return Stmt < Blocks.size() ? Blocks[Stmt] : nullptr;
+  }
+  friend struct BuiltinEmitter;
+
+  // Values.
+  Type *argType(unsigned Stmt, unsigned Arg) const;
+  const LatticeType *argLattice(unsigned Stmt, unsigned Arg) const;
+  llvm::Value *value(unsigned Stmt, unsigned Arg);
+  llvm::Value *constant(const ConstValue &C, Type *T);
+  /// Register value → memory representation (Bool: i1 → i8) and back.
+  llvm::Value *toMem(llvm::Value *V, Type *T);
+  llvm::Value *fromMem(llvm::Value *V, Type *T);
+
+  // Statements.
+  llvm::Error emitCall(unsigned I);
+  llvm::Expected<llvm::Value *> emitInvoke(unsigned I);
+  llvm::Expected<llvm::Value *> emitBuiltin(unsigned I);
+  /// A throw path: report to the runtime, then trap.
+  void emitThrow(unsigned I, Type *ExcType);
+  llvm::Value *emitEgal(llvm::Value *A, llvm::Value *B, Type *T);
+  llvm::Error internal(unsigned I, const std::string &Message) const;
+  DiagLoc locOf(unsigned I) const;
+
+  ModuleState &MS;
+  CodeInstance &CI;
+  const TypedCode &Code;
+  llvm::Function &F;
+  llvm::IRBuilder<> B;
+  llvm::DISubprogram *SP = nullptr;
+  llvm::Value *State = nullptr;
+  std::vector<llvm::AllocaInst *> Slots;
+  std::vector<llvm::Value *> SSA;
+  std::vector<llvm::BasicBlock *> Blocks; ///< per statement: block it starts, or null
+  llvm::BasicBlock *Top = nullptr;
+};
+
+} // namespace prism

@@ -1,0 +1,213 @@
+#include "codegen/LineMap.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/AssemblyAnnotationWriter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormattedStream.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <tuple>
+
+namespace prism {
+
+static std::string frameFunction(const llvm::DILocation *L) {
+  if (const llvm::DISubprogram *SP = L->getScope()->getSubprogram())
+    return SP->getName().str();
+  return "";
+}
+
+LineOrigin lineOriginOf(const llvm::DILocation *L) {
+  LineOrigin O;
+  for (; L; L = L->getInlinedAt())
+    O.Frames.push_back({frameFunction(L), L->getFilename().str(), L->getLine(),
+                        L->getColumn()});
+  return O;
+}
+
+namespace {
+
+/// Records which output line each instruction and function header is
+/// printed on. The printer writes straight into the string (the
+/// formatted stream is flushed first), so counting newlines incrementally
+/// gives the line without a second pass.
+class LineRecorder : public llvm::AssemblyAnnotationWriter {
+public:
+  LineRecorder(const std::string &Out) : Out(Out) {}
+
+  void emitFunctionAnnot(const llvm::Function *F,
+                         llvm::formatted_raw_ostream &OS) override {
+    if (const llvm::DISubprogram *SP = F->getSubprogram()) {
+      LineOrigin O;
+      O.Frames.push_back({SP->getName().str(), SP->getFilename().str(),
+                          SP->getLine(), 0});
+      record(OS, std::move(O), /*NextLine=*/true);
+    }
+  }
+  void emitInstructionAnnot(const llvm::Instruction *I,
+                            llvm::formatted_raw_ostream &OS) override {
+    if (const llvm::DILocation *L = I->getDebugLoc().get())
+      record(OS, lineOriginOf(L), /*NextLine=*/false);
+  }
+
+  std::vector<std::pair<size_t, LineOrigin>> Recorded;
+
+private:
+  void record(llvm::formatted_raw_ostream &OS, LineOrigin O, bool NextLine) {
+    OS.flush();
+    for (; Scanned < Out.size(); ++Scanned)
+      if (Out[Scanned] == '\n')
+        ++Line;
+    // Function annotations come before `define`; instruction annotations
+    // are emitted at the start of the instruction's own line.
+    (void)NextLine;
+    Recorded.emplace_back(Line, std::move(O));
+  }
+
+  const std::string &Out;
+  size_t Scanned = 0;
+  size_t Line = 0;
+};
+
+} // namespace
+
+std::string printModuleWithLines(const llvm::Module &M,
+                                 std::vector<LineOrigin> &Lines) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  LineRecorder Rec(Text);
+  M.print(OS, &Rec);
+  OS.flush();
+  size_t NumLines = 0;
+  for (char C : Text)
+    NumLines += C == '\n';
+  if (!Text.empty() && Text.back() != '\n')
+    ++NumLines;
+  Lines.assign(NumLines, {});
+  for (auto &[Line, O] : Rec.Recorded)
+    if (Line < Lines.size())
+      Lines[Line] = std::move(O);
+  return Text;
+}
+
+//===----------------------------------------------------------------------===//
+// Assembly
+//===----------------------------------------------------------------------===//
+
+static std::string baseName(llvm::StringRef Path) {
+  size_t Slash = Path.rfind('/');
+  return (Slash == llvm::StringRef::npos ? Path : Path.substr(Slash + 1)).str();
+}
+
+/// `; 70_array.jl:12 getindex, inlined into saxpy! at saxpy.jl:5`
+static std::string describe(const LineOrigin &O) {
+  if (O.Frames.empty())
+    return "";
+  const SourceFrame &In = O.Frames.front();
+  std::string S = baseName(In.File) + ":" + std::to_string(In.Line);
+  if (O.Frames.size() > 1) {
+    const SourceFrame &Caller = O.Frames[1];
+    S += " " + In.Function + ", inlined into " + Caller.Function + " at " +
+         baseName(Caller.File) + ":" + std::to_string(Caller.Line);
+  }
+  return S;
+}
+
+static llvm::StringRef unquote(llvm::StringRef S) {
+  S = S.trim();
+  if (S.size() >= 2 && S.front() == '"' && S.back() == '"')
+    return S.drop_front().drop_back();
+  return S;
+}
+
+AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
+                          const std::string &Comment) {
+  // (file, line, col) → the first full DILocation with that position.
+  using Key = std::tuple<std::string, unsigned, unsigned>;
+  std::map<Key, const llvm::DILocation *> ByPos;
+  for (const llvm::Function &F : M)
+    for (const llvm::Instruction &I : llvm::instructions(F))
+      if (const llvm::DILocation *L = I.getDebugLoc().get())
+        // By base name: `.file` may split a path into directory and name.
+        ByPos.try_emplace(Key{baseName(L->getFilename()), L->getLine(),
+                              L->getColumn()},
+                          L);
+
+  AsmAnnotation Out;
+  std::map<unsigned, std::string> Files; // .file number → name
+  LineOrigin Current;
+  std::string LastDescribed;
+  llvm::StringRef Rest(Raw);
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    llvm::StringRef T = Line.trim();
+    if (T.startswith(".file")) {
+      // `.file 1 "dir" "name"` / `.file 1 "name"` (DWARF 5: `.file 0 ...`).
+      llvm::StringRef Args = T.drop_front(5).trim();
+      unsigned No = 0;
+      if (!Args.consumeInteger(10, No)) {
+        llvm::SmallVector<llvm::StringRef, 4> Parts;
+        Args.trim().split(Parts, ' ', -1, false);
+        std::string Name;
+        if (Parts.size() >= 2 && Parts[1].startswith("\""))
+          Name = unquote(Parts[1]).str();
+        else if (!Parts.empty())
+          Name = unquote(Parts[0]).str();
+        Files[No] = Name;
+        continue;
+      }
+      // `.file "name"` (the compilation unit) falls through and is kept.
+    }
+    if (T.startswith(".loc")) {
+      llvm::StringRef Args = T.drop_front(4).trim();
+      unsigned FileNo = 0, LineNo = 0, Col = 0;
+      Args.consumeInteger(10, FileNo);
+      Args = Args.trim();
+      Args.consumeInteger(10, LineNo);
+      Args = Args.trim();
+      Args.consumeInteger(10, Col);
+      if (LineNo == 0) {
+        Current = {};
+        continue;
+      }
+      std::string File = Files.count(FileNo) ? Files[FileNo] : "";
+      auto It = ByPos.find(Key{baseName(File), LineNo, Col});
+      if (It != ByPos.end()) {
+        Current = lineOriginOf(It->second);
+      } else {
+        Current = {};
+        Current.Frames.push_back({"", File, LineNo, Col});
+      }
+      std::string D = describe(Current);
+      if (D != LastDescribed) {
+        Out.Text += "\t" + Comment + " " + D + "\n";
+        Out.Lines.push_back(Current);
+        LastDescribed = D;
+      }
+      continue;
+    }
+    // Call-frame and debug-section noise is not what people read asm for.
+    if (T.startswith(".cfi_") || T.startswith(".Ltmp") ||
+        T.startswith(".Lfunc_end") || T.startswith(".Ldebug") ||
+        T.startswith(".Lcu_") || T.startswith(".Linfo_") ||
+        T.startswith(".Lsection_") || T.startswith(".Lline_table")) {
+      continue;
+    }
+    if (T.startswith(".section") && T.contains(".debug_")) {
+      // Everything after the first debug section is DWARF tables.
+      break;
+    }
+    bool IsLabel = T.endswith(":");
+    if (IsLabel && !T.startswith(".L"))
+      LastDescribed.clear(); // a new function starts: re-announce the line
+    Out.Text += Line.str() + "\n";
+    Out.Lines.push_back(IsLabel || T.startswith(".") ? LineOrigin{} : Current);
+  }
+  return Out;
+}
+
+} // namespace prism

@@ -1,0 +1,40 @@
+/// \file
+/// The small runtime interface compiled code calls, shared with the device
+/// runtimes (devices/): only declarations are emitted; each runtime defines
+/// them (the host runtime in C++, GPU targets may replace them by traps).
+///
+///   void prism_throw(i32 kind, ptr type_name, ptr file, i32 line)
+///     An exception was thrown: `kind` is a ThrowKind, `type_name` the
+///     exception's type as a NUL-terminated string (`BoundsError`), `file`
+///     and `line` the source position of the throw — after optimisation the
+///     innermost *user* frame of the inlining chain when debug info knows it
+///     (so a BoundsError inside the prelude's getindex reports `saxpy.jl:5`).
+///     Never returns on targets that have no trap (native).
+///   void prism_sync_threads(ptr state)        (native only, see NativeTarget.h)
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace prism {
+
+inline constexpr const char *ThrowHookName = "prism_throw";
+inline constexpr const char *SyncThreadsHookName = "prism_sync_threads";
+
+/// Exception kinds the runtime knows by number (stable: part of the ABI).
+enum class ThrowKind : int32_t {
+  Other = 0, ///< any other exception type; see type_name
+  BoundsError = 1,
+  InexactError = 2,
+  DivideError = 3,
+  OverflowError = 4,
+  DomainError = 5,
+  ArgumentError = 6,
+  ErrorException = 7,
+};
+
+/// The kind for an exception type name (`BoundsError` → BoundsError).
+ThrowKind throwKindForTypeName(std::string_view Name);
+const char *throwKindName(ThrowKind K);
+
+} // namespace prism

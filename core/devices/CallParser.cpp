@@ -1,0 +1,480 @@
+#include "devices/CallParser.h"
+
+#include "lang/AST.h"
+#include "lang/Parser.h"
+
+#include <cctype>
+#include <cmath>
+#include <random>
+
+namespace prism {
+
+namespace {
+
+using ast::Node;
+using ast::NodeKind;
+
+ScalarKind kindOfLiteral(ast::LitType L) {
+  switch (L) {
+  case ast::LitType::Bool: return ScalarKind::Bool;
+  case ast::LitType::Int8: return ScalarKind::Int8;
+  case ast::LitType::Int16: return ScalarKind::Int16;
+  case ast::LitType::Int32: return ScalarKind::Int32;
+  case ast::LitType::Int64: return ScalarKind::Int64;
+  case ast::LitType::UInt8: return ScalarKind::UInt8;
+  case ast::LitType::UInt16: return ScalarKind::UInt16;
+  case ast::LitType::UInt32: return ScalarKind::UInt32;
+  case ast::LitType::UInt64: return ScalarKind::UInt64;
+  case ast::LitType::Float16: return ScalarKind::Float16;
+  case ast::LitType::Float32: return ScalarKind::Float32;
+  case ast::LitType::Float64: return ScalarKind::Float64;
+  }
+  return ScalarKind::Int64;
+}
+
+/// What an argument sub-expression evaluates to: a value, a type (the `T`
+/// of `zeros(T, ...)`), or an integer range.
+struct Evaluated {
+  enum { Value, TypeArg, Range } What = Value;
+  HostValue V;
+  ScalarKind T = ScalarKind::Int64;
+  int64_t Start = 0, Step = 1, Stop = 0;
+};
+
+/// Julia's `convert(To, V)` on scalars: exact for integers (InexactError
+/// when out of range or not integral), rounding between floats.
+std::optional<HostValue> convertScalar(const HostValue &V, ScalarKind To) {
+  ScalarKind From = V.scalarKind();
+  if (From == To)
+    return V;
+  if (isFloatKind(To))
+    return HostValue::fromDouble(To, isFloatKind(From) ? V.asDouble()
+                                     : isSignedKind(From)
+                                         ? double(V.asInt())
+                                         : double(V.asUInt()));
+  unsigned Bits = scalarBytes(To) * 8;
+  if (isFloatKind(From)) {
+    double D = V.asDouble();
+    if (!std::isfinite(D) || D != std::trunc(D))
+      return std::nullopt;
+    double Lo = To == ScalarKind::Bool ? 0
+                : isSignedKind(To)     ? -std::ldexp(1.0, Bits - 1)
+                                       : 0;
+    double Hi = To == ScalarKind::Bool ? 2
+                : isSignedKind(To)     ? std::ldexp(1.0, Bits - 1)
+                                       : std::ldexp(1.0, Bits);
+    if (D < Lo || D >= Hi)
+      return std::nullopt;
+    return isSignedKind(To) ? HostValue::fromInt(To, int64_t(D))
+                            : HostValue::scalar(To, uint64_t(D));
+  }
+  // Integer (or Bool) to integer (or Bool), compared in 128 bits.
+  __int128 I = isSignedKind(From) ? __int128(V.asInt()) : __int128(V.asUInt());
+  __int128 Lo = 0, Hi = 1;
+  if (To != ScalarKind::Bool) {
+    Lo = isSignedKind(To) ? -(__int128(1) << (Bits - 1)) : 0;
+    Hi = isSignedKind(To) ? (__int128(1) << (Bits - 1)) - 1
+                          : (__int128(1) << Bits) - 1;
+  }
+  if (I < Lo || I > Hi)
+    return std::nullopt;
+  return HostValue::scalar(To, uint64_t(I));
+}
+
+class CallEvaluator {
+public:
+  CallEvaluator(const SourceFileRef &File, uint64_t Seed,
+                IsFunctionFn IsFunction)
+      : File(File), Rng(Seed), IsFunction(IsFunction) {}
+
+  llvm::Expected<ParsedCall> call(const Node &N) {
+    if (N.Kind != NodeKind::Call || N.Kids.empty() ||
+        N.Kids[0]->Kind != NodeKind::Ident)
+      return error(N, "CALL must be a function call with literal or array "
+                      "arguments, e.g. `saxpy!(2.0f0, ones(Float32, 4), "
+                      "zeros(Float32, 4))`");
+    ParsedCall C;
+    C.Function = N.Kids[0]->Name.string();
+    // Operators are calls too (`1 + 2`), but not something to run.
+    if (C.Function.empty() || std::ispunct(static_cast<unsigned char>(C.Function[0])))
+      return error(N, "CALL must call a function by name, e.g. "
+                      "`saxpy!(2.0f0, ones(Float32, 4), zeros(Float32, 4))`");
+    for (size_t I = 1; I < N.Kids.size(); ++I) {
+      auto V = value(*N.Kids[I]);
+      if (!V)
+        return V.takeError();
+      C.Args.push_back(std::move(*V));
+    }
+    return C;
+  }
+
+private:
+  llvm::Error error(const Node &N, std::string Message) {
+    return makeDiagError(
+        Diagnostic::error("call", std::move(Message),
+                          DiagLoc::fromRange(File, N.Range)));
+  }
+
+  std::string text(const Node &N) const {
+    if (!File || N.Range.End > File->text().size())
+      return "";
+    return std::string(
+        File->text().substr(N.Range.Begin, N.Range.End - N.Range.Begin));
+  }
+
+  /// A sub-expression that must be a value (not a type or a range).
+  llvm::Expected<HostValue> value(const Node &N) {
+    auto E = eval(N);
+    if (!E)
+      return E.takeError();
+    if (E->What == Evaluated::TypeArg)
+      return error(N, "a type (`" + text(N) + "`) is not a value here");
+    if (E->What == Evaluated::Range)
+      return error(N, "a range (`" + text(N) + "`) is not an argument; "
+                      "use `collect(" + text(N) + ")`");
+    return std::move(E->V);
+  }
+
+  llvm::Expected<HostValue> scalar(const Node &N) {
+    auto V = value(N);
+    if (V && !V->isScalar())
+      return error(N, "expected a number here, got `" + text(N) + "`");
+    return V;
+  }
+
+  llvm::Expected<int64_t> integer(const Node &N) {
+    auto V = scalar(N);
+    if (!V)
+      return V.takeError();
+    if (isFloatKind(V->scalarKind()) || V->scalarKind() == ScalarKind::Bool)
+      return error(N, "expected an integer, got `" + text(N) + "`");
+    return V->asInt();
+  }
+
+  llvm::Expected<ScalarKind> typeArg(const Node &N) {
+    auto E = eval(N);
+    if (!E)
+      return E.takeError();
+    if (E->What != Evaluated::TypeArg)
+      return error(N, "expected an element type such as `Float32`, got `" +
+                          text(N) + "`");
+    return E->T;
+  }
+
+  llvm::Expected<HostValue> convert(const Node &N, const HostValue &V,
+                                    ScalarKind To) {
+    if (auto C = convertScalar(V, To))
+      return *C;
+    return error(N, std::string("InexactError: ") + scalarName(To) + "(" +
+                        V.str() + ")");
+  }
+
+  /// Dims from Kids[From..]: integers, or a single tuple of integers.
+  llvm::Expected<std::vector<int64_t>> dims(const Node &Call, size_t From) {
+    std::vector<const Node *> DimNodes;
+    for (size_t I = From; I < Call.Kids.size(); ++I)
+      DimNodes.push_back(Call.Kids[I]);
+    if (DimNodes.size() == 1 && DimNodes[0]->Kind == NodeKind::Tuple) {
+      const Node *T = DimNodes[0];
+      DimNodes.assign(T->Kids.begin(), T->Kids.end());
+    }
+    std::vector<int64_t> Dims;
+    for (const Node *D : DimNodes) {
+      auto V = integer(*D);
+      if (!V)
+        return V.takeError();
+      if (*V < 0)
+        return error(*D, "invalid array dimension " + std::to_string(*V));
+      Dims.push_back(*V);
+    }
+    if (Dims.empty())
+      return error(Call, "`" + text(*Call.Kids[0]) + "` needs dimensions");
+    int64_t N = 1;
+    for (int64_t D : Dims) {
+      if (D && N > (int64_t(1) << 32) / D)
+        return error(Call, "array too large for a host-side argument");
+      N *= D;
+    }
+    return Dims;
+  }
+
+  HostValue randomScalar(ScalarKind K) {
+    uint64_t R = Rng();
+    switch (K) {
+    case ScalarKind::Float64:
+      return HostValue::fromDouble(K, double(R >> 11) * 0x1.0p-53);
+    case ScalarKind::Float32:
+      return HostValue::fromDouble(K, double(float(R >> 40) * 0x1.0p-24f));
+    case ScalarKind::Float16:
+      return HostValue::fromDouble(K, double(R >> 53) * 0x1.0p-11);
+    case ScalarKind::Bool:
+      return HostValue::scalar(K, R >> 63);
+    default:
+      return HostValue::scalar(K, R); // masked to the width
+    }
+  }
+
+  llvm::Expected<HostValue> arrayOf(ScalarKind Elt, std::vector<int64_t> Dims,
+                                    llvm::function_ref<llvm::Expected<HostValue>(int64_t)> Elem) {
+    HostValue A = HostValue::zeros(Elt, std::move(Dims));
+    for (int64_t I = 0, N = A.numElements(); I < N; ++I) {
+      auto V = Elem(I);
+      if (!V)
+        return V.takeError();
+      A.setElement(I, *V);
+    }
+    return A;
+  }
+
+  llvm::Expected<Evaluated> eval(const Node &N) {
+    Evaluated E;
+    switch (N.Kind) {
+    case NodeKind::Literal:
+      E.V = HostValue::scalar(kindOfLiteral(N.Lit), N.Bits);
+      return E;
+    case NodeKind::Ident: {
+      llvm::StringRef Name = N.Name.str();
+      if (auto K = scalarKindFromName(Name)) {
+        E.What = Evaluated::TypeArg;
+        E.T = *K;
+        return E;
+      }
+      if (Name == "nothing")
+        return E; // HostValue() is nothing
+      if (IsFunction && IsFunction(Name)) {
+        E.V = HostValue::function(Name.str());
+        return E;
+      }
+      return error(N, "unknown name `" + Name.str() +
+                          "` in CALL (arguments are literals or array "
+                          "constructors)");
+    }
+    case NodeKind::Tuple: {
+      std::vector<HostValue> Elts;
+      for (const Node *K : N.Kids) {
+        auto V = value(*K);
+        if (!V)
+          return V.takeError();
+        Elts.push_back(std::move(*V));
+      }
+      E.V = HostValue::tuple(std::move(Elts));
+      return E;
+    }
+    case NodeKind::Range: {
+      std::vector<int64_t> Parts;
+      for (const Node *K : N.Kids) {
+        auto V = integer(*K);
+        if (!V)
+          return V.takeError();
+        Parts.push_back(*V);
+      }
+      E.What = Evaluated::Range;
+      E.Start = Parts.front();
+      E.Stop = Parts.back();
+      E.Step = Parts.size() == 3 ? Parts[1] : 1;
+      if (E.Step == 0)
+        return error(N, "range step cannot be zero");
+      return E;
+    }
+    case NodeKind::Index:
+      return typedArrayLiteral(N);
+    case NodeKind::Call:
+      return callExpr(N);
+    default:
+      return error(N, "`" + text(N) +
+                          "` is not allowed in CALL (arguments are literals "
+                          "or array constructors)");
+    }
+  }
+
+  /// `T[v1, v2, ...]`: a vector of T, each value converted.
+  llvm::Expected<Evaluated> typedArrayLiteral(const Node &N) {
+    auto T = typeArg(*N.Kids[0]);
+    if (!T)
+      return T.takeError();
+    std::vector<int64_t> Dims{int64_t(N.Kids.size() - 1)};
+    auto A = arrayOf(*T, Dims, [&](int64_t I) -> llvm::Expected<HostValue> {
+      const Node &K = *N.Kids[I + 1];
+      auto V = scalar(K);
+      if (!V)
+        return V.takeError();
+      return convert(K, *V, *T);
+    });
+    if (!A)
+      return A.takeError();
+    Evaluated E;
+    E.V = std::move(*A);
+    return E;
+  }
+
+  llvm::Expected<Evaluated> callExpr(const Node &N) {
+    if (N.Kids[0]->Kind != NodeKind::Ident)
+      return error(N, "`" + text(N) + "` is not allowed in CALL");
+    llvm::StringRef F = N.Kids[0]->Name.str();
+    size_t NArgs = N.Kids.size() - 1;
+    auto Arg = [&](size_t I) -> const Node & { return *N.Kids[I + 1]; };
+    Evaluated E;
+
+    // Conversions: `UInt32(60)`, `Float32(0.5)`.
+    if (auto K = scalarKindFromName(F)) {
+      if (NArgs != 1)
+        return error(N, "`" + F.str() + "(x)` takes one value");
+      auto V = scalar(Arg(0));
+      if (!V)
+        return V.takeError();
+      auto C = convert(N, *V, *K);
+      if (!C)
+        return C.takeError();
+      E.V = std::move(*C);
+      return E;
+    }
+    // Unary minus/plus on something the parser did not fold into a literal.
+    if ((F == "-" || F == "+") && NArgs == 1) {
+      auto V = scalar(Arg(0));
+      if (!V)
+        return V.takeError();
+      ScalarKind K = V->scalarKind();
+      if (F == "+")
+        E.V = *V;
+      else if (isFloatKind(K))
+        E.V = HostValue::fromDouble(K, -V->asDouble());
+      else
+        E.V = HostValue::scalar(K, uint64_t(0) - V->bits());
+      return E;
+    }
+
+    if (F == "zeros" || F == "ones" || F == "rand") {
+      // The element type is optional, as in Julia (Float64 by default).
+      ScalarKind T = ScalarKind::Float64;
+      size_t DimsFrom = 1;
+      if (NArgs >= 1) {
+        auto First = eval(Arg(0));
+        if (!First)
+          return First.takeError();
+        if (First->What == Evaluated::TypeArg) {
+          T = First->T;
+          DimsFrom = 2;
+        }
+      }
+      auto D = dims(N, DimsFrom);
+      if (!D)
+        return D.takeError();
+      HostValue One = *convertScalar(HostValue::fromInt(ScalarKind::Int64, 1), T);
+      auto A = arrayOf(T, *D, [&](int64_t) -> llvm::Expected<HostValue> {
+        if (F == "rand")
+          return randomScalar(T);
+        return F == "ones" ? One : HostValue::scalar(T, 0);
+      });
+      if (!A)
+        return A.takeError();
+      E.V = std::move(*A);
+      return E;
+    }
+    if (F == "fill") {
+      if (NArgs < 2)
+        return error(N, "`fill(v, dims...)` needs a value and dimensions");
+      auto V = scalar(Arg(0));
+      if (!V)
+        return V.takeError();
+      auto D = dims(N, 2);
+      if (!D)
+        return D.takeError();
+      E.V = *arrayOf(V->scalarKind(), *D,
+                     [&](int64_t) -> llvm::Expected<HostValue> { return *V; });
+      return E;
+    }
+    if (F == "collect") {
+      ScalarKind T = ScalarKind::Int64;
+      const Node *RangeNode = nullptr;
+      if (NArgs == 2) {
+        auto K = typeArg(Arg(0));
+        if (!K)
+          return K.takeError();
+        T = *K;
+        RangeNode = &Arg(1);
+      } else if (NArgs == 1) {
+        RangeNode = &Arg(0);
+      } else {
+        return error(N, "`collect` takes `(T, a:b)` or `(a:b)`");
+      }
+      auto R = eval(*RangeNode);
+      if (!R)
+        return R.takeError();
+      if (R->What != Evaluated::Range)
+        return error(*RangeNode, "expected a range such as `1:16`");
+      int64_t Len = R->Step > 0 ? (R->Stop >= R->Start
+                                       ? (R->Stop - R->Start) / R->Step + 1
+                                       : 0)
+                                : (R->Start >= R->Stop
+                                       ? (R->Start - R->Stop) / -R->Step + 1
+                                       : 0);
+      if (Len > (int64_t(1) << 32))
+        return error(*RangeNode, "range too long for a host-side argument");
+      auto A = arrayOf(T, {Len}, [&](int64_t I) -> llvm::Expected<HostValue> {
+        return convert(*RangeNode,
+                       HostValue::fromInt(ScalarKind::Int64, R->Start + I * R->Step),
+                       T);
+      });
+      if (!A)
+        return A.takeError();
+      E.V = std::move(*A);
+      return E;
+    }
+    if (F == "reshape") {
+      if (NArgs < 2)
+        return error(N, "`reshape(A, dims...)` needs an array and dimensions");
+      auto A = value(Arg(0));
+      if (!A)
+        return A.takeError();
+      if (!A->isArray())
+        return error(Arg(0), "`reshape` needs an array");
+      auto D = dims(N, 2);
+      if (!D)
+        return D.takeError();
+      int64_t Count = 1;
+      for (int64_t X : *D)
+        Count *= X;
+      if (Count != A->numElements())
+        return error(N, "DimensionMismatch: cannot reshape array of length " +
+                            std::to_string(A->numElements()) + " into " +
+                            std::to_string(Count) + " elements");
+      // Column-major data is unchanged by a reshape.
+      E.V = HostValue::array(A->scalarKind(), *D,
+                             std::vector<uint8_t>(A->bytes().begin(),
+                                                  A->bytes().end()));
+      return E;
+    }
+    return error(*N.Kids[0],
+                 "`" + F.str() +
+                     "` is not a host-side constructor (use zeros, ones, "
+                     "fill, rand, collect, reshape, T[...] or a conversion)");
+  }
+
+  SourceFileRef File;
+  std::mt19937_64 Rng;
+  IsFunctionFn IsFunction;
+};
+
+} // namespace
+
+llvm::Expected<ParsedCall> evaluateCall(const ast::Node &Call,
+                                        const SourceFileRef &File,
+                                        uint64_t Seed,
+                                        IsFunctionFn IsFunction) {
+  return CallEvaluator(File, Seed, IsFunction).call(Call);
+}
+
+llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
+                                     IsFunctionFn IsFunction) {
+  SourceFileRef File = SourceFile::create("CALL", Call.str());
+  ast::ParsedFile Parsed(File);
+  ast::Node *Root = parseExpression(Parsed);
+  if (Parsed.hasErrors() || !Root)
+    return makeDiagError(Parsed.Diags.empty()
+                             ? std::vector<Diagnostic>{Diagnostic::error(
+                                   "parse", "cannot parse CALL", {})}
+                             : Parsed.Diags);
+  return evaluateCall(*Root, File, Seed, IsFunction);
+}
+
+} // namespace prism

@@ -1,0 +1,305 @@
+// The host grid runtime; see HostRuntime.h for the model (blocks on oneTBB,
+// the threads of a synchronising block as fibers, throws leave the thread).
+#include "devices/HostRuntime.h"
+
+#include "codegen/Runtime.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csetjmp>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace prism::host {
+
+namespace {
+
+/// What all blocks of one launch share.
+struct LaunchControl {
+  explicit LaunchControl(const GridLaunch &L) : L(L) {}
+  const GridLaunch &L;
+  /// Raised by the first throw; every block checks it before each thread.
+  std::atomic<bool> Failed{false};
+  std::mutex M;
+  std::optional<ThrownException> Thrown;
+
+  void record(ThrownException E) {
+    std::lock_guard<std::mutex> Lock(M);
+    if (!Thrown)
+      Thrown = std::move(E);
+    Failed.store(true, std::memory_order_release);
+  }
+};
+
+/// One fiber: a stack (with a guard page below it) and its saved context.
+/// Never moved: glibc's ucontext_t points into itself (the FP state).
+struct Fiber {
+  void *Mapping = nullptr;
+  size_t MappingBytes = 0;
+  ucontext_t Ctx;
+  bool Done = false;
+
+  ~Fiber() {
+    if (Mapping)
+      munmap(Mapping, MappingBytes);
+  }
+};
+
+/// Per OS thread (TBB worker or the launching thread): the fiber stacks,
+/// per-thread states and shared memory of the block it is running. Kept
+/// across launches so that a launch allocates nothing once warm.
+struct Worker {
+  LaunchControl *Launch = nullptr;
+  /// The state of the thread running now (for the throw's thread index).
+  const NativeKernelState *Current = nullptr;
+
+  // Direct mode: a throw returns here with siglongjmp.
+  sigjmp_buf Jmp;
+  // Fiber mode.
+  bool InFiber = false;
+  uint32_t CurrentFiber = 0;
+  ucontext_t Sched;
+  std::vector<std::unique_ptr<Fiber>> Fibers;
+
+  std::vector<NativeKernelState> States;
+  void *Shared = nullptr;
+  size_t SharedCap = 0;
+
+  ~Worker() { std::free(Shared); }
+
+  static Worker &get() {
+    thread_local Worker W;
+    return W;
+  }
+
+  /// At least N fibers with stacks; false when the memory is not there.
+  bool ensureFibers(size_t N) {
+    static const size_t Page = size_t(sysconf(_SC_PAGESIZE));
+    while (Fibers.size() < N) {
+      auto F = std::make_unique<Fiber>();
+      size_t Bytes = FiberStackBytes + Page;
+      void *M = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                     -1, 0);
+      if (M == MAP_FAILED)
+        return false;
+      F->Mapping = M;
+      F->MappingBytes = Bytes;
+      // A guard page turns a fiber's stack overflow into a fault at a
+      // known place instead of silently corrupting its neighbour.
+      mprotect(M, Page, PROT_NONE);
+      // getcontext once per fiber (it costs a syscall); each launch only
+      // re-points the context with makecontext.
+      if (getcontext(&F->Ctx) != 0)
+        return false;
+      F->Ctx.uc_stack.ss_sp = static_cast<char *>(M) + Page;
+      F->Ctx.uc_stack.ss_size = FiberStackBytes;
+      Fibers.push_back(std::move(F));
+    }
+    return true;
+  }
+
+  /// This block's shared memory, zero-filled (16-byte aligned).
+  void *sharedMemory(uint64_t Bytes) {
+    if (Bytes == 0)
+      return nullptr;
+    if (Bytes > SharedCap) {
+      std::free(Shared);
+      size_t Cap = (Bytes + 15) & ~size_t(15);
+      Shared = std::aligned_alloc(16, Cap);
+      SharedCap = Shared ? Cap : 0;
+      if (!Shared)
+        return nullptr;
+    }
+    std::memset(Shared, 0, Bytes);
+    return Shared;
+  }
+};
+
+void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
+                 const char *File, int32_t Line) {
+  ThrownException E;
+  E.Kind = Kind;
+  E.TypeName = TypeName ? TypeName : throwKindName(static_cast<ThrowKind>(Kind));
+  E.File = File ? File : "";
+  E.Line = Line;
+  if (const NativeKernelState *S = W.Current)
+    for (int D = 0; D < 3; ++D) {
+      E.Block[D] = uint32_t(S->BlockIdx[D]);
+      E.Thread[D] = uint32_t(S->ThreadIdx[D]);
+    }
+  W.Launch->record(std::move(E));
+}
+
+/// `prism_throw`: records the exception and leaves the throwing thread for
+/// good. Nothing with a destructor may be alive in this frame.
+[[noreturn]] void throwHook(int32_t Kind, const char *TypeName,
+                            const char *File, int32_t Line) {
+  Worker &W = Worker::get();
+  if (!W.Launch)
+    // Compiled code only runs inside runGrid; reaching this is a bug here.
+    llvm::report_fatal_error("prism_throw called outside a host launch");
+  recordThrow(W, Kind, TypeName, File, Line);
+  if (W.InFiber)
+    setcontext(&W.Sched); // abandons the fiber; the stack is reused later
+  siglongjmp(W.Jmp, 1);
+}
+
+/// `prism_syncthreads(state)`: a thread of a fiber-mode block arrived at the
+/// barrier; let the scheduler run the others. Outside fiber mode the block
+/// has one thread, for which the barrier is a no-op.
+void syncThreadsHook(const NativeKernelState *S) {
+  Worker &W = *static_cast<Worker *>(S->Runtime);
+  if (!W.InFiber)
+    return;
+  swapcontext(&W.Fibers[W.CurrentFiber]->Ctx, &W.Sched);
+}
+
+/// Fiber entry: runs the current fiber's thread and reports back.
+void fiberMain() {
+  Worker &W = Worker::get();
+  const GridLaunch &L = W.Launch->L;
+  uint32_t I = W.CurrentFiber;
+  L.Fn(&W.States[I], L.Args, L.Ret);
+  W.Fibers[I]->Done = true;
+  setcontext(&W.Sched);
+}
+
+void setThreadIdx(NativeKernelState &S, uint32_t X, uint32_t Y, uint32_t Z) {
+  S.ThreadIdx[0] = int32_t(X);
+  S.ThreadIdx[1] = int32_t(Y);
+  S.ThreadIdx[2] = int32_t(Z);
+}
+
+/// Runs the threads of one block in order on this stack. Out of line and
+/// free of objects with destructors: a throw leaves it with siglongjmp.
+[[gnu::noinline]] void runThreadsDirect(Worker &W, const GridLaunch &L) {
+  NativeKernelState &S = W.States[0];
+  W.Current = &S;
+  for (uint32_t Z = 0; Z < L.Block.Z; ++Z)
+    for (uint32_t Y = 0; Y < L.Block.Y; ++Y)
+      for (uint32_t X = 0; X < L.Block.X; ++X) {
+        if (W.Launch->Failed.load(std::memory_order_relaxed))
+          return;
+        setThreadIdx(S, X, Y, Z);
+        L.Fn(&S, L.Args, L.Ret);
+      }
+}
+
+void runBlockDirect(Worker &W, const GridLaunch &L) {
+  if (sigsetjmp(W.Jmp, /*savemask=*/0) != 0)
+    return; // a thread threw; the launch has the exception
+  runThreadsDirect(W, L);
+}
+
+/// Runs the threads of one block as fibers, round-robin: each round
+/// resumes every live thread once, and a thread runs until it reaches a
+/// barrier or ends, so no thread passes a barrier before all have reached
+/// it (threads that ended count as arrived, as on current GPUs).
+void runBlockFibers(Worker &W, const GridLaunch &L) {
+  const uint32_t N = uint32_t(L.Block.count());
+  const NativeKernelState Base = W.States[0];
+  for (uint32_t I = 0; I < N; ++I) {
+    NativeKernelState &S = W.States[I];
+    S = Base;
+    setThreadIdx(S, I % L.Block.X, (I / L.Block.X) % L.Block.Y,
+                 I / (L.Block.X * L.Block.Y));
+    Fiber &F = *W.Fibers[I];
+    F.Done = false;
+    F.Ctx.uc_link = &W.Sched;
+    makecontext(&F.Ctx, fiberMain, 0);
+  }
+  W.InFiber = true;
+  for (uint32_t Live = N; Live > 0;) {
+    for (uint32_t I = 0; I < N; ++I) {
+      Fiber &F = *W.Fibers[I];
+      if (F.Done)
+        continue;
+      if (W.Launch->Failed.load(std::memory_order_relaxed)) {
+        W.InFiber = false;
+        return;
+      }
+      W.CurrentFiber = I;
+      W.Current = &W.States[I];
+      swapcontext(&W.Sched, &F.Ctx);
+      if (F.Done)
+        --Live;
+    }
+  }
+  W.InFiber = false;
+}
+
+void runBlock(LaunchControl &C, uint64_t B) {
+  const GridLaunch &L = C.L;
+  Worker &W = Worker::get();
+  W.Launch = &C;
+  const uint64_t Threads = L.Block.count();
+  const bool UseFibers = L.UsesBarriers && Threads > 1;
+  if (W.States.size() < (UseFibers ? Threads : 1))
+    W.States.resize(UseFibers ? Threads : 1);
+  NativeKernelState &S = W.States[0];
+  S.BlockIdx[0] = int32_t(B % L.Grid.X);
+  S.BlockIdx[1] = int32_t((B / L.Grid.X) % L.Grid.Y);
+  S.BlockIdx[2] = int32_t(B / (uint64_t(L.Grid.X) * L.Grid.Y));
+  const Dim3 *Dims[2] = {&L.Block, &L.Grid};
+  for (int K = 0; K < 2; ++K) {
+    int32_t *Out = K == 0 ? S.BlockDim : S.GridDim;
+    Out[0] = int32_t(Dims[K]->X);
+    Out[1] = int32_t(Dims[K]->Y);
+    Out[2] = int32_t(Dims[K]->Z);
+  }
+  S.Runtime = &W;
+  S.SharedMem = W.sharedMemory(L.SharedBytes);
+  if (L.SharedBytes && !S.SharedMem) {
+    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError",
+              "", 0, {}, {}});
+  } else if (UseFibers) {
+    if (!W.ensureFibers(Threads))
+      C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
+    else
+      runBlockFibers(W, L);
+  } else {
+    runBlockDirect(W, L);
+  }
+  W.Current = nullptr;
+  W.Launch = nullptr;
+}
+
+} // namespace
+
+std::optional<ThrownException> runGrid(const GridLaunch &L) {
+  LaunchControl C(L);
+  const uint64_t Blocks = L.Grid.count();
+  if (Blocks == 1) {
+    // The common case for calls of ordinary functions: no task overhead.
+    runBlock(C, 0);
+  } else {
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, Blocks),
+                      [&](const tbb::blocked_range<uint64_t> &R) {
+                        for (uint64_t B = R.begin(); B != R.end(); ++B) {
+                          if (C.Failed.load(std::memory_order_relaxed))
+                            return;
+                          runBlock(C, B);
+                        }
+                      });
+  }
+  return std::move(C.Thrown);
+}
+
+void *throwHookAddress() { return reinterpret_cast<void *>(&throwHook); }
+void *syncThreadsHookAddress() {
+  return reinterpret_cast<void *>(&syncThreadsHook);
+}
+
+} // namespace prism::host

@@ -1,0 +1,72 @@
+/// \file
+/// The host grid runtime: runs a native launch wrapper (NativeTarget.h) over
+/// `Grid × Block` in this process, and defines the runtime hooks compiled
+/// code calls (codegen/Runtime.h).
+///
+/// Blocks are independent, so they run in parallel on oneTBB's workers.
+/// The threads of a block cannot all have an OS thread of their own (a
+/// 1024-thread block times a grid would be far too many), yet
+/// `sync_threads()` needs every thread of the block to reach it before any
+/// goes on. Each thread of a block that synchronises therefore runs as a
+/// fiber (ucontext) on a small stack owned by the worker: the barrier hook
+/// switches back to the block's scheduler, which resumes the block's
+/// threads round-robin, so a round ends exactly when every live thread has
+/// arrived at the barrier or finished. Code that never synchronises (the
+/// object has no reference to the barrier hook) runs its threads one after
+/// another directly on the worker's stack, which is much cheaper.
+///
+/// A throw (`prism_throw`) records the first exception of the launch, raises
+/// a flag that other blocks check before each thread, and leaves the
+/// throwing thread for good: a fiber is abandoned (its stack is reused by
+/// the next launch), a direct call is left with siglongjmp. Compiled code is
+/// `nounwind` and owns no resources, so nothing is skipped that needed to
+/// run; the process and the loaded kernel stay usable.
+#pragma once
+
+#include "devices/Device.h"
+#include "targets/NativeTarget.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace prism::host {
+
+/// `void jfptr_NAME(const NativeKernelState *state, void **args, void *ret)`.
+using LaunchWrapperFn = void (*)(const NativeKernelState *, void **, void *);
+
+/// Everything one launch needs; the pointers must stay valid during it.
+struct GridLaunch {
+  LaunchWrapperFn Fn = nullptr;
+  Dim3 Grid, Block;
+  void **Args = nullptr;    ///< args[i] → i-th source-level argument
+  void *Ret = nullptr;      ///< receives the return value (non-kernels)
+  uint64_t SharedBytes = 0; ///< per-block shared memory (zero-filled)
+  bool UsesBarriers = false; ///< run threads as fibers (sync_threads)
+};
+
+/// An exception thrown by compiled code during a launch.
+struct ThrownException {
+  int32_t Kind = 0;     ///< a ThrowKind
+  std::string TypeName; ///< `BoundsError`
+  std::string File;     ///< source file of the throw as debug info knows it
+  int32_t Line = 0;     ///< 0 when unknown
+  uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
+  uint32_t Thread[3] = {0, 0, 0}; ///< and thread
+};
+
+/// The largest block the runtime accepts (CUDA's limit).
+inline constexpr uint64_t MaxThreadsPerBlock = 1024;
+/// The stack of each fiber. Kernels that synchronise are small loops; deep
+/// recursion belongs to non-kernel code, which runs on the worker's stack.
+inline constexpr size_t FiberStackBytes = 64 * 1024;
+
+/// Runs the launch to completion. Returns the first exception thrown, if
+/// any (the launch stopped early then).
+std::optional<ThrownException> runGrid(const GridLaunch &L);
+
+/// Addresses of the runtime hooks, for the JIT's symbol table.
+void *throwHookAddress();
+void *syncThreadsHookAddress();
+
+} // namespace prism::host

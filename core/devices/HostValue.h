@@ -1,0 +1,132 @@
+/// \file
+/// Host-side values: the arguments of `prism run` and what comes back from a
+/// launch. A `HostValue` is a scalar (a primitive kind plus its bits), a
+/// tuple of values, an array (element kind, dims, column-major bytes, as a
+/// `DeviceArray{T,N}` holds them on the device), a function (the zero-size
+/// singleton of `typeof(square)`, passed to generic kernels such as `map!`)
+/// or `nothing`.
+///
+/// Values carry a `ScalarKind` rather than a `Type *`: the device layer only
+/// needs widths and number classes, and keeping it free of the type system
+/// lets devices be loaded, launched and tested on their own. `scalarType()`
+/// (HostValueType.cpp) maps a kind to the interned `Type *` when the driver
+/// needs the argument types of a `FunctionSpec`.
+///
+/// The JSON form is the stable `prism run --json` output (CLI.md): a scalar
+/// is a JSON number or boolean, a tuple a JSON array, an array
+/// `{"type": "DeviceArray{Float32,1}", "dims": [..], "data": [..]}`.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prism {
+
+class Type;
+
+/// The primitive types a host value can hold (the kernel language's
+/// `Bool`, `Int8`..`UInt64`, `Float16`..`Float64`).
+enum class ScalarKind : uint8_t {
+  Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
+  Float16, Float32, Float64
+};
+
+/// Size of one element in bytes (Bool is one byte, as in Julia).
+unsigned scalarBytes(ScalarKind K);
+bool isFloatKind(ScalarKind K);
+bool isSignedKind(ScalarKind K);
+/// Julia's name: "Float32", "UInt8", ...
+const char *scalarName(ScalarKind K);
+/// The kind for a type name (`Int` and `UInt` are aliases); none if the
+/// name is not a primitive type.
+std::optional<ScalarKind> scalarKindFromName(llvm::StringRef Name);
+/// The interned type of a kind (needs the type system; HostValueType.cpp).
+Type *scalarType(ScalarKind K);
+
+class HostValue {
+public:
+  enum class Kind : uint8_t { Nothing, Scalar, Tuple, Array, Function };
+
+  HostValue() = default; ///< `nothing`
+
+  /// A scalar from its bits (the low scalarBytes(K)*8 bits are used).
+  static HostValue scalar(ScalarKind K, uint64_t Bits);
+  /// A scalar of kind K holding the integer V (wrapping, as `V % T`).
+  static HostValue fromInt(ScalarKind K, int64_t V);
+  /// A scalar of kind K holding V rounded to nearest (floats), truncated
+  /// towards zero (integers), or V != 0 (Bool).
+  static HostValue fromDouble(ScalarKind K, double V);
+  static HostValue tuple(std::vector<HostValue> Elements);
+  /// An array; Bytes.size() must equal product(Dims) * scalarBytes(Elt).
+  static HostValue array(ScalarKind Elt, std::vector<int64_t> Dims,
+                         std::vector<uint8_t> Bytes);
+  /// The singleton value of `typeof(Name)`.
+  static HostValue function(std::string Name);
+  /// A zero-filled array.
+  static HostValue zeros(ScalarKind Elt, std::vector<int64_t> Dims);
+
+  Kind kind() const { return K; }
+  bool isNothing() const { return K == Kind::Nothing; }
+  bool isScalar() const { return K == Kind::Scalar; }
+  bool isTuple() const { return K == Kind::Tuple; }
+  bool isArray() const { return K == Kind::Array; }
+  bool isFunction() const { return K == Kind::Function; }
+  /// Zero-size values (nothing, functions) are not passed to kernels.
+  bool isGhost() const { return K == Kind::Nothing || K == Kind::Function; }
+  /// The function's name (Function only).
+  const std::string &functionName() const { return Name; }
+
+  /// Scalar kind, or the element kind of an array.
+  ScalarKind scalarKind() const { return SK; }
+  /// Scalar bits, zero-extended.
+  uint64_t bits() const { return Bits; }
+  /// The scalar's value as a signed integer / unsigned / double.
+  int64_t asInt() const;
+  uint64_t asUInt() const;
+  double asDouble() const;
+
+  llvm::ArrayRef<HostValue> elements() const { return Elements; }
+  llvm::MutableArrayRef<HostValue> elements() { return Elements; }
+  llvm::ArrayRef<int64_t> dims() const { return Dims; }
+  int64_t numElements() const;
+  llvm::ArrayRef<uint8_t> bytes() const { return Bytes; }
+  llvm::MutableArrayRef<uint8_t> bytes() { return Bytes; }
+  /// Element I (0-based, column-major) of an array, as a scalar.
+  HostValue element(int64_t I) const;
+  void setElement(int64_t I, const HostValue &Scalar);
+
+  /// The type as Julia prints it, without spaces after commas (CLI.md's
+  /// JSON form): `Float32`, `DeviceArray{Float32,1}`, `Tuple{Int64,Bool}`,
+  /// `Nothing`, `typeof(square)`.
+  std::string typeName() const;
+  /// A short human form: `1.5f0`, `0x08`, `Float32[1.0, 2.0]`, `(1, 2)`.
+  std::string str() const;
+
+  friend bool operator==(const HostValue &A, const HostValue &B);
+
+private:
+  Kind K = Kind::Nothing;
+  ScalarKind SK = ScalarKind::Int64;
+  uint64_t Bits = 0;
+  std::vector<HostValue> Elements;
+  std::vector<int64_t> Dims;
+  std::vector<uint8_t> Bytes;
+  std::string Name;
+};
+
+/// A scalar as JSON (number or boolean), a tuple as a JSON array, an array
+/// as {"type", "dims", "data"}, nothing as null, a function as its name.
+llvm::json::Value toJSON(const HostValue &V);
+
+/// The object `prism run --json` prints:
+/// `{"device": D, "return": V, "args": [V, ...], "time_ms": t}`.
+llvm::json::Object runResultJSON(llvm::StringRef Device, const HostValue &Return,
+                                 llvm::ArrayRef<HostValue> Args, double TimeMs);
+
+} // namespace prism

@@ -1,0 +1,284 @@
+// The gcn target (GPUCompiler's gcn.jl). See GcnTarget.h.
+#include "targets/GcnTarget.h"
+
+#include "cache/CompilerConfig.h"
+#include "cache/JobReport.h"
+#include "codegen/Runtime.h"
+#include "optim/LLVMInit.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace prism {
+
+namespace {
+
+constexpr const char *GcnTriple = "amdgcn-amd-amdhsa";
+
+/// Byte offsets in the HSA kernel dispatch packet (hsa_kernel_dispatch_packet_t).
+constexpr unsigned WorkgroupSizeOffset = 4; ///< u16 x, y, z
+constexpr unsigned GridSizeOffset = 12;     ///< u32 x, y, z
+
+/// Whether LLVM's AMDGPU backend knows `Arch` as a processor.
+llvm::Error checkArch(llvm::StringRef Arch) {
+  initializeLLVMTargets();
+  std::string Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(GcnTriple, Err);
+  if (!T)
+    return makeDiagError(Diagnostic::error(
+        "backend",
+        "the gcn target (amdgcn-amd-amdhsa) is not built into this LLVM: " +
+            Err,
+        {}));
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(
+      T->createMCSubtargetInfo(GcnTriple, "", ""));
+  if (!Arch.startswith("gfx") || !STI || !STI->isCPUStringValid(Arch))
+    return makeDiagError(Diagnostic::error(
+        "config",
+        "the gcn target does not support --arch `" + Arch.str() +
+            "`: expected an AMD GPU processor LLVM 16 knows, such as gfx90a, "
+            "gfx908, gfx1030 or gfx1100",
+        {}));
+  return llvm::Error::success();
+}
+
+class GcnTarget final : public Target {
+public:
+  const char *name() const override { return "gcn"; }
+  std::string triple(const CompilerConfig &) const override { return GcnTriple; }
+  std::string defaultArch() const override { return "gfx90a"; }
+  bool kernelByDefault() const override { return true; }
+  AddressSpaces addressSpaces() const override {
+    AddressSpaces AS;
+    AS.Generic = 0; // flat
+    AS.Global = 1;
+    AS.Shared = 3;  // LDS
+    AS.Constant = 4;
+    AS.Private = 5; // scratch
+    return AS;
+  }
+
+  llvm::Error checkConfig(const CompilerConfig &C) const override {
+    return checkArch(C.arch());
+  }
+
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+  createTargetMachine(const CompilerConfig &C) const override {
+    if (llvm::Error E = checkArch(C.arch()))
+      return E;
+    return Target::createTargetMachine(C);
+  }
+
+  llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
+                               llvm::Value *) const override {
+    switch (Which) {
+    case Builtin::ThreadIdxX:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_x, {}, {});
+    case Builtin::ThreadIdxY:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_y, {}, {});
+    case Builtin::ThreadIdxZ:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_z, {}, {});
+    case Builtin::BlockIdxX:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_x, {}, {});
+    case Builtin::BlockIdxY:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_y, {}, {});
+    case Builtin::BlockIdxZ:
+      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_z, {}, {});
+    case Builtin::BlockDimX: return workgroupSize(B, 0);
+    case Builtin::BlockDimY: return workgroupSize(B, 1);
+    case Builtin::BlockDimZ: return workgroupSize(B, 2);
+    case Builtin::GridDimX: return gridBlocks(B, 0);
+    case Builtin::GridDimY: return gridBlocks(B, 1);
+    case Builtin::GridDimZ: return gridBlocks(B, 2);
+    default:
+      llvm_unreachable("not a device index builtin");
+    }
+  }
+
+  void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *) const override {
+    // s_barrier alone only synchronises execution; the fences make the
+    // block's LDS and global writes visible across it (HIP __syncthreads).
+    llvm::SyncScope::ID WG = B.getContext().getOrInsertSyncScopeID("workgroup");
+    B.CreateFence(llvm::AtomicOrdering::Release, WG);
+    B.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {}, {});
+    B.CreateFence(llvm::AtomicOrdering::Acquire, WG);
+  }
+
+  llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,
+                           const CompilerConfig &C) const override {
+    if (!Entry || !C.kernel())
+      return llvm::Error::success();
+    llvm::Function *K =
+        passAggregatesByReference(*Entry, AggregateArgABI::ByRefConstant);
+    K->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+    if (C.maxThreads() || C.minThreads()) {
+      unsigned Max = C.maxThreads() ? C.maxThreads() : 1024;
+      unsigned Min = C.minThreads() ? std::min(C.minThreads(), Max) : 1;
+      K->addFnAttr("amdgpu-flat-work-group-size",
+                   std::to_string(Min) + "," + std::to_string(Max));
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::string> emitAsm(llvm::Module &M,
+                                      llvm::TargetMachine &TM) const override {
+    defineThrowHook(M);
+    return Target::emitAsm(M, TM);
+  }
+
+  /// An HSA code object (ld.lld -shared) when ld.lld is installed, else the
+  /// relocatable ELF the backend wrote.
+  llvm::Expected<std::string>
+  emitObject(llvm::Module &M, llvm::TargetMachine &TM) const override {
+    defineThrowHook(M);
+    llvm::Expected<std::string> Obj = Target::emitObject(M, TM);
+    if (!Obj || !findLld())
+      return Obj;
+    return linkHsaCodeObject(*Obj);
+  }
+
+  void resourceUsage(const std::string &Asm, const CompilerConfig &C,
+                     ResourceUsage &Out) const override;
+
+private:
+  static llvm::Value *dispatchField(llvm::IRBuilderBase &B, unsigned Offset,
+                                    llvm::Type *T) {
+    llvm::Value *Packet =
+        B.CreateIntrinsic(llvm::Intrinsic::amdgcn_dispatch_ptr, {}, {});
+    llvm::Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Packet, Offset);
+    auto *L = B.CreateAlignedLoad(T, P, llvm::Align(T->getPrimitiveSizeInBits() / 8));
+    // The packet does not change while the kernel runs.
+    L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                   llvm::MDNode::get(B.getContext(), {}));
+    return L;
+  }
+  static llvm::Value *workgroupSize(llvm::IRBuilderBase &B, unsigned Dim) {
+    return B.CreateZExt(
+        dispatchField(B, WorkgroupSizeOffset + 2 * Dim, B.getInt16Ty()),
+        B.getInt32Ty());
+  }
+  static llvm::Value *gridBlocks(llvm::IRBuilderBase &B, unsigned Dim) {
+    // HSA's grid size counts work-items; CUDA's gridDim counts blocks.
+    llvm::Value *Items = dispatchField(B, GridSizeOffset + 4 * Dim, B.getInt32Ty());
+    return B.CreateUDiv(Items, workgroupSize(B, Dim));
+  }
+
+  /// Without a host-call buffer there is nowhere to report to: the hook is
+  /// an empty function and the trap that follows ends the wavefront.
+  static void defineThrowHook(llvm::Module &M) {
+    llvm::Function *F = M.getFunction(ThrowHookName);
+    if (!F || !F->isDeclaration())
+      return;
+    F->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> B(llvm::BasicBlock::Create(M.getContext(), "top", F));
+    B.CreateRetVoid();
+  }
+};
+
+/// The integer after `Key` on a line (`; NumVgprs: 12`).
+std::optional<int> numberAfter(llvm::StringRef Line, llvm::StringRef Key) {
+  size_t P = Line.find(Key);
+  if (P == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef Rest = Line.drop_front(P + Key.size()).ltrim();
+  Rest = Rest.take_while([](char C) { return llvm::isDigit(C); });
+  int V = 0;
+  if (Rest.empty() || Rest.getAsInteger(10, V))
+    return std::nullopt;
+  return V;
+}
+
+void GcnTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
+                              ResourceUsage &Out) const {
+  Out.Instructions = countAsmInstructions(Asm, /*Semicolons=*/false);
+  // The entry's figures: the backend prints them after each function, so
+  // take the first block after the entry kernel's label.
+  llvm::StringRef A(Asm);
+  std::string Kernel;
+  if (size_t P = A.find(".amdhsa_kernel "); P != llvm::StringRef::npos)
+    Kernel = A.drop_front(P + 15).take_until([](char C) { return C == '\n'; })
+                 .trim().trim('"').str();
+  size_t Start = 0;
+  if (!Kernel.empty()) {
+    for (std::string Label : {Kernel + ":", "\"" + Kernel + "\":"}) {
+      size_t P = A.find("\n" + Label);
+      if (P != llvm::StringRef::npos) {
+        Start = P;
+        break;
+      }
+    }
+  }
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  A.drop_front(Start).split(Lines, '\n');
+  // Each figure once: the first occurrence after the entry's label.
+  auto Take = [](llvm::StringRef L, llvm::StringRef Key,
+                 std::optional<int> &Field) {
+    if (!Field)
+      Field = numberAfter(L, Key);
+  };
+  for (llvm::StringRef L : Lines) {
+    L = L.trim();
+    if (!L.startswith(";"))
+      continue;
+    Take(L, "NumVgprs:", Out.VGPRs);
+    Take(L, "NumSgprs:", Out.SGPRs);
+    Take(L, "ScratchSize:", Out.ScratchBytes);
+    Take(L, "LDSByteSize:", Out.LDSBytes);
+    if (Out.VGPRs && Out.SGPRs && Out.ScratchBytes && Out.LDSBytes)
+      break;
+  }
+  bool Found = Out.VGPRs || Out.SGPRs;
+  // LDS also sits in the kernel descriptor (non-kernel code has none).
+  if (!Out.LDSBytes)
+    if (size_t P = A.find(".amdhsa_group_segment_fixed_size");
+        P != llvm::StringRef::npos)
+      Out.LDSBytes = numberAfter(A.drop_front(P).take_until([](char C) {
+        return C == '\n';
+      }), ".amdhsa_group_segment_fixed_size");
+  Out.Source = "gcn asm " + C.arch();
+  if (!Found)
+    Out.Note = "the backend printed no register figures";
+}
+
+} // namespace
+
+std::optional<std::string> findLld() {
+  return findTool({"ld.lld-16", "ld.lld"}, {"/usr/lib/llvm-16/bin"});
+}
+
+llvm::Expected<std::string> linkHsaCodeObject(llvm::StringRef Object) {
+  std::optional<std::string> Lld = findLld();
+  if (!Lld)
+    return makeDiagError(
+        Diagnostic::error("backend", "ld.lld not found", {}));
+  llvm::Expected<std::string> In = writeTempFile("o", Object);
+  if (!In)
+    return In.takeError();
+  std::string OutPath = *In + ".hsaco";
+  ToolRun R = runTool(*Lld, {"-shared", *In, "-o", OutPath});
+  llvm::sys::fs::remove(*In);
+  std::string Linked;
+  if (auto Buf = llvm::MemoryBuffer::getFile(OutPath))
+    Linked = (*Buf)->getBuffer().str();
+  llvm::sys::fs::remove(OutPath);
+  if (R.ExitCode != 0 || Linked.empty())
+    return makeDiagError(Diagnostic::error(
+        "backend",
+        "linking the HSA code object failed: " +
+            (R.Message.empty() ? R.Output : R.Message),
+        {}));
+  return Linked;
+}
+
+const Target &gcnTarget() {
+  static const GcnTarget T;
+  return T;
+}
+
+} // namespace prism

@@ -1,0 +1,127 @@
+// The host CPU target. See NativeTarget.h for the ABI shared with the host
+// grid runtime.
+#include "targets/NativeTarget.h"
+
+#include "cache/CompilerConfig.h"
+#include "codegen/Runtime.h"
+#include "targets/HostInfo.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace prism {
+
+namespace {
+
+class NativeTarget final : public Target {
+public:
+  const char *name() const override { return "native"; }
+  std::string triple(const CompilerConfig &) const override {
+    return hostInfo().Triple;
+  }
+  std::string defaultArch() const override { return hostInfo().CPU; }
+  std::string features(const CompilerConfig &C) const override {
+    // Host features describe the host CPU only; another --arch gets that
+    // CPU's own defaults.
+    return C.arch() == hostInfo().CPU ? hostInfo().Features : "";
+  }
+
+  bool usesKernelState() const override { return true; }
+  bool wantsLaunchWrapper() const override { return true; }
+
+  llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
+                               llvm::Value *State) const override {
+    assert(State && "device index without kernel state");
+    unsigned Field = 0, Dim = 0;
+    switch (Which) {
+    case Builtin::ThreadIdxX: Field = NSF_ThreadIdx; Dim = 0; break;
+    case Builtin::ThreadIdxY: Field = NSF_ThreadIdx; Dim = 1; break;
+    case Builtin::ThreadIdxZ: Field = NSF_ThreadIdx; Dim = 2; break;
+    case Builtin::BlockIdxX: Field = NSF_BlockIdx; Dim = 0; break;
+    case Builtin::BlockIdxY: Field = NSF_BlockIdx; Dim = 1; break;
+    case Builtin::BlockIdxZ: Field = NSF_BlockIdx; Dim = 2; break;
+    case Builtin::BlockDimX: Field = NSF_BlockDim; Dim = 0; break;
+    case Builtin::BlockDimY: Field = NSF_BlockDim; Dim = 1; break;
+    case Builtin::BlockDimZ: Field = NSF_BlockDim; Dim = 2; break;
+    case Builtin::GridDimX: Field = NSF_GridDim; Dim = 0; break;
+    case Builtin::GridDimY: Field = NSF_GridDim; Dim = 1; break;
+    case Builtin::GridDimZ: Field = NSF_GridDim; Dim = 2; break;
+    default:
+      llvm_unreachable("not a device index builtin");
+    }
+    llvm::Value *P = B.CreateConstInBoundsGEP2_32(
+        stateType(B.getContext()), State, 0, Field);
+    P = B.CreateConstInBoundsGEP2_32(
+        llvm::ArrayType::get(B.getInt32Ty(), 3), P, 0, Dim);
+    auto *L = B.CreateAlignedLoad(B.getInt32Ty(), P, llvm::Align(4));
+    // The runtime never changes the state during a launch.
+    L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                   llvm::MDNode::get(B.getContext(), {}));
+    return L;
+  }
+
+  void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *State) const override {
+    assert(State && "barrier without kernel state");
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee F = M.getOrInsertFunction(
+        SyncThreadsHookName, B.getVoidTy(), B.getPtrTy());
+    if (auto *Fn = llvm::dyn_cast<llvm::Function>(F.getCallee()))
+      Fn->addFnAttr(llvm::Attribute::NoUnwind);
+    B.CreateCall(F, {State});
+  }
+
+  llvm::Value *emitSharedArray(llvm::IRBuilderBase &B, llvm::Type *, uint64_t,
+                               uint64_t Offset,
+                               llvm::Value *State) const override {
+    assert(State && "shared memory without kernel state");
+    llvm::Value *P = B.CreateConstInBoundsGEP2_32(stateType(B.getContext()),
+                                                  State, 0, NSF_SharedMem);
+    auto *Base = B.CreateAlignedLoad(B.getPtrTy(), P, llvm::Align(8));
+    Base->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                      llvm::MDNode::get(B.getContext(), {}));
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
+  }
+
+  void emitTrap(llvm::IRBuilderBase &B) const override {
+    // prism_throw does not return on the host (it unwinds to the launcher);
+    // a trap instruction would kill the process instead.
+    B.CreateUnreachable();
+  }
+
+  bool isKnownExternal(llvm::StringRef Name) const override {
+    if (Target::isKnownExternal(Name))
+      return true;
+    // libm entry points LLVM lowers math intrinsics to; the JIT resolves
+    // them from the process.
+    static const llvm::StringSet<> LibM = {
+        "sin",  "cos",  "exp",  "log",  "pow",  "sqrt",  "fmod",  "exp2",
+        "log2", "log10", "sinf", "cosf", "expf", "logf", "powf", "sqrtf",
+        "fmodf", "exp2f", "log2f", "log10f", "floor", "ceil", "trunc",
+        "rint", "floorf", "ceilf", "truncf", "rintf", "fma", "fmaf",
+        "memcpy", "memset", "memmove"};
+    return LibM.contains(Name);
+  }
+
+private:
+  static llvm::StructType *stateType(llvm::LLVMContext &Ctx) {
+    auto *I3 = llvm::ArrayType::get(llvm::Type::getInt32Ty(Ctx), 3);
+    auto *P = llvm::PointerType::get(Ctx, 0);
+    return llvm::StructType::get(Ctx, {I3, I3, I3, I3, P, P});
+  }
+};
+
+} // namespace
+
+std::string nativeLaunchSymbol(const std::string &EntrySymbol) {
+  llvm::StringRef S(EntrySymbol);
+  S.consume_front("julia_");
+  return "jfptr_" + S.str();
+}
+
+const Target &nativeTarget() {
+  static const NativeTarget T;
+  return T;
+}
+
+} // namespace prism

@@ -1,0 +1,463 @@
+// The ptx target (GPUCompiler's ptx.jl). See PtxTarget.h.
+#include "targets/PtxTarget.h"
+
+#include "cache/CompilerConfig.h"
+#include "cache/JobReport.h"
+#include "codegen/Runtime.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+namespace prism {
+
+namespace {
+
+/// Supported architectures and the PTX ISA each is given: the lowest that
+/// knows the architecture, but at least 7.0 so every arch reads the same
+/// `.version` (LLVM 16 stops at 7.8, which sm_89/sm_90 need).
+struct PtxArch {
+  const char *Arch;
+  const char *Feature;
+};
+constexpr PtxArch PtxArchs[] = {
+    {"sm_75", "+ptx70"}, {"sm_80", "+ptx70"}, {"sm_86", "+ptx71"},
+    {"sm_87", "+ptx74"}, {"sm_89", "+ptx78"}, {"sm_90", "+ptx78"},
+};
+
+llvm::Error archError(llvm::StringRef Arch) {
+  std::string Known;
+  for (const PtxArch &A : PtxArchs)
+    Known += std::string(Known.empty() ? "" : ", ") + A.Arch;
+  return makeDiagError(Diagnostic::error(
+      "config",
+      "the ptx target does not support --arch `" + Arch.str() +
+          "`: expected one of " + Known +
+          " (CUDA 13's ptxas rejects older architectures, LLVM 16 knows no "
+          "newer ones)",
+      {}));
+}
+
+std::string envOr(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V ? V : "";
+}
+
+/// libdevice bitcode per path, read once per process: every job parses its
+/// own (lazy) module from the same buffer.
+const llvm::MemoryBuffer *libdeviceBuffer(const std::string &Path) {
+  static std::mutex Lock;
+  static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Cache;
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Cache.find(Path);
+  if (It == Cache.end()) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    It = Cache.emplace(Path, Buf ? std::move(*Buf) : nullptr).first;
+  }
+  return It->second.get();
+}
+
+bool isPtxIdentChar(char C) {
+  return llvm::isAlnum(C) || C == '_' || C == '$';
+}
+
+class PtxTarget final : public Target {
+public:
+  const char *name() const override { return "ptx"; }
+  std::string triple(const CompilerConfig &) const override {
+    return "nvptx64-nvidia-cuda";
+  }
+  std::string defaultArch() const override { return "sm_80"; }
+  std::string features(const CompilerConfig &C) const override {
+    // An unsupported arch gets no feature; createTargetMachine reports it.
+    return ptxFeatureForArch(C.arch()).value_or("");
+  }
+  bool kernelByDefault() const override { return true; }
+  AddressSpaces addressSpaces() const override {
+    AddressSpaces AS;
+    AS.Generic = 0;
+    AS.Global = 1;
+    AS.Shared = 3;
+    AS.Constant = 4;
+    AS.Private = 5;
+    return AS;
+  }
+
+  llvm::Error checkConfig(const CompilerConfig &C) const override {
+    if (!ptxFeatureForArch(C.arch()))
+      return archError(C.arch());
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+  createTargetMachine(const CompilerConfig &C) const override {
+    if (!ptxFeatureForArch(C.arch()))
+      return archError(C.arch());
+    return Target::createTargetMachine(C);
+  }
+
+  llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
+                               llvm::Value *) const override {
+    llvm::Intrinsic::ID ID;
+    switch (Which) {
+    case Builtin::ThreadIdxX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x; break;
+    case Builtin::ThreadIdxY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y; break;
+    case Builtin::ThreadIdxZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z; break;
+    case Builtin::BlockIdxX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x; break;
+    case Builtin::BlockIdxY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y; break;
+    case Builtin::BlockIdxZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z; break;
+    case Builtin::BlockDimX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x; break;
+    case Builtin::BlockDimY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y; break;
+    case Builtin::BlockDimZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z; break;
+    case Builtin::GridDimX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x; break;
+    case Builtin::GridDimY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y; break;
+    case Builtin::GridDimZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z; break;
+    default:
+      llvm_unreachable("not a device index builtin");
+    }
+    // Ranges come from NVVMIntrRange, which NVPTX adds to the pipeline.
+    return B.CreateIntrinsic(ID, {}, {});
+  }
+
+  void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *) const override {
+    // bar.sync 0: also orders shared and global memory within the block.
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  }
+
+  llvm::Value *emitMath(llvm::IRBuilderBase &B, Builtin Which,
+                        llvm::ArrayRef<llvm::Value *> Args) const override {
+    // NVPTX has no instructions (and no libm) for these; libdevice has them.
+    const char *Base = nullptr;
+    switch (Which) {
+    case Builtin::ExpFloat: Base = "exp"; break;
+    case Builtin::LogFloat: Base = "log"; break;
+    case Builtin::SinFloat: Base = "sin"; break;
+    case Builtin::CosFloat: Base = "cos"; break;
+    case Builtin::PowFloat: Base = "pow"; break;
+    default:
+      return Target::emitMath(B, Which, Args);
+    }
+    llvm::Type *T = Args[0]->getType();
+    if (!T->isFloatTy() && !T->isDoubleTy())
+      return Target::emitMath(B, Which, Args);
+    std::string Name = std::string("__nv_") + Base + (T->isFloatTy() ? "f" : "");
+    std::vector<llvm::Type *> Params(Args.size(), T);
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee F =
+        M.getOrInsertFunction(Name, llvm::FunctionType::get(T, Params, false));
+    return B.CreateCall(F, Args);
+  }
+
+  llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,
+                           const CompilerConfig &C) const override {
+    if (Entry && C.kernel())
+      markKernel(M, *passAggregatesByReference(*Entry, AggregateArgABI::ByVal),
+                 C);
+    // libdevice's __nvvm_reflect("__CUDA_FTZ") reads this: IEEE denormals,
+    // as Julia's Float32 semantics require.
+    if (!M.getModuleFlag("nvvm-reflect-ftz"))
+      M.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    // The driver has no separate link step yet; libraries must be in before
+    // the optimiser runs (NVVMReflect, inlining), so link them here.
+    return linkLibraries(M, C);
+  }
+
+  llvm::Error linkLibraries(llvm::Module &M,
+                            const CompilerConfig &C) const override {
+    bool Needed = false;
+    for (const llvm::Function &F : M)
+      Needed |= F.isDeclaration() && F.getName().startswith("__nv_");
+    if (!Needed)
+      return llvm::Error::success(); // also makes a second call a no-op
+    std::optional<std::string> Path = findLibdevice(C.libdevicePath());
+    const llvm::MemoryBuffer *Buf = Path ? libdeviceBuffer(*Path) : nullptr;
+    if (!Buf)
+      return makeDiagError(Diagnostic::error(
+          "config",
+          "this code needs libdevice (exp, log, sin, cos or pow on the ptx "
+          "target) but libdevice.10.bc was not found: set CUDA_HOME or the "
+          "libdevice path",
+          {}));
+    auto Lib = llvm::getLazyBitcodeModule(Buf->getMemBufferRef(),
+                                          M.getContext());
+    if (!Lib)
+      return makeDiagError(Diagnostic::error(
+          "backend",
+          "cannot read " + *Path + ": " + llvm::toString(Lib.takeError()), {}));
+    // libdevice says `nvptx64-nvidia-gpulibs` and an older layout; ours win
+    // (as CUDA.jl does) so the linker has nothing to warn about.
+    (*Lib)->setTargetTriple(M.getTargetTriple());
+    (*Lib)->setDataLayout(M.getDataLayout());
+    llvm::Linker L(M);
+    bool Failed = L.linkInModule(
+        std::move(*Lib), llvm::Linker::LinkOnlyNeeded,
+        [](llvm::Module &Dst, const llvm::StringSet<> &Linked) {
+          // What came from libdevice is private to this module.
+          llvm::internalizeModule(Dst, [&Linked](const llvm::GlobalValue &GV) {
+            return !GV.hasName() || !Linked.count(GV.getName());
+          });
+        });
+    if (Failed)
+      return makeDiagError(Diagnostic::error(
+          "backend", "linking libdevice (" + *Path + ") failed", {}));
+    return llvm::Error::success();
+  }
+
+  bool isKnownExternal(llvm::StringRef Name) const override {
+    // vprintf is a ptxas built-in; prism_throw gets its body at codegen.
+    return Target::isKnownExternal(Name) || Name == "vprintf";
+  }
+
+  llvm::Expected<std::string> emitAsm(llvm::Module &M,
+                                      llvm::TargetMachine &TM) const override {
+    prepareForCodegen(M);
+    return Target::emitAsm(M, TM);
+  }
+
+  /// NVPTX emits no ELF objects: the PTX text is what the CUDA driver loads
+  /// (and JIT-compiles), so it is the object, as in GPUCompiler's mcgen.
+  llvm::Expected<std::string>
+  emitObject(llvm::Module &M, llvm::TargetMachine &TM) const override {
+    return emitAsm(M, TM);
+  }
+
+  void resourceUsage(const std::string &Asm, const CompilerConfig &C,
+                     ResourceUsage &Out) const override;
+
+private:
+  static void markKernel(llvm::Module &M, llvm::Function &F,
+                         const CompilerConfig &C) {
+    F.setCallingConv(llvm::CallingConv::PTX_Kernel);
+    llvm::LLVMContext &Ctx = M.getContext();
+    llvm::NamedMDNode *Ann = M.getOrInsertNamedMetadata("nvvm.annotations");
+    auto Add = [&](const char *Key, unsigned Value) {
+      llvm::Metadata *Ops[] = {
+          llvm::ValueAsMetadata::get(&F), llvm::MDString::get(Ctx, Key),
+          llvm::ConstantAsMetadata::get(
+              llvm::ConstantInt::get(llvm::Type::getInt32Ty(Ctx), Value))};
+      Ann->addOperand(llvm::MDNode::get(Ctx, Ops));
+    };
+    Add("kernel", 1);
+    // Launch bounds are one-dimensional here; y and z are 1 as in CUDA.
+    if (C.maxThreads()) {
+      Add("maxntidx", C.maxThreads());
+      Add("maxntidy", 1);
+      Add("maxntidz", 1);
+    }
+    if (C.minThreads()) {
+      Add("reqntidx", C.minThreads());
+      Add("reqntidy", 1);
+      Add("reqntidz", 1);
+    }
+    if (C.blocksPerSM())
+      Add("minctasm", C.blocksPerSM());
+    if (C.maxRegs())
+      Add("maxnreg", C.maxRegs());
+  }
+
+  /// On the module about to be code-generated (a clone of the report's):
+  /// give `prism_throw` its device body and make every symbol a valid PTX
+  /// identifier (the NVPTX printer aborts on `!`).
+  static void prepareForCodegen(llvm::Module &M) {
+    defineThrowHook(M);
+    for (llvm::GlobalObject &GO : M.global_objects()) {
+      if (auto *F = llvm::dyn_cast<llvm::Function>(&GO); F && F->isIntrinsic())
+        continue;
+      if (!GO.hasName() || llvm::all_of(GO.getName(), isPtxIdentChar))
+        continue;
+      GO.setName(ptxSymbol(GO.getName()));
+    }
+  }
+
+  /// `prism_throw(kind, type, file, line)` as GPUCompiler's exception
+  /// reporting on CUDA: print through vprintf, and return so that the
+  /// caller traps. Added after optimisation so that retargetThrowLocations
+  /// could still rewrite the file/line operands of every call.
+  static void defineThrowHook(llvm::Module &M) {
+    llvm::Function *F = M.getFunction(ThrowHookName);
+    if (!F || !F->isDeclaration() || F->use_empty() || F->arg_size() != 4)
+      return;
+    llvm::LLVMContext &Ctx = M.getContext();
+    F->setLinkage(llvm::GlobalValue::InternalLinkage);
+    F->addFnAttr(llvm::Attribute::NoInline);
+    llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "top", F));
+    llvm::Type *Ptr = B.getPtrTy();
+    llvm::FunctionCallee Printf = M.getOrInsertFunction(
+        "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {Ptr, Ptr}, false));
+    // vprintf's argument buffer: each value at its natural alignment.
+    auto *ArgsTy = llvm::StructType::get(Ctx, {Ptr, Ptr, B.getInt32Ty()});
+    llvm::Value *Buf = B.CreateAlloca(ArgsTy);
+    B.CreateStore(F->getArg(1), B.CreateStructGEP(ArgsTy, Buf, 0));
+    B.CreateStore(F->getArg(2), B.CreateStructGEP(ArgsTy, Buf, 1));
+    B.CreateStore(F->getArg(3), B.CreateStructGEP(ArgsTy, Buf, 2));
+    llvm::Constant *Fmt = B.CreateGlobalStringPtr(
+        "ERROR: a %s was thrown during kernel execution at %s:%d\n",
+        "prism_throw_fmt", /*AddressSpace=*/1, &M);
+    B.CreateCall(Printf,
+                 {B.CreateAddrSpaceCast(Fmt, Ptr),
+                  B.CreatePointerBitCastOrAddrSpaceCast(Buf, Ptr)});
+    B.CreateRetVoid();
+  }
+};
+
+/// `N bytes smem` → N: the integer right before `Suffix` in `Line`.
+std::optional<int> numberBefore(llvm::StringRef Line, llvm::StringRef Suffix) {
+  size_t P = Line.find(Suffix);
+  if (P == llvm::StringRef::npos)
+    return std::nullopt;
+  size_t B = P;
+  while (B > 0 && llvm::isDigit(Line[B - 1]))
+    --B;
+  int V = 0;
+  if (B == P || Line.slice(B, P).getAsInteger(10, V))
+    return std::nullopt;
+  return V;
+}
+
+void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
+                              ResourceUsage &Out) const {
+  Out.Instructions = countAsmInstructions(Asm, /*Semicolons=*/true);
+  ToolRun R = runPtxas(Asm, C.arch());
+  if (R.ExitCode != 0) {
+    Out.Note = !R.Message.empty() ? R.Message
+                                  : "ptxas failed: " + R.Output.substr(0, 500);
+    if (Out.Source.empty())
+      Out.Source = "ptx asm";
+    return;
+  }
+  // The entry's block of `ptxas -v` output (a non-kernel module has none:
+  // then the first function's figures are taken).
+  std::string Entry;
+  llvm::StringRef A(Asm);
+  if (size_t P = A.find(".entry "); P != llvm::StringRef::npos) {
+    llvm::StringRef Rest = A.drop_front(P + 7).ltrim();
+    Entry = Rest.take_while(isPtxIdentChar).str();
+  }
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  llvm::StringRef(R.Output).split(Lines, '\n');
+  bool InEntry = Entry.empty(), StackNext = false, Done = false;
+  int ConstBytes = 0;
+  bool SawUsed = false;
+  for (llvm::StringRef L : Lines) {
+    if (Done)
+      break;
+    if (L.contains("Compiling entry function")) {
+      if (InEntry && SawUsed)
+        break; // the next kernel's figures
+      InEntry = Entry.empty() || L.contains("'" + Entry + "'");
+      continue;
+    }
+    if (!InEntry)
+      continue;
+    if (L.contains("Function properties for ")) {
+      llvm::StringRef Fn = L.substr(L.find("Function properties for ") + 24).trim();
+      StackNext = Entry.empty() || Fn == Entry;
+      continue;
+    }
+    if (StackNext && L.contains("bytes stack frame")) {
+      StackNext = false;
+      Out.StackBytes = numberBefore(L, " bytes stack frame");
+      // Bytes spilled to local memory (stores; the loads read them back).
+      Out.Spills = numberBefore(L, " bytes spill stores");
+      continue;
+    }
+    if (L.contains("Used ") && L.contains(" registers")) {
+      SawUsed = true;
+      Out.Registers = numberBefore(L, " registers");
+      if (auto S = numberBefore(L, " bytes smem"))
+        Out.SharedBytes = S;
+      Out.LocalBytes = numberBefore(L, " bytes lmem").value_or(0);
+      // `380 bytes cmem[0], 8 bytes cmem[2]`: all constant banks.
+      llvm::StringRef Rest = L;
+      while (auto N = numberBefore(Rest, " bytes cmem[")) {
+        ConstBytes += *N;
+        Rest = Rest.drop_front(Rest.find(" bytes cmem[") + 12);
+      }
+      Out.ConstBytes = ConstBytes;
+      Done = !Entry.empty();
+    }
+  }
+  Out.Source = "ptxas -v " + C.arch();
+  if (!SawUsed)
+    Out.Note = "ptxas -v reported no figures for " +
+               (Entry.empty() ? std::string("this module") : Entry);
+}
+
+} // namespace
+
+std::optional<std::string> ptxFeatureForArch(llvm::StringRef Arch) {
+  for (const PtxArch &A : PtxArchs)
+    if (Arch == A.Arch)
+      return std::string(A.Feature);
+  return std::nullopt;
+}
+
+std::string ptxSymbol(llvm::StringRef Name) {
+  std::string S = Name.str();
+  for (char &C : S)
+    if (!isPtxIdentChar(C))
+      C = '_';
+  if (!S.empty() && llvm::isDigit(S[0]))
+    S.insert(S.begin(), '_');
+  return S;
+}
+
+std::optional<std::string> findPtxas() {
+  std::string Cuda = envOr("CUDA_HOME");
+  return findTool({"ptxas"}, {Cuda.empty() ? "" : Cuda + "/bin",
+                              "/usr/local/cuda/bin", "/usr/lib/cuda/bin"});
+}
+
+std::optional<std::string> findLibdevice(llvm::StringRef ConfiguredPath) {
+  std::vector<std::string> Candidates;
+  if (!ConfiguredPath.empty())
+    Candidates.push_back(ConfiguredPath.str());
+  for (const char *Env : {"CUDA_HOME", "CUDA_PATH"})
+    if (std::string Dir = envOr(Env); !Dir.empty())
+      Candidates.push_back(Dir + "/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/lib/cuda/nvvm/libdevice/libdevice.10.bc");
+  Candidates.push_back("/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  for (const std::string &P : Candidates)
+    if (llvm::sys::fs::exists(P))
+      return P;
+  return std::nullopt;
+}
+
+ToolRun runPtxas(llvm::StringRef Ptx, llvm::StringRef Arch) {
+  std::optional<std::string> Ptxas = findPtxas();
+  if (!Ptxas) {
+    ToolRun R;
+    R.Message = "ptxas not found";
+    return R;
+  }
+  llvm::Expected<std::string> Path = writeTempFile("ptx", Ptx);
+  if (!Path) {
+    ToolRun R;
+    R.Message = llvm::toString(Path.takeError());
+    return R;
+  }
+  ToolRun R = runTool(*Ptxas, {"-v", "--gpu-name", Arch.str(), "-o",
+                               "/dev/null", *Path});
+  llvm::sys::fs::remove(*Path);
+  return R;
+}
+
+const Target &ptxTarget() {
+  static const PtxTarget T;
+  return T;
+}
+
+} // namespace prism

@@ -1,0 +1,162 @@
+// Defaults of the Target hooks (GPUCompiler's fallbacks): LLVM intrinsics for
+// math, llvm.trap for throws, shared memory as module globals, legacy-PM
+// mcgen for asm and objects.
+#include "targets/Target.h"
+
+#include "cache/CompilerConfig.h"
+#include "cache/JobReport.h"
+#include "optim/LLVMInit.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+namespace prism {
+
+Target::~Target() = default;
+
+static llvm::CodeGenOpt::Level codeGenLevel(unsigned OptLevel) {
+  switch (OptLevel) {
+  case 0:
+    return llvm::CodeGenOpt::None;
+  case 1:
+    return llvm::CodeGenOpt::Less;
+  case 3:
+    return llvm::CodeGenOpt::Aggressive;
+  default:
+    return llvm::CodeGenOpt::Default;
+  }
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+Target::createTargetMachine(const CompilerConfig &C) const {
+  initializeLLVMTargets();
+  std::string Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(C.triple(), Err);
+  if (!T)
+    return makeDiagError(Diagnostic::error(
+        "backend",
+        std::string("the ") + name() + " target (" + C.triple() +
+            ") is not built into this LLVM: " + Err,
+        {}));
+  llvm::TargetOptions Options;
+  std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
+      C.triple(), C.arch(), C.features(), Options, llvm::Reloc::PIC_,
+      std::nullopt, codeGenLevel(C.optLevel())));
+  if (!TM)
+    return makeDiagError(Diagnostic::error(
+        "backend", "could not create a target machine for " + C.triple(), {}));
+  return TM;
+}
+
+llvm::Value *Target::emitDeviceIndex(llvm::IRBuilderBase &, Builtin,
+                                     llvm::Value *) const {
+  llvm_unreachable("validation rejects device indices on this target");
+}
+
+void Target::emitBarrier(llvm::IRBuilderBase &, llvm::Value *) const {
+  llvm_unreachable("validation rejects barriers on this target");
+}
+
+llvm::Value *Target::emitSharedArray(llvm::IRBuilderBase &B,
+                                     llvm::Type *EltTy, uint64_t N, uint64_t,
+                                     llvm::Value *) const {
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  AddressSpaces AS = addressSpaces();
+  auto *ArrTy = llvm::ArrayType::get(EltTy, N);
+  // Each call site is its own array, as CuStaticSharedArray is in CUDA.jl.
+  auto *GV = new llvm::GlobalVariable(
+      M, ArrTy, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+      llvm::UndefValue::get(ArrTy), "shmem", nullptr,
+      llvm::GlobalValue::NotThreadLocal, AS.Shared);
+  GV->setAlignment(llvm::Align(16));
+  llvm::Type *GenericPtr = llvm::PointerType::get(B.getContext(), AS.Generic);
+  return B.CreatePointerBitCastOrAddrSpaceCast(GV, GenericPtr);
+}
+
+llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
+                              llvm::ArrayRef<llvm::Value *> Args) const {
+  llvm::Intrinsic::ID ID = llvm::Intrinsic::not_intrinsic;
+  switch (Which) {
+  case Builtin::SqrtLlvm: ID = llvm::Intrinsic::sqrt; break;
+  case Builtin::AbsFloat: ID = llvm::Intrinsic::fabs; break;
+  case Builtin::CopysignFloat: ID = llvm::Intrinsic::copysign; break;
+  case Builtin::FloorLlvm: ID = llvm::Intrinsic::floor; break;
+  case Builtin::CeilLlvm: ID = llvm::Intrinsic::ceil; break;
+  case Builtin::TruncLlvm: ID = llvm::Intrinsic::trunc; break;
+  case Builtin::RintLlvm: ID = llvm::Intrinsic::rint; break;
+  case Builtin::ExpFloat: ID = llvm::Intrinsic::exp; break;
+  case Builtin::LogFloat: ID = llvm::Intrinsic::log; break;
+  case Builtin::SinFloat: ID = llvm::Intrinsic::sin; break;
+  case Builtin::CosFloat: ID = llvm::Intrinsic::cos; break;
+  case Builtin::PowFloat: ID = llvm::Intrinsic::pow; break;
+  case Builtin::FmaFloat: ID = llvm::Intrinsic::fma; break;
+  case Builtin::MuladdFloat: ID = llvm::Intrinsic::fmuladd; break;
+  default:
+    llvm_unreachable("not a math builtin");
+  }
+  return B.CreateIntrinsic(ID, {Args[0]->getType()}, Args);
+}
+
+void Target::emitTrap(llvm::IRBuilderBase &B) const {
+  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  B.CreateUnreachable();
+}
+
+bool Target::isKnownExternal(llvm::StringRef Name) const {
+  return Name.startswith("prism_");
+}
+
+static llvm::Expected<std::string> runMCGen(llvm::Module &M,
+                                            llvm::TargetMachine &TM,
+                                            llvm::CodeGenFileType Kind) {
+  llvm::SmallString<0> Buffer;
+  llvm::raw_svector_ostream OS(Buffer);
+  llvm::legacy::PassManager PM;
+  if (TM.addPassesToEmitFile(PM, OS, nullptr, Kind))
+    return makeDiagError(Diagnostic::error(
+        "backend",
+        std::string("this target cannot emit ") +
+            (Kind == llvm::CGFT_AssemblyFile ? "assembly" : "objects"),
+        {}));
+  PM.run(M);
+  return std::string(Buffer.str());
+}
+
+llvm::Expected<std::string> Target::emitAsm(llvm::Module &M,
+                                            llvm::TargetMachine &TM) const {
+  return runMCGen(M, TM, llvm::CGFT_AssemblyFile);
+}
+
+llvm::Expected<std::string> Target::emitObject(llvm::Module &M,
+                                               llvm::TargetMachine &TM) const {
+  return runMCGen(M, TM, llvm::CGFT_ObjectFile);
+}
+
+void Target::resourceUsage(const std::string &Asm, const CompilerConfig &,
+                           ResourceUsage &Out) const {
+  // Instructions: lines that are not blank, labels, directives or comments.
+  int Count = 0;
+  llvm::StringRef Rest(Asm);
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    Line = Line.trim();
+    if (Line.empty() || Line.startswith(".") || Line.startswith("#") ||
+        Line.startswith(";") || Line.startswith("//") || Line.endswith(":") ||
+        Line.startswith("{") || Line.startswith("}"))
+      continue;
+    ++Count;
+  }
+  Out.Instructions = Count;
+  if (Out.Source.empty())
+    Out.Source = std::string(name()) + " asm";
+}
+
+} // namespace prism

@@ -1,0 +1,387 @@
+#include "validate/Validator.h"
+
+#include "cache/CompilerConfig.h"
+#include "targets/Target.h"
+#include "types/Method.h"
+#include "types/Type.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+#include <set>
+
+namespace prism {
+
+namespace {
+
+/// Call paths from the entry, for backtraces: who first called each
+/// instance, and from which statement.
+struct CallGraph {
+  struct Edge {
+    CodeInstance *Caller = nullptr;
+    unsigned Stmt = 0;
+  };
+  llvm::DenseMap<CodeInstance *, Edge> Parent;
+
+  explicit CallGraph(const InferResult &R) {
+    llvm::DenseMap<MethodInstance *, CodeInstance *> ByMI;
+    for (CodeInstance *CI : R.All)
+      ByMI[CI->MI] = CI;
+    std::vector<CodeInstance *> Work(R.Roots.begin(), R.Roots.end());
+    llvm::DenseSet<CodeInstance *> Seen(R.Roots.begin(), R.Roots.end());
+    for (size_t K = 0; K < Work.size(); ++K) {
+      CodeInstance *CI = Work[K];
+      const TypedCode &C = *CI->Code;
+      for (unsigned I = 0; I < C.Invokes.size(); ++I)
+        if (CodeInstance *Callee = C.Invokes[I] ? ByMI.lookup(C.Invokes[I]) : nullptr)
+          if (Seen.insert(Callee).second) {
+            Parent[Callee] = {CI, I};
+            Work.push_back(Callee);
+          }
+    }
+  }
+};
+
+std::string functionName(const CodeInstance &CI) {
+  return CI.MI && CI.MI->Def ? CI.MI->Def->Name.string() : "?";
+}
+
+DiagLoc stmtLoc(const CodeInstance &CI, unsigned I) {
+  const TypedCode &C = *CI.Code;
+  SourceFileRef F = I < C.StmtFiles.size() && C.StmtFiles[I] ? C.StmtFiles[I] : C.File;
+  return DiagLoc::fromRange(F, I < C.Code.size() ? C.Code[I].Range : SrcRange{});
+}
+
+DiagLoc methodLoc(const CodeInstance &CI) {
+  if (CI.MI && CI.MI->Def)
+    return CI.MI->Def->location();
+  return {};
+}
+
+class TypedValidator {
+public:
+  TypedValidator(const InferResult &R, const CompilerConfig &C,
+                 const GlobalEnv *Env)
+      : R(R), Config(C), Tgt(C.target()), Env(Env), Graph(R) {}
+
+  std::vector<Diagnostic> run() {
+    for (CodeInstance *CI : R.All)
+      if (CI->Code)
+        check(*CI);
+    if (Config.kernel() && !R.Roots.empty())
+      checkKernel(*R.Roots[0]);
+    return std::move(Out);
+  }
+
+private:
+  void report(const CodeInstance &CI, DiagLoc Loc, std::string Kind,
+              std::string Message, std::vector<DiagNote> Notes = {}) {
+    Diagnostic D = Diagnostic::error(std::move(Kind), std::move(Message), Loc);
+    D.Notes = std::move(Notes);
+    D.Backtrace.push_back({functionName(CI), Loc});
+    const CodeInstance *Cur = &CI;
+    llvm::DenseSet<const CodeInstance *> Seen{Cur};
+    for (auto It = Graph.Parent.find(const_cast<CodeInstance *>(Cur));
+         It != Graph.Parent.end();
+         It = Graph.Parent.find(const_cast<CodeInstance *>(Cur))) {
+      Cur = It->second.Caller;
+      if (!Seen.insert(Cur).second)
+        break;
+      D.Backtrace.push_back({functionName(*Cur), stmtLoc(*Cur, It->second.Stmt)});
+    }
+    Out.push_back(std::move(D));
+  }
+
+  static bool isFloatType(Type *T) { return T && T->isDataType() && T->isFloat(); }
+
+  void check(const CodeInstance &CI) {
+    const TypedCode &C = *CI.Code;
+    checkSlots(CI);
+    std::set<uint32_t> FloatLines;
+    for (unsigned I = 0; I < C.Code.size(); ++I) {
+      const Stmt &S = C.Code[I];
+      Type *T = I < C.SSATypes.size() ? C.SSATypes[I].T : nullptr;
+      if (S.K == StmtKind::GotoIfNot) {
+        Type *CT = I < C.ArgTypes.size() && !C.ArgTypes[I].empty()
+                       ? C.ArgTypes[I][0].T
+                       : nullptr;
+        if (CT && !CT->isBottom() && !CT->isBool())
+          report(CI, stmtLoc(CI, I), "type-error",
+                 "non-boolean (" + CT->str() + ") used in boolean context");
+      }
+      if (!Tgt.supportsFloat() && S.K != StmtKind::Nop) {
+        bool UsesFloat = isFloatType(T);
+        if (I < C.ArgTypes.size())
+          for (const LatticeType &L : C.ArgTypes[I])
+            UsesFloat |= isFloatType(L.T);
+        uint32_t Line = stmtLoc(CI, I).Line;
+        if (UsesFloat && FloatLines.insert(Line).second)
+          report(CI, stmtLoc(CI, I), "target-restriction",
+                 std::string("floating-point values are not supported on the ") +
+                     Tgt.name() + " target");
+      }
+      if (S.K != StmtKind::Call)
+        continue;
+      Builtin Bi = I < C.Builtins.size() ? C.Builtins[I] : Builtin::None;
+      MethodInstance *MI = I < C.Invokes.size() ? C.Invokes[I] : nullptr;
+      if (Bi == Builtin::None && !MI) {
+        checkUnresolved(CI, I);
+        continue;
+      }
+      if (Bi != Builtin::None)
+        checkBuiltin(CI, I, Bi);
+      if (Bi != Builtin::None && T && !T->isBottom() && !T->isConcrete() &&
+          !(T->isTypeType()))
+        report(CI, stmtLoc(CI, I), "non-concrete",
+               std::string("`") + builtinName(Bi) +
+                   "` produces a value of non-concrete type " + T->str());
+    }
+    // A function returning a non-concrete type without a culprit slot
+    // (several `return`s of different types).
+    if (CI.ReturnType && !CI.ReturnType->isBottom() &&
+        !CI.ReturnType->isConcrete() && !ReportedSlotIn.count(&CI)) {
+      std::vector<DiagNote> Notes;
+      for (unsigned I = 0; I < C.Code.size(); ++I)
+        if (C.Code[I].K == StmtKind::Return && I < C.ArgTypes.size() &&
+            !C.ArgTypes[I].empty() && C.ArgTypes[I][0].T)
+          Notes.push_back({"returns a " + C.ArgTypes[I][0].T->str() + " here",
+                           stmtLoc(CI, I)});
+      report(CI, methodLoc(CI), "non-concrete",
+             "`" + functionName(CI) + "` returns a value of non-concrete type " +
+                 CI.ReturnType->str(),
+             std::move(Notes));
+    }
+  }
+
+  void checkSlots(const CodeInstance &CI) {
+    const TypedCode &C = *CI.Code;
+    for (unsigned S = 1; S < C.Slots.size() && S < C.SlotTypes.size(); ++S) {
+      Type *T = C.SlotTypes[S];
+      if (!T || T->isBottom() || T->isConcrete())
+        continue;
+      // Where it is assigned, and with what: the notes explain the Union.
+      std::vector<DiagNote> Notes;
+      std::optional<unsigned> First;
+      std::set<std::pair<uint32_t, Type *>> Seen;
+      for (unsigned I = 0; I < C.Code.size(); ++I) {
+        const Stmt &St = C.Code[I];
+        if (St.K != StmtKind::Assign || St.Slot != S)
+          continue;
+        if (!First)
+          First = I;
+        Type *VT = I < C.ArgTypes.size() && !C.ArgTypes[I].empty()
+                       ? C.ArgTypes[I][0].T
+                       : (I < C.SSATypes.size() ? C.SSATypes[I].T : nullptr);
+        DiagLoc L = stmtLoc(CI, I);
+        if (VT && Seen.insert({L.Line, VT}).second)
+          Notes.push_back({"assigned a value of type " + VT->str() + " here", L});
+      }
+      if (!First && S < C.SlotFirstAssign.size() &&
+          C.SlotFirstAssign[S] != UINT32_MAX)
+        First = C.SlotFirstAssign[S];
+      std::string Name(C.Slots[S].Name.str());
+      bool Temp = Name.empty() || Name[0] == '#';
+      DiagLoc Loc = First ? stmtLoc(CI, *First) : methodLoc(CI);
+      report(CI, Loc, "non-concrete",
+             (Temp ? std::string("a temporary value")
+                   : "variable `" + Name + "`") +
+                 " has non-concrete type " + T->str() +
+                 "; every value must have a concrete type",
+             std::move(Notes));
+      ReportedSlotIn.insert(&CI);
+    }
+  }
+
+  void checkUnresolved(const CodeInstance &CI, unsigned I) {
+    const TypedCode &C = *CI.Code;
+    const Stmt &S = C.Code[I];
+    auto ArgT = [&](unsigned K) -> Type * {
+      return I < C.ArgTypes.size() && K < C.ArgTypes[I].size() ? C.ArgTypes[I][K].T
+                                                               : nullptr;
+    };
+    std::string Name = "?";
+    const LatticeType *Callee =
+        I < C.ArgTypes.size() && !C.ArgTypes[I].empty() ? &C.ArgTypes[I][0] : nullptr;
+    if (!S.Args.empty() && S.Args[0].K == IRValue::Global) {
+      Name = S.Args[0].Name.string();
+      bool Bound = Callee && Callee->T && !Callee->T->isBottom();
+      if (Env && !Bound && !Env->lookupFunction(S.Args[0].Name) &&
+          !Env->lookupType(S.Args[0].Name) && !Env->lookupConst(S.Args[0].Name)) {
+        report(CI, stmtLoc(CI, I), "undefined-function",
+               "call to an undefined function `" + Name + "`");
+        return;
+      }
+    } else if (Callee && Callee->Const && Callee->Const->K == ConstValue::Func &&
+               Callee->Const->Fn) {
+      Name = Callee->Const->Fn->Name.string();
+    } else if (Callee && Callee->T && Callee->T->isFunctionType() &&
+               Callee->T->name()->Func) {
+      Name = Callee->T->name()->Func->Name.string();
+    }
+    std::string Args;
+    for (unsigned K = 1; K < S.Args.size(); ++K) {
+      Type *T = ArgT(K);
+      Args += (K > 1 ? ", " : "") + std::string("::") + (T ? T->str() : "Any");
+    }
+    report(CI, stmtLoc(CI, I), "dynamic-call",
+           "dynamic function invocation: `" + Name + "(" + Args +
+               ")` cannot be resolved statically (an argument type is not "
+               "concrete)");
+  }
+
+  void checkBuiltin(const CodeInstance &CI, unsigned I, Builtin Bi) {
+    auto Restrict = [&](const std::string &What) {
+      report(CI, stmtLoc(CI, I), "target-restriction",
+             What + " is not supported on the " + Tgt.name() + " target");
+    };
+    switch (Bi) {
+    case Builtin::ThreadIdxX: case Builtin::ThreadIdxY: case Builtin::ThreadIdxZ:
+    case Builtin::BlockIdxX: case Builtin::BlockIdxY: case Builtin::BlockIdxZ:
+    case Builtin::BlockDimX: case Builtin::BlockDimY: case Builtin::BlockDimZ:
+    case Builtin::GridDimX: case Builtin::GridDimY: case Builtin::GridDimZ:
+    case Builtin::SyncThreads:
+      if (!Tgt.supportsDeviceIntrinsics())
+        Restrict(std::string("the device intrinsic `") + builtinName(Bi) + "`");
+      break;
+    case Builtin::SharedArray: {
+      if (!Tgt.supportsSharedMemory()) {
+        Restrict("shared memory");
+        break;
+      }
+      const TypedCode &C = *CI.Code;
+      bool Const = I < C.ArgTypes.size() && C.ArgTypes[I].size() > 2 &&
+                   C.ArgTypes[I][2].Const;
+      Const |= C.Code[I].Args.size() > 2 && C.Code[I].Args[2].K == IRValue::Const;
+      if (!Const)
+        report(CI, stmtLoc(CI, I), "non-constant",
+               "the size of a shared array must be a compile-time constant");
+      break;
+    }
+    case Builtin::AtomicAdd:
+      if (!Tgt.supportsAtomics())
+        Restrict("atomic operations");
+      break;
+    case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
+      if (!Tgt.supportsPacketLoads())
+        Restrict(std::string("the packet load `") + builtinName(Bi) + "`");
+      break;
+    default:
+      break;
+    }
+  }
+
+  void checkKernel(const CodeInstance &Root) {
+    Type *RT = Root.ReturnType;
+    if (RT && !RT->isBottom() && !RT->isNothing()) {
+      const TypedCode &C = *Root.Code;
+      DiagLoc Loc = methodLoc(Root);
+      for (unsigned I = 0; I < C.Code.size(); ++I)
+        if (C.Code[I].K == StmtKind::Return) {
+          Loc = stmtLoc(Root, I);
+          break;
+        }
+      report(Root, Loc, "kernel-return",
+             "kernel returns a value of type " + RT->str() +
+                 "; kernels must return `nothing`");
+    }
+  }
+
+  const InferResult &R;
+  const CompilerConfig &Config;
+  const Target &Tgt;
+  const GlobalEnv *Env;
+  CallGraph Graph;
+  llvm::DenseSet<const CodeInstance *> ReportedSlotIn;
+  std::vector<Diagnostic> Out;
+};
+
+} // namespace
+
+std::vector<Diagnostic> validateTyped(const InferResult &R,
+                                      const CompilerConfig &C,
+                                      const GlobalEnv *Env) {
+  return TypedValidator(R, C, Env).run();
+}
+
+void locateInstruction(const llvm::Instruction &I, Diagnostic &D) {
+  const llvm::DILocation *L = I.getDebugLoc().get();
+  bool First = true;
+  for (; L; L = L->getInlinedAt()) {
+    DiagLoc Loc;
+    Loc.FileName = L->getFilename().str();
+    Loc.Line = L->getLine();
+    Loc.Col = L->getColumn();
+    std::string Fn = L->getScope()->getSubprogram()
+                         ? L->getScope()->getSubprogram()->getName().str()
+                         : "?";
+    if (First)
+      D.Loc = Loc;
+    First = false;
+    D.Backtrace.push_back({Fn, Loc});
+  }
+}
+
+std::vector<Diagnostic> validateLLVM(const llvm::Module &M,
+                                     const CompilerConfig &C) {
+  std::vector<Diagnostic> Out;
+  const Target &Tgt = C.target();
+  llvm::StringSet<> ReportedCallee;
+  std::set<std::pair<std::string, uint32_t>> FloatLines;
+  for (const llvm::Function &F : M) {
+    for (const llvm::Instruction &I : llvm::instructions(F)) {
+      if (auto *Call = llvm::dyn_cast<llvm::CallBase>(&I)) {
+        const llvm::Function *Callee = Call->getCalledFunction();
+        if (!Callee) {
+          if (!Call->isInlineAsm()) {
+            Diagnostic D = Diagnostic::error(
+                "unknown-function", "call through a function pointer", {});
+            locateInstruction(I, D);
+            Out.push_back(std::move(D));
+          }
+        } else if (Callee->isDeclaration() && !Callee->isIntrinsic() &&
+                   !Tgt.isKnownExternal(Callee->getName())) {
+          if (ReportedCallee.insert(Callee->getName()).second) {
+            Diagnostic D = Diagnostic::error(
+                "unknown-function",
+                "call to an unknown function `" + Callee->getName().str() + "`",
+                {});
+            locateInstruction(I, D);
+            Out.push_back(std::move(D));
+          }
+        } else if (!Tgt.supportsCalls() && !Callee->isDeclaration()) {
+          Diagnostic D = Diagnostic::error(
+              "target-restriction",
+              std::string("calls are not supported on the ") + Tgt.name() +
+                  " target (`" + Callee->getName().str() + "` was not inlined)",
+              {});
+          locateInstruction(I, D);
+          Out.push_back(std::move(D));
+        }
+      }
+      if (!Tgt.supportsFloat() && !llvm::isa<llvm::DbgInfoIntrinsic>(I)) {
+        bool UsesFloat = I.getType()->isFPOrFPVectorTy();
+        for (const llvm::Value *Op : I.operands())
+          UsesFloat |= Op->getType()->isFPOrFPVectorTy();
+        if (UsesFloat) {
+          Diagnostic D = Diagnostic::error(
+              "target-restriction",
+              std::string("floating-point values are not supported on the ") +
+                  Tgt.name() + " target",
+              {});
+          locateInstruction(I, D);
+          if (FloatLines.insert({D.Loc.FileName, D.Loc.Line}).second)
+            Out.push_back(std::move(D));
+        }
+      }
+    }
+  }
+  Tgt.validateModule(M, C, Out);
+  return Out;
+}
+
+} // namespace prism

@@ -1,0 +1,130 @@
+// The reflection commands of CLI.md run on the examples, as a user runs them.
+#include "CliTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism::test;
+
+namespace {
+const char *Saxpy =
+    "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+bool has(const std::string &S, const std::string &Sub) {
+  return S.find(Sub) != std::string::npos;
+}
+} // namespace
+
+TEST(ReflectionCli, CodeLowered) {
+  auto R = runPrism({"code_lowered", example("saxpy.jl"), Saxpy});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "CodeInfo(")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "getindex") || has(R.Out, "setindex!")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "return")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeTypedShowsInvokesAndReturnType) {
+  auto R = runPrism({"code_typed", example("saxpy.jl"), Saxpy, "--optimize=no"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "invoke")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "=> Nothing")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeTypedOptimizedInlines) {
+  auto R = runPrism({"code_typed", example("saxpy.jl"), Saxpy});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "=> Nothing")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeWarntypeMarksTheUnstableVariable) {
+  auto R = runPrism({"code_warntype", example("unstable.jl"),
+                     "sum_row(DeviceArray{Float32,2}, Int)"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "acc")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "Union{Float32, Int64}")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeLlvmNative) {
+  auto R = runPrism({"code_llvm", example("saxpy.jl"), Saxpy});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "define")) << R.Out;
+  EXPECT_FALSE(has(R.Out, "alloca")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeLlvmRawKeepsAllocas) {
+  auto R = runPrism({"code_llvm", example("saxpy.jl"), Saxpy, "--optimize=no",
+                     "--dump-module"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "alloca")) << R.Out;
+}
+
+TEST(ReflectionCli, CodeNativeHost) {
+  auto R = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target",
+                     "native"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "ret")) << R.Out;
+}
+
+TEST(ReflectionCli, PipelineListsPassesWithDiffs) {
+  auto R = runPrism({"pipeline", example("saxpy.jl"), Saxpy});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "passes changed")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "SROAPass") || has(R.Out, "InstCombinePass")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "\n-")) << R.Out;
+}
+
+TEST(ReflectionCli, ReportJson) {
+  auto R = runPrism({"report", example("saxpy.jl"), Saxpy, "--json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  for (const char *Key : {"\"signature\"", "\"stages\"", "\"wall_ms\"",
+                          "\"allocs\"", "\"resources\"", "\"cache\""})
+    EXPECT_TRUE(has(R.Out, Key)) << Key << "\n" << R.Out;
+}
+
+TEST(ReflectionCli, UnstableKernelFailsWithTheVariableAndLine) {
+  auto R = runPrism({"code_llvm", example("unstable.jl"),
+                     "sum_row(DeviceArray{Float32,2}, Int)"});
+  EXPECT_EQ(R.ExitCode, 1);
+  EXPECT_TRUE(has(R.Err, "unstable.jl:")) << R.Err;
+  EXPECT_TRUE(has(R.Err, "acc")) << R.Err;
+}
+
+TEST(ReflectionCli, NoMethodIsAProgramError) {
+  auto R = runPrism({"code_typed", example("saxpy.jl"), "saxpy!(Int32)"});
+  EXPECT_EQ(R.ExitCode, 1);
+  EXPECT_TRUE(has(R.Err, "error:")) << R.Err;
+}
+
+TEST(ReflectionCli, MissingFileIsUsage) {
+  EXPECT_EQ(runPrism({"code_typed", "/nonexistent.jl", "f(Int)"}).ExitCode, 2);
+}
+
+TEST(ReflectionCli, UnknownTargetIsUsage) {
+  EXPECT_EQ(runPrism({"code_llvm", example("saxpy.jl"), Saxpy, "--target", "z80"})
+                .ExitCode,
+            2);
+}
+
+TEST(ReflectionCli, SyntaxErrorHasFileLineCol) {
+  auto R = runPrism({"code_lowered", std::string(PRISM_TESTS_DIR) + "/cli/data/broken.jl",
+                     "f(Int)"});
+  EXPECT_EQ(R.ExitCode, 1);
+  EXPECT_TRUE(has(R.Err, "broken.jl:2:")) << R.Err;
+}
+
+TEST(ReflectionCli, HelpTopics) {
+  auto R = runPrism({"help", "world-age"});
+  EXPECT_EQ(R.ExitCode, 0);
+  EXPECT_TRUE(has(R.Out, "world")) << R.Out;
+  EXPECT_EQ(runPrism({"help", "nonsense"}).ExitCode, 2);
+}
+
+TEST(ReflectionCli, EveryCommandHasHelpWithAnExample) {
+  for (const char *Cmd : {"code_lowered", "code_typed", "code_warntype",
+                          "code_llvm", "code_native", "code_ptx", "code_gcn",
+                          "code_bpf", "pipeline", "report", "devices", "gui",
+                          "help"}) {
+    auto R = runPrism({Cmd, "--help"});
+    EXPECT_EQ(R.ExitCode, 0) << Cmd;
+    EXPECT_TRUE(has(R.Out, "Example")) << Cmd << "\n" << R.Out;
+  }
+}

@@ -1,0 +1,137 @@
+#include "devices/CallParser.h"
+
+#include "DeviceTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism;
+
+namespace {
+
+/// One row: a CALL string and the expected function and `str()` of every
+/// argument (joined with " | ").
+struct Row {
+  const char *Call;
+  const char *Function;
+  const char *Args;
+};
+
+std::string argsText(const ParsedCall &C) {
+  std::string S;
+  for (size_t I = 0; I < C.Args.size(); ++I)
+    S += (I ? " | " : "") + C.Args[I].typeName() + " " + C.Args[I].str();
+  return S;
+}
+
+} // namespace
+
+TEST(CallParser, Table) {
+  const Row Rows[] = {
+      {"f()", "f", ""},
+      {"f(1)", "f", "Int64 1"},
+      {"f(2.0f0, 2.0, 0x08, true)", "f",
+       "Float32 2.0f0 | Float64 2.0 | UInt8 0x08 | Bool true"},
+      {"f(-3, -1.5f0)", "f", "Int64 -3 | Float32 -1.5f0"},
+      {"f(0x0800, 0x00000001)", "f", "UInt16 0x0800 | UInt32 0x00000001"},
+      {"f(UInt32(60), Float32(0.5), Int8(-2))", "f",
+       "UInt32 0x0000003c | Float32 0.5f0 | Int8 -2"},
+      {"f(nothing, (1, 2.0f0))", "f", "Nothing nothing | Tuple{Int64,Float32} (1, 2.0f0)"},
+      {"saxpy!(2.0f0, ones(Float32, 3), zeros(Float32, 3))", "saxpy!",
+       "Float32 2.0f0 | DeviceArray{Float32,1} Float32[1.0f0, 1.0f0, 1.0f0] | "
+       "DeviceArray{Float32,1} Float32[0.0f0, 0.0f0, 0.0f0]"},
+      {"f(zeros(Int32, 2, 2))", "f",
+       "DeviceArray{Int32,2} Int32[0, 0, 0, 0] (dims 2 2)"},
+      {"f(zeros(Int32, (1, 3)))", "f",
+       "DeviceArray{Int32,2} Int32[0, 0, 0] (dims 1 3)"},
+      {"f(zeros(2))", "f", "DeviceArray{Float64,1} Float64[0.0, 0.0]"},
+      {"f(fill(7, 3))", "f", "DeviceArray{Int64,1} Int64[7, 7, 7]"},
+      {"f(fill(0.5f0, 1, 2))", "f",
+       "DeviceArray{Float32,2} Float32[0.5f0, 0.5f0] (dims 1 2)"},
+      {"f(collect(Float32, 1:4))", "f",
+       "DeviceArray{Float32,1} Float32[1.0f0, 2.0f0, 3.0f0, 4.0f0]"},
+      {"f(collect(1:2:7))", "f", "DeviceArray{Int64,1} Int64[1, 3, 5, 7]"},
+      {"f(collect(Int32, 3:-1:1))", "f", "DeviceArray{Int32,1} Int32[3, 2, 1]"},
+      {"f(collect(Int32, 3:1))", "f", "DeviceArray{Int32,1} Int32[]"},
+      {"f(reshape(collect(Int32, 1:6), 2, 3))", "f",
+       "DeviceArray{Int32,2} Int32[1, 2, 3, 4, 5, 6] (dims 2 3)"},
+      {"f(UInt8[0x00, 0x01, 255])", "f",
+       "DeviceArray{UInt8,1} UInt8[0x00, 0x01, 0xff]"},
+      {"f(Float32[1, 2.5])", "f", "DeviceArray{Float32,1} Float32[1.0f0, 2.5f0]"},
+      {"f(Int[])", "f", "DeviceArray{Int64,1} Int64[]"},
+  };
+  for (const Row &R : Rows) {
+    SCOPED_TRACE(R.Call);
+    auto C = parseCall(R.Call);
+    if (!C) {
+      ADD_FAILURE() << test::diagText(C.takeError());
+      continue;
+    }
+    EXPECT_EQ(C->Function, R.Function);
+    EXPECT_EQ(argsText(*C), R.Args);
+  }
+}
+
+TEST(CallParser, ErrorsPointIntoTheCall) {
+  struct ErrRow {
+    const char *Call;
+    unsigned Col;
+    const char *Message; // substring
+  };
+  const ErrRow Rows[] = {
+      {"f(UInt8[0x00, 256])", 15, "InexactError: UInt8(256)"},
+      {"f(zeros(Float32, -1))", 18, "invalid array dimension -1"},
+      {"f(x)", 3, "unknown name `x`"},
+      {"f(1:3)", 3, "use `collect(1:3)`"},
+      {"f(Float32)", 3, "is not a value"},
+      {"f(sin(1.0))", 3, "`sin` is not a host-side constructor"},
+      {"f(reshape(zeros(4), 3))", 3, "DimensionMismatch"},
+      {"f(Int8(2.5))", 3, "InexactError: Int8(2.5)"},
+      {"f(zeros(Float32, 1.5))", 18, "expected an integer"},
+      {"1 + 2", 1, "CALL must call a function by name"},
+      {"[1, 2]", 0, ""},
+      {"f(1,", 0, ""}, // a parse error, located by the parser
+  };
+  for (const ErrRow &R : Rows) {
+    SCOPED_TRACE(R.Call);
+    auto C = parseCall(R.Call);
+    ASSERT_FALSE(bool(C));
+    Diagnostic D = test::firstDiag(C.takeError());
+    EXPECT_NE(D.Message.find(R.Message), std::string::npos) << D.Message;
+    EXPECT_EQ(D.Loc.FileName.empty() ? "" : D.Loc.FileName, "CALL");
+    if (R.Col) {
+      EXPECT_EQ(D.Loc.Line, 1u);
+      EXPECT_EQ(D.Loc.Col, R.Col);
+    }
+  }
+}
+
+TEST(CallParser, FunctionsOfTheProgramAreValues) {
+  auto IsFunction = [](llvm::StringRef N) { return N == "square"; };
+  auto C = parseCall("map!(square, zeros(Float32, 2), ones(Float32, 2))", 0,
+                     IsFunction);
+  ASSERT_TRUE(bool(C)) << test::diagText(C.takeError());
+  ASSERT_EQ(C->Args.size(), 3u);
+  EXPECT_TRUE(C->Args[0].isFunction());
+  EXPECT_EQ(C->Args[0].typeName(), "typeof(square)");
+  auto Typo = parseCall("map!(sqare, zeros(Float32, 2))", 0, IsFunction);
+  ASSERT_FALSE(bool(Typo));
+  EXPECT_NE(test::diagText(Typo.takeError()).find("unknown name `sqare`"),
+            std::string::npos);
+}
+
+TEST(CallParser, RandIsSeededAndInRange) {
+  auto A = parseCall("f(rand(Float32, 1000), rand(UInt8, 4))", 42);
+  auto B = parseCall("f(rand(Float32, 1000), rand(UInt8, 4))", 42);
+  auto C = parseCall("f(rand(Float32, 1000), rand(UInt8, 4))", 43);
+  ASSERT_TRUE(A && B && C);
+  EXPECT_EQ(A->Args, B->Args);
+  EXPECT_NE(A->Args[0], C->Args[0]);
+  double Sum = 0;
+  for (int64_t I = 0; I < 1000; ++I) {
+    double V = A->Args[0].element(I).asDouble();
+    EXPECT_GE(V, 0.0);
+    EXPECT_LT(V, 1.0);
+    Sum += V;
+  }
+  EXPECT_NEAR(Sum / 1000, 0.5, 0.05);
+}

@@ -1,0 +1,354 @@
+// The host device end to end: the examples compiled for the native target
+// through the real pipeline, linked by the JIT and run by the grid runtime.
+#include "core/devices/DeviceTestUtil.h"
+#include "core/infer/InferTestUtil.h"
+
+#include "cache/Compiler.h"
+#include "devices/HostDevice.h"
+#include "targets/NativeTarget.h"
+#include "types/Type.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+
+using namespace prism;
+
+namespace {
+
+HostValue f32Array(std::vector<float> V, std::vector<int64_t> Dims) {
+  std::vector<uint8_t> Bytes(V.size() * 4);
+  std::memcpy(Bytes.data(), V.data(), Bytes.size());
+  return HostValue::array(ScalarKind::Float32, std::move(Dims), std::move(Bytes));
+}
+
+std::vector<float> floats(const HostValue &A) {
+  std::vector<float> V(A.numElements());
+  std::memcpy(V.data(), A.bytes().data(), V.size() * 4);
+  return V;
+}
+
+HostValue f32(float F) {
+  uint32_t Bits;
+  std::memcpy(&Bits, &F, 4);
+  return HostValue::scalar(ScalarKind::Float32, Bits);
+}
+
+/// A value shaped like T (what RunCommand gives the device as ReturnShape).
+HostValue shapeOf(Type *T) {
+  if (T->isTuple()) {
+    std::vector<HostValue> E;
+    for (Type *P : T->params())
+      E.push_back(shapeOf(P));
+    return HostValue::tuple(std::move(E));
+  }
+  if (auto K = scalarKindFromName(T->str()))
+    return HostValue::scalar(*K, 0);
+  return HostValue();
+}
+
+class HostDeviceTest : public prism::testing::InferTest {
+protected:
+  static Device &device() {
+    static std::unique_ptr<Device> D = createHostDevice();
+    return *D;
+  }
+
+  /// Compiles Sig of the loaded program for the native target and loads it.
+  std::unique_ptr<LoadedKernel> load(const std::string &Sig) {
+    CompilerConfigOptions CO;
+    CO.Target = "native";
+    CO.Kernel = false;
+    auto C = CompilerConfig::create(CO);
+    EXPECT_TRUE(!!C);
+    if (!C) {
+      llvm::consumeError(C.takeError());
+      return nullptr;
+    }
+    CompilerJob Job{spec(Sig), *C, Env.currentWorld()};
+    CompileOptions Opts;
+    Opts.EmitObject = true;
+    CompileResult R = compile(Engine, Job, Stage::Asm, {}, Opts);
+    if (!R.ok()) {
+      std::string S;
+      for (const Diagnostic &D : R.Report->Diagnostics)
+        S += renderDiagnostic(D, {false, false});
+      ADD_FAILURE() << Sig << " does not compile:\n" << S;
+      return nullptr;
+    }
+    DeviceArtefact A;
+    A.Target = "native";
+    A.Entry = R.EntrySymbol;
+    A.Object = R.Object;
+    A.SharedBytes = R.SharedBytes;
+    EXPECT_EQ(R.LaunchSymbol, nativeLaunchSymbol(R.EntrySymbol));
+    CodeInstance *CI = infer(Sig);
+    if (CI && CI->ReturnType)
+      A.ReturnShape = shapeOf(CI->ReturnType);
+    std::string Log;
+    auto K = device().load(A, Log);
+    if (!K) {
+      ADD_FAILURE() << "load of " << Sig << " failed:\n"
+                    << test::diagText(K.takeError());
+      return nullptr;
+    }
+    return std::move(*K);
+  }
+
+  LaunchResult run(LoadedKernel &K, Dim3 Grid, Dim3 Block,
+                   std::vector<HostValue> Args) {
+    auto R = device().launch(K, Grid, Block, Args);
+    if (!R) {
+      ADD_FAILURE() << "launch failed:\n" << test::diagText(R.takeError());
+      return {};
+    }
+    return std::move(*R);
+  }
+};
+
+const char *SaxpySig =
+    "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+TEST_F(HostDeviceTest, DeviceDescribesTheHost) {
+  EXPECT_EQ(device().name(), "host");
+  EXPECT_EQ(device().target(), "native");
+  EXPECT_TRUE(device().available());
+  EXPECT_FALSE(device().description().empty());
+}
+
+TEST_F(HostDeviceTest, Saxpy) {
+  loadExample("saxpy.jl");
+  auto K = load(SaxpySig);
+  ASSERT_TRUE(K);
+  LaunchResult R = run(*K, {4, 1, 1}, {256, 1, 1},
+                       {f32(2.0f), f32Array(std::vector<float>(1000, 1.0f), {1000}),
+                        f32Array(std::vector<float>(1000, 1.0f), {1000})});
+  ASSERT_EQ(R.Args.size(), 3u);
+  std::vector<float> Y = floats(R.Args[2]);
+  ASSERT_EQ(Y.size(), 1000u);
+  for (size_t I = 0; I < Y.size(); ++I)
+    ASSERT_EQ(Y[I], 3.0f) << "y[" << I + 1 << "]";
+  // x is untouched, and the return of a kernel is nothing.
+  EXPECT_EQ(floats(R.Args[1]), std::vector<float>(1000, 1.0f));
+  EXPECT_TRUE(R.Return.isNothing());
+  EXPECT_GE(R.TimeMs, 0.0);
+}
+
+TEST_F(HostDeviceTest, BlockSumSynchronisesThreads) {
+  loadExample("reduce.jl");
+  auto K = load("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(K);
+  for (int Rep = 0; Rep < 3; ++Rep) { // fiber stacks are reused
+    LaunchResult R = run(*K, {4, 1, 1}, {256, 1, 1},
+                         {f32Array({0, 0, 0, 0}, {4}),
+                          f32Array(std::vector<float>(1000, 1.0f), {1000})});
+    ASSERT_EQ(R.Args.size(), 2u);
+    EXPECT_EQ(floats(R.Args[0]), (std::vector<float>{256, 256, 256, 232}));
+  }
+}
+
+TEST_F(HostDeviceTest, MapWithAFunctionArgument) {
+  loadExample("map.jl");
+  auto K = load("map!(typeof(square), DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(K);
+  LaunchResult R = run(*K, {1, 1, 1}, {8, 1, 1},
+                       {HostValue::function("square"),
+                        f32Array(std::vector<float>(8, 0.0f), {8}),
+                        f32Array({1, 2, 3, 4, 5, 6, 7, 8}, {8})});
+  ASSERT_EQ(R.Args.size(), 3u);
+  EXPECT_EQ(floats(R.Args[1]),
+            (std::vector<float>{1, 4, 9, 16, 25, 36, 49, 64}));
+}
+
+TEST_F(HostDeviceTest, MatmulMatchesAReference) {
+  loadExample("matmul.jl");
+  auto K = load("matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
+                "DeviceArray{Float32,2})");
+  ASSERT_TRUE(K);
+  const int N = 32;
+  std::vector<float> A(N * N), B(N * N), Ref(N * N, 0.0f);
+  // Small integers: every product and partial sum is exact in Float32, so
+  // the order of summation does not matter.
+  for (int I = 0; I < N * N; ++I) {
+    A[I] = float((I * 7) % 5) - 2;
+    B[I] = float((I * 3) % 7) - 3;
+  }
+  for (int Col = 0; Col < N; ++Col)
+    for (int Row = 0; Row < N; ++Row)
+      for (int Kk = 0; Kk < N; ++Kk)
+        Ref[Col * N + Row] += A[Kk * N + Row] * B[Col * N + Kk];
+  LaunchResult R = run(*K, {2, 2, 1}, {16, 16, 1},
+                       {f32Array(std::vector<float>(N * N, 0.0f), {N, N}),
+                        f32Array(A, {N, N}), f32Array(B, {N, N})});
+  ASSERT_EQ(R.Args.size(), 3u);
+  EXPECT_EQ(floats(R.Args[0]), Ref);
+}
+
+TEST_F(HostDeviceTest, OrdinaryFunctionsReturnValues) {
+  loadExample("loops.jl");
+  auto Fib = load("fib(Int)");
+  ASSERT_TRUE(Fib);
+  LaunchResult R = run(*Fib, {}, {}, {HostValue::fromInt(ScalarKind::Int64, 20)});
+  EXPECT_EQ(R.Return, HostValue::fromInt(ScalarKind::Int64, 6765));
+
+  auto Sum = load("sum_to(Int)");
+  ASSERT_TRUE(Sum);
+  int64_t Expected = 0;
+  for (int64_t I = 1; I <= 100; ++I)
+    if (I % 3 != 0)
+      Expected += I;
+  R = run(*Sum, {}, {}, {HostValue::fromInt(ScalarKind::Int64, 100)});
+  EXPECT_EQ(R.Return, HostValue::fromInt(ScalarKind::Int64, Expected));
+}
+
+TEST_F(HostDeviceTest, TuplesAndBoolsRoundTrip) {
+  loadText("tuples.jl", "swap(t::Tuple{Int32,Float64}) = (t[2] * 2.0, t[1] + Int32(1), t[1] > Int32(0))\n");
+  auto K = load("swap(Tuple{Int32,Float64})");
+  ASSERT_TRUE(K);
+  double D = 1.25;
+  uint64_t DBits;
+  std::memcpy(&DBits, &D, 8);
+  LaunchResult R = run(*K, {}, {}, {HostValue::tuple(
+      {HostValue::fromInt(ScalarKind::Int32, 41),
+       HostValue::scalar(ScalarKind::Float64, DBits)})});
+  ASSERT_TRUE(R.Return.isTuple()) << R.Return.str();
+  ASSERT_EQ(R.Return.elements().size(), 3u);
+  EXPECT_EQ(R.Return.elements()[0].asDouble(), 2.5);
+  EXPECT_EQ(R.Return.elements()[1].asInt(), 42);
+  EXPECT_EQ(R.Return.elements()[2].asInt(), 1);
+}
+
+TEST_F(HostDeviceTest, BoundsErrorFailsTheLaunchAndTheDeviceSurvives) {
+  loadExample("exceptions.jl");
+  loadExample("saxpy.jl");
+  auto Shift = load("shift!(DeviceArray{Float32,1})");
+  ASSERT_TRUE(Shift);
+  auto R = device().launch(*Shift, {}, {8, 1, 1},
+                           {f32Array(std::vector<float>(8, 1.0f), {8})});
+  ASSERT_FALSE(R);
+  Diagnostic D = test::firstDiag(R.takeError());
+  EXPECT_EQ(D.Kind, "launch");
+  EXPECT_NE(D.Message.find("BoundsError at exceptions.jl:17"), std::string::npos)
+      << D.Message;
+  EXPECT_NE(D.Message.find("thread (8, 1, 1)"), std::string::npos) << D.Message;
+  EXPECT_EQ(D.Loc.Line, 17u);
+  EXPECT_NE(llvm::StringRef(D.Loc.FileName).find("exceptions.jl"),
+            llvm::StringRef::npos);
+
+  // The same kernel and another one still run.
+  R = device().launch(*Shift, {}, {7, 1, 1},
+                      {f32Array(std::vector<float>(8, 1.0f), {8})});
+  EXPECT_TRUE(!!R) << (R ? "" : test::diagText(R.takeError()));
+  auto Saxpy = load(SaxpySig);
+  ASSERT_TRUE(Saxpy);
+  LaunchResult S = run(*Saxpy, {4, 1, 1}, {256, 1, 1},
+                       {f32(2.0f), f32Array(std::vector<float>(1000, 1.0f), {1000}),
+                        f32Array(std::vector<float>(1000, 1.0f), {1000})});
+  ASSERT_EQ(S.Args.size(), 3u);
+  EXPECT_EQ(floats(S.Args[2]), std::vector<float>(1000, 3.0f));
+}
+
+TEST_F(HostDeviceTest, ThrowInsideASynchronisingBlock) {
+  // A throw on a fiber abandons it; the block's other fibers never resume.
+  loadText("syncthrow.jl", R"(
+function sync_oob!(a::DeviceArray{Float32,1})
+    t = threadIdx().x
+    sync_threads()
+    a[t + 1] = 1.0f0
+    sync_threads()
+    return nothing
+end
+)");
+  auto K = load("sync_oob!(DeviceArray{Float32,1})");
+  ASSERT_TRUE(K);
+  for (int Rep = 0; Rep < 2; ++Rep) {
+    auto R = device().launch(*K, {3, 1, 1}, {16, 1, 1},
+                             {f32Array(std::vector<float>(16, 0.0f), {16})});
+    ASSERT_FALSE(R);
+    Diagnostic D = test::firstDiag(R.takeError());
+    EXPECT_NE(D.Message.find("BoundsError at syncthrow.jl:5"), std::string::npos)
+        << D.Message;
+  }
+}
+
+TEST_F(HostDeviceTest, InexactError) {
+  loadExample("exceptions.jl");
+  auto K = load("narrow(Int)");
+  ASSERT_TRUE(K);
+  auto R = device().launch(*K, {}, {},
+                           {HostValue::fromInt(ScalarKind::Int64, 100000)});
+  ASSERT_FALSE(R);
+  Diagnostic D = test::firstDiag(R.takeError());
+  EXPECT_NE(D.Message.find("InexactError"), std::string::npos) << D.Message;
+  // In range, the same kernel returns the narrowed value.
+  LaunchResult Ok = run(*K, {}, {}, {HostValue::fromInt(ScalarKind::Int64, 1234)});
+  EXPECT_EQ(Ok.Return, HostValue::fromInt(ScalarKind::Int16, 1234));
+}
+
+TEST_F(HostDeviceTest, ReloadingAnEditedFunctionDoesNotClash) {
+  loadText("v1.jl", "answer(x::Int) = x + 1\n");
+  auto V1 = load("answer(Int)");
+  ASSERT_TRUE(V1);
+  loadText("v2.jl", "answer(x::Int) = x + 2\n");
+  auto V2 = load("answer(Int)");
+  ASSERT_TRUE(V2);
+  HostValue Arg = HostValue::fromInt(ScalarKind::Int64, 40);
+  EXPECT_EQ(run(*V1, {}, {}, {Arg}).Return, HostValue::fromInt(ScalarKind::Int64, 41));
+  EXPECT_EQ(run(*V2, {}, {}, {Arg}).Return, HostValue::fromInt(ScalarKind::Int64, 42));
+  V1.reset(); // unloads its dylib; V2 is unaffected
+  EXPECT_EQ(run(*V2, {}, {}, {Arg}).Return, HostValue::fromInt(ScalarKind::Int64, 42));
+}
+
+TEST_F(HostDeviceTest, BadShapesAreDiagnostics) {
+  loadExample("saxpy.jl");
+  auto K = load(SaxpySig);
+  ASSERT_TRUE(K);
+  std::vector<HostValue> Args = {f32(1.0f), f32Array({1}, {1}), f32Array({1}, {1})};
+  auto R = device().launch(*K, {}, {2048, 1, 1}, Args);
+  ASSERT_FALSE(R);
+  EXPECT_EQ(test::firstDiag(R.takeError()).Kind, "argument");
+  R = device().launch(*K, {0, 1, 1}, {}, Args);
+  ASSERT_FALSE(R);
+  EXPECT_EQ(test::firstDiag(R.takeError()).Kind, "argument");
+}
+
+TEST_F(HostDeviceTest, WrongArtefactsAreDiagnostics) {
+  std::string Log;
+  DeviceArtefact A;
+  A.Target = "ptx";
+  auto K = device().load(A, Log);
+  ASSERT_FALSE(K);
+  EXPECT_EQ(test::firstDiag(K.takeError()).Kind, "load");
+  A.Target = "native";
+  A.Entry = "julia_nothing_here";
+  A.Object = {0x7f, 'E', 'L', 'F', 1, 2, 3};
+  K = device().load(A, Log);
+  ASSERT_FALSE(K);
+  EXPECT_EQ(test::firstDiag(K.takeError()).Kind, "load");
+}
+
+TEST_F(HostDeviceTest, LaunchOverheadIsSmall) {
+  loadText("empty.jl", "function empty!(a::DeviceArray{Float32,1})\n    return nothing\nend\n");
+  auto K = load("empty!(DeviceArray{Float32,1})");
+  ASSERT_TRUE(K);
+  std::vector<HostValue> Args = {f32Array({1}, {1})};
+  auto Warm = device().launch(*K, {}, {}, Args);
+  ASSERT_TRUE(!!Warm);
+  constexpr int N = 20000;
+  auto T0 = std::chrono::steady_clock::now();
+  for (int I = 0; I < N; ++I) {
+    auto R = device().launch(*K, {}, {}, Args);
+    if (!R) {
+      ADD_FAILURE() << test::diagText(R.takeError());
+      return;
+    }
+  }
+  double Us = std::chrono::duration<double, std::micro>(
+                  std::chrono::steady_clock::now() - T0).count() / N;
+  std::printf("host launch overhead (1x1, one array argument): %.3f us\n", Us);
+  // Generous: the machine running the tests may be loaded.
+  EXPECT_LT(Us, 20.0);
+}
+
+} // namespace

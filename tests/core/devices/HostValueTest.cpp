@@ -1,0 +1,67 @@
+#include "devices/HostValue.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism;
+
+static std::string json(const llvm::json::Value &V) {
+  return llvm::formatv("{0}", V).str();
+}
+
+TEST(HostValue, ScalarsKeepTheirKindAndBits) {
+  HostValue F = HostValue::fromDouble(ScalarKind::Float32, 2.5);
+  EXPECT_EQ(F.typeName(), "Float32");
+  EXPECT_EQ(F.bits(), 0x40200000u);
+  EXPECT_EQ(F.str(), "2.5f0");
+  EXPECT_EQ(HostValue::fromInt(ScalarKind::Int8, -1).bits(), 0xffu);
+  EXPECT_EQ(HostValue::fromInt(ScalarKind::Int8, -1).asInt(), -1);
+  EXPECT_EQ(HostValue::scalar(ScalarKind::UInt8, 8).str(), "0x08");
+  EXPECT_EQ(HostValue::fromInt(ScalarKind::Int64, 300).str(), "300");
+  EXPECT_EQ(HostValue::fromDouble(ScalarKind::Float64, 0.1).str(), "0.1");
+  EXPECT_EQ(HostValue::fromDouble(ScalarKind::Float32, 0.1).str(), "0.1f0");
+  EXPECT_EQ(HostValue::fromDouble(ScalarKind::Float64, 1).str(), "1.0");
+  EXPECT_EQ(HostValue::fromDouble(ScalarKind::Float16, 1.5).bits(), 0x3e00u);
+  EXPECT_EQ(HostValue::fromDouble(ScalarKind::Float16, 1.5).asDouble(), 1.5);
+  EXPECT_EQ(HostValue::scalar(ScalarKind::Bool, 1).str(), "true");
+}
+
+TEST(HostValue, ArraysAreColumnMajorBytes) {
+  HostValue A = HostValue::zeros(ScalarKind::Int32, {2, 3});
+  EXPECT_EQ(A.typeName(), "DeviceArray{Int32,2}");
+  EXPECT_EQ(A.numElements(), 6);
+  EXPECT_EQ(A.bytes().size(), 24u);
+  A.setElement(1, HostValue::fromInt(ScalarKind::Int32, 7)); // A[2,1]
+  EXPECT_EQ(A.bytes()[4], 7);
+  EXPECT_EQ(A.element(1).asInt(), 7);
+}
+
+TEST(HostValue, JsonShapeOfRunOutput) {
+  HostValue X = HostValue::zeros(ScalarKind::Float32, {2});
+  X.setElement(0, HostValue::fromDouble(ScalarKind::Float32, 1.5));
+  X.setElement(1, HostValue::fromDouble(ScalarKind::Float32, -2));
+  HostValue Tup = HostValue::tuple({HostValue::fromInt(ScalarKind::Int64, 1),
+                                    HostValue::scalar(ScalarKind::Bool, 0)});
+  llvm::json::Object O = runResultJSON(
+      "cuda", HostValue(), {HostValue::fromDouble(ScalarKind::Float32, 2), X, Tup},
+      0.25);
+  EXPECT_EQ(json(llvm::json::Value(std::move(O))),
+            R"({"args":[2,{"data":[1.5,-2],"dims":[2],"type":"DeviceArray{Float32,1}"},)"
+            R"([1,false]],"device":"cuda","return":null,"time_ms":0.25})");
+}
+
+TEST(HostValue, JsonNumbers) {
+  EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::UInt64, ~0ull))),
+            "18446744073709551615");
+  EXPECT_EQ(json(toJSON(HostValue::fromInt(ScalarKind::Int16, -3))), "-3");
+  EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::UInt32, 60))), "60");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, 0.5))), "0.5");
+  EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::Bool, 1))), "true");
+  // JSON has no NaN.
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, NAN))), "null");
+  EXPECT_EQ(json(toJSON(HostValue::function("square"))), "\"square\"");
+  HostValue M = HostValue::zeros(ScalarKind::UInt8, {2, 2});
+  EXPECT_EQ(json(toJSON(M)),
+            R"({"data":[0,0,0,0],"dims":[2,2],"type":"DeviceArray{UInt8,2}"})");
+}

@@ -1,0 +1,167 @@
+// The gcn target through the real pipeline: amdgpu_kernel entries, byref
+// kernel arguments read with scalar loads, global (not flat) memory access,
+// kernel descriptors, HSA code objects linked by ld.lld, resource figures.
+#include "core/targets/GpuTestUtil.h"
+
+#include "targets/GcnTarget.h"
+
+using namespace prism;
+using namespace prism::testing;
+
+namespace {
+
+constexpr const char *SaxpySig =
+    "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+class GcnTargetTest : public GpuJobTest {
+protected:
+  CompileResult gcn(const std::string &Sig, Stage UpTo = Stage::Asm,
+                    const GpuJobOptions &O = {}) {
+    return compileFor("gcn", Sig, UpTo, O);
+  }
+};
+
+} // namespace
+
+TEST_F(GcnTargetTest, KernelsGetAmdgpuKernelAndByRefAggregates) {
+  loadExample("saxpy.jl");
+  CompileResult R = gcn(SaxpySig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &IR = text(R, Stage::LLVMOpt);
+  std::string Define = lineWith(IR, "define amdgpu_kernel void @\"julia_saxpy!\"");
+  ASSERT_FALSE(Define.empty()) << IR;
+  EXPECT_TRUE(contains(Define, "ptr addrspace(4)")) << Define;
+  EXPECT_TRUE(contains(Define, "byref({ ptr, [1 x i64] }) align 8")) << Define;
+  // The datalayout puts allocas in addrspace(5) (before SROA removes them).
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "alloca float, align 4, addrspace(5)"))
+      << text(R, Stage::LLVMRaw);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "@llvm.amdgcn.workitem.id.x()"));
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "@llvm.amdgcn.workgroup.id.x()"));
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "@llvm.amdgcn.dispatch.ptr()"));
+
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "s_load_dword")) << Asm;
+  EXPECT_TRUE(contains(Asm, "global_load_dword")) << Asm;
+  EXPECT_TRUE(contains(Asm, "global_store_dword")) << Asm;
+  EXPECT_FALSE(contains(Asm, "flat_load")) << Asm;
+  EXPECT_FALSE(contains(Asm, "flat_store")) << Asm;
+  EXPECT_TRUE(contains(Asm, ".amdhsa_kernel julia_saxpy!") ||
+              contains(Asm, ".amdhsa_kernel \"julia_saxpy!\""))
+      << Asm;
+}
+
+TEST_F(GcnTargetTest, NonKernelIsPlainFunction) {
+  loadText("scalar.jl", R"(function twice(x::Float32)
+    return x * 2.0f0
+end
+)");
+  GpuJobOptions O;
+  O.Kernel = false;
+  CompileResult R = gcn("twice(Float32)", Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_FALSE(contains(text(R, Stage::LLVMOpt), "amdgpu_kernel"));
+  EXPECT_FALSE(contains(text(R, Stage::Asm), ".amdhsa_kernel"));
+}
+
+TEST_F(GcnTargetTest, DescriptorForTheEntryOnly) {
+  loadExample("inlining.jl");
+  CompileResult R = gcn("inline_demo(DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_EQ(count(Asm, ".amdhsa_kernel "), 1u) << Asm;
+  EXPECT_TRUE(contains(Asm, "s_swappc_b64")) << "the @noinline callee is called";
+  EXPECT_EQ(count(text(R, Stage::LLVMOpt), "define amdgpu_kernel"), 1u);
+}
+
+TEST_F(GcnTargetTest, SharedMemoryBarrierAndResourceFigures) {
+  loadExample("reduce.jl");
+  CompileResult R =
+      gcn("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "addrspace(3) global [256 x float]"));
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "fence syncscope(\"workgroup\") release"));
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "s_barrier")) << Asm;
+  EXPECT_TRUE(contains(Asm, "ds_read")) << Asm;
+  const ResourceUsage &U = R.Report->Resources;
+  ASSERT_TRUE(U.VGPRs && U.SGPRs && U.ScratchBytes && U.LDSBytes) << U.Note;
+  EXPECT_GT(*U.VGPRs, 0);
+  EXPECT_GT(*U.SGPRs, 0);
+  EXPECT_EQ(*U.ScratchBytes, 0);
+  EXPECT_EQ(*U.LDSBytes, 1024);
+  ASSERT_TRUE(U.Instructions);
+  EXPECT_GT(*U.Instructions, 10);
+  EXPECT_EQ(U.Source, "gcn asm gfx90a");
+}
+
+TEST_F(GcnTargetTest, ThrowsTrap) {
+  loadText("oob.jl", R"(function get!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    y[i] = x[i]
+    return nothing
+end
+)");
+  CompileResult R = gcn("get!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMOpt), "call void @llvm.trap()"));
+  EXPECT_TRUE(contains(text(R, Stage::Asm), "s_trap 2")) << text(R, Stage::Asm);
+}
+
+TEST_F(GcnTargetTest, CodeObjectLinksWithLld) {
+  if (!findLld())
+    GTEST_SKIP() << "ld.lld not found";
+  loadExample("saxpy.jl");
+  GpuJobOptions O;
+  O.EmitObject = true;
+  CompileResult R = gcn(SaxpySig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  ASSERT_GT(R.Object.size(), 64u);
+  EXPECT_EQ(std::string(R.Object.begin(), R.Object.begin() + 4), "\x7f" "ELF");
+  // e_type ET_DYN: a shared HSA code object, not a relocatable.
+  EXPECT_EQ(R.Object[16], 3);
+  // e_machine EM_AMDGPU (224).
+  EXPECT_EQ(R.Object[18], 224);
+}
+
+TEST_F(GcnTargetTest, ArchIsCheckedAgainstLlvm) {
+  loadExample("saxpy.jl");
+  GpuJobOptions Navi;
+  Navi.Arch = "gfx1030";
+  CompileResult R = gcn(SaxpySig, Stage::Asm, Navi);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::Asm), "gfx1030"));
+  for (const char *Bad : {"gfx9999", "sm_80"}) {
+    GpuJobOptions O;
+    O.Arch = Bad;
+    CompileResult B = gcn(SaxpySig, Stage::Asm, O);
+    EXPECT_FALSE(B.ok()) << Bad;
+    EXPECT_TRUE(contains(diags(*B.Report), Bad)) << diags(*B.Report);
+  }
+}
+
+TEST_F(GcnTargetTest, LaunchBoundsBecomeFlatWorkGroupSize) {
+  loadExample("launch_bounds.jl");
+  GpuJobOptions O;
+  O.MaxThreads = 256;
+  CompileResult R = gcn("stencil!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+                        Stage::LLVMOpt, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMOpt),
+                       "\"amdgpu-flat-work-group-size\"=\"1,256\""));
+}
+
+TEST_F(GcnTargetTest, ExamplesCompileWithFigures) {
+  for (const ExampleKernel &K : GpuExampleKernels) {
+    SCOPED_TRACE(K.Sig);
+    loadExample(K.File);
+    GpuJobOptions O;
+    O.EmitObject = findLld().has_value();
+    CompileResult R = gcn(K.Sig, Stage::Asm, O);
+    ASSERT_TRUE(R.ok()) << diags(*R.Report);
+    const std::string &Asm = text(R, Stage::Asm);
+    EXPECT_EQ(count(Asm, ".amdhsa_kernel "), 1u) << Asm;
+    EXPECT_FALSE(contains(Asm, "flat_load")) << Asm;
+    const ResourceUsage &U = R.Report->Resources;
+    EXPECT_TRUE(U.VGPRs && U.SGPRs && U.Instructions) << U.Note;
+  }
+}

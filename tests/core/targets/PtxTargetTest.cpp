@@ -1,0 +1,259 @@
+// The ptx target through the real pipeline: kernel entries and internal
+// functions, launch bounds, address spaces, math, traps, libdevice, arch
+// checks, and every example kernel accepted by ptxas when it is installed.
+#include "core/targets/GpuTestUtil.h"
+
+#include "targets/PtxTarget.h"
+
+using namespace prism;
+using namespace prism::testing;
+
+namespace {
+
+constexpr const char *SaxpySig =
+    "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+constexpr const char *StencilSig =
+    "stencil!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+class PtxTargetTest : public GpuJobTest {
+protected:
+  CompileResult ptx(const std::string &Sig, Stage UpTo = Stage::Asm,
+                    const GpuJobOptions &O = {}) {
+    return compileFor("ptx", Sig, UpTo, O);
+  }
+};
+
+} // namespace
+
+TEST_F(PtxTargetTest, KernelIsVisibleEntryWithKernelAnnotation) {
+  loadExample("saxpy.jl");
+  CompileResult R = ptx(SaxpySig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, ".target sm_80")) << Asm;
+  EXPECT_TRUE(contains(Asm, ".version 7.0")) << Asm;
+  // `!` is not a PTX identifier character.
+  EXPECT_TRUE(contains(Asm, ".visible .entry julia_saxpy_(")) << Asm;
+  const std::string &IR = text(R, Stage::LLVMOpt);
+  EXPECT_TRUE(contains(IR, "define ptx_kernel void @\"julia_saxpy!\"")) << IR;
+  EXPECT_TRUE(contains(IR, "!\"kernel\", i32 1}")) << IR;
+  // Aggregates are byval, so NVPTX knows the DeviceArray pointers are global.
+  EXPECT_TRUE(contains(IR, "byval({ ptr, [1 x i64] })")) << IR;
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw),
+                       "@llvm.nvvm.read.ptx.sreg.tid.x()"));
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw),
+                       "@llvm.nvvm.read.ptx.sreg.ctaid.x()"));
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw),
+                       "@llvm.nvvm.read.ptx.sreg.ntid.x()"));
+  EXPECT_EQ(ptxSymbol("julia_saxpy!"), "julia_saxpy_");
+}
+
+TEST_F(PtxTargetTest, NonKernelHasNoEntry) {
+  loadText("scalar.jl", R"(function twice(x::Float32)
+    return x * 2.0f0
+end
+)");
+  GpuJobOptions O;
+  O.Kernel = false;
+  CompileResult R = ptx("twice(Float32)", Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_FALSE(contains(Asm, ".entry")) << Asm;
+  EXPECT_TRUE(contains(Asm, ".visible .func")) << Asm;
+  EXPECT_FALSE(contains(text(R, Stage::LLVMOpt), "ptx_kernel"));
+  EXPECT_FALSE(contains(text(R, Stage::LLVMOpt), "nvvm.annotations"));
+}
+
+TEST_F(PtxTargetTest, NoInlineCalleeIsInternalFuncCalledUniformly) {
+  loadExample("inlining.jl");
+  CompileResult R = ptx("inline_demo(DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  std::string Func = lineWith(Asm, ".func ");
+  ASSERT_FALSE(Func.empty()) << Asm;
+  EXPECT_TRUE(contains(Func, "julia_kept")) << Func;
+  EXPECT_FALSE(contains(Func, ".visible")) << Func;
+  EXPECT_TRUE(contains(Asm, "call.uni")) << Asm;
+  EXPECT_EQ(count(Asm, ".entry"), 1u) << Asm;
+}
+
+TEST_F(PtxTargetTest, LaunchBoundsBecomeDirectives) {
+  loadExample("launch_bounds.jl");
+  struct Case {
+    GpuJobOptions O;
+    const char *Expected;
+  } Cases[4];
+  Cases[0].O.MaxThreads = 42, Cases[0].Expected = ".maxntid 42, 1, 1";
+  Cases[1].O.MinThreads = 42, Cases[1].Expected = ".reqntid 42, 1, 1";
+  Cases[2].O.BlocksPerSM = 42, Cases[2].Expected = ".minnctapersm 42";
+  Cases[3].O.MaxRegs = 42, Cases[3].Expected = ".maxnreg 42";
+  for (const Case &C : Cases) {
+    CompileResult R = ptx(StencilSig, Stage::Asm, C.O);
+    ASSERT_TRUE(R.ok()) << diags(*R.Report);
+    EXPECT_TRUE(contains(text(R, Stage::Asm), C.Expected))
+        << C.Expected << "\n" << text(R, Stage::Asm);
+  }
+  CompileResult None = ptx(StencilSig);
+  ASSERT_TRUE(None.ok()) << diags(*None.Report);
+  const std::string &Asm = text(None, Stage::Asm);
+  EXPECT_FALSE(contains(Asm, ".maxntid")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".reqntid")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".minnctapersm")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".maxnreg")) << Asm;
+}
+
+TEST_F(PtxTargetTest, SaxpyUsesGlobalMemoryAndNoLocalDepot) {
+  loadExample("saxpy.jl");
+  CompileResult R = ptx(SaxpySig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "ld.global.f32")) << Asm;
+  EXPECT_TRUE(contains(Asm, "st.global.f32")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".local")) << Asm;
+  EXPECT_FALSE(contains(Asm, "__local_depot")) << Asm;
+  ASSERT_TRUE(R.Report->Resources.Instructions);
+  EXPECT_GT(*R.Report->Resources.Instructions, 5);
+}
+
+TEST_F(PtxTargetTest, SharedMemoryAndBarrier) {
+  loadExample("reduce.jl");
+  CompileResult R =
+      ptx("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "addrspace(3) global [256 x float]"))
+      << text(R, Stage::LLVMRaw);
+  EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "@llvm.nvvm.barrier0()"));
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, ".shared .align 16 .b8")) << Asm;
+  EXPECT_TRUE(contains(Asm, "bar.sync 0")) << Asm;
+  EXPECT_TRUE(contains(Asm, "ld.shared.f32")) << Asm;
+}
+
+TEST_F(PtxTargetTest, SqrtOnFloat32IsSqrtRn) {
+  loadText("root.jl", R"(function roots!(x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    if i <= length(x)
+        @inbounds x[i] = sqrt(x[i])
+    end
+    return nothing
+end
+)");
+  CompileResult R = ptx("roots!(DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::Asm), "sqrt.rn.f32")) << text(R, Stage::Asm);
+}
+
+TEST_F(PtxTargetTest, BoundsCheckReportsThenTraps) {
+  loadText("oob.jl", R"(function get!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    y[i] = x[i]
+    return nothing
+end
+)");
+  CompileResult R =
+      ptx("get!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "trap;")) << Asm;
+  // The report: prism_throw is an internal .func printing with vprintf.
+  std::string Throw = lineWith(Asm, ".func prism_throw");
+  ASSERT_FALSE(Throw.empty()) << Asm;
+  EXPECT_FALSE(contains(Throw, ".visible")) << Throw;
+  EXPECT_TRUE(contains(Asm, "vprintf")) << Asm;
+  ToolRun P = runPtxas(Asm, "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output << Asm;
+}
+
+TEST_F(PtxTargetTest, TranscendentalsLinkOnlyNeededLibdevice) {
+  if (!findLibdevice())
+    GTEST_SKIP() << "libdevice.10.bc not found";
+  loadText("expo.jl", R"(function expo!(x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    if i <= length(x)
+        @inbounds x[i] = exp(x[i])
+    end
+    return nothing
+end
+)");
+  CompileResult R = ptx("expo!(DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Raw = text(R, Stage::LLVMRaw);
+  EXPECT_TRUE(contains(Raw, "define internal float @__nv_expf(")) << Raw;
+  EXPECT_FALSE(contains(Raw, "@__nv_sinf")) << "only what is needed";
+  EXPECT_TRUE(contains(Raw, "!\"nvvm-reflect-ftz\", i32 0}")) << Raw;
+  const std::string &Opt = text(R, Stage::LLVMOpt);
+  EXPECT_FALSE(contains(Opt, "__nvvm_reflect")) << "NVVMReflect ran";
+  EXPECT_FALSE(contains(Opt, "define internal float @__nv_expf(")) << "inlined";
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "ex2.approx")) << Asm;
+  ToolRun P = runPtxas(Asm, "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
+}
+
+TEST_F(PtxTargetTest, ArchSelectsIsaAndRejectsUnsupported) {
+  loadExample("saxpy.jl");
+  GpuJobOptions Sm90;
+  Sm90.Arch = "sm_90";
+  CompileResult R = ptx(SaxpySig, Stage::Asm, Sm90);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(contains(text(R, Stage::Asm), ".target sm_90"));
+  EXPECT_TRUE(contains(text(R, Stage::Asm), ".version 7.8"));
+  EXPECT_EQ(ptxFeatureForArch("sm_75").value_or(""), "+ptx70");
+  EXPECT_EQ(ptxFeatureForArch("sm_89").value_or(""), "+ptx78");
+
+  for (const char *Bad : {"sm_70", "sm_100", "gfx90a"}) {
+    GpuJobOptions O;
+    O.Arch = Bad;
+    CompileResult B = ptx(SaxpySig, Stage::Asm, O);
+    EXPECT_FALSE(B.ok()) << Bad;
+    std::string D = diags(*B.Report);
+    EXPECT_TRUE(contains(D, Bad)) << D;
+    EXPECT_TRUE(contains(D, "sm_75")) << D;
+    EXPECT_FALSE(B.Report->stage(Stage::Asm).Present);
+  }
+}
+
+TEST_F(PtxTargetTest, ExamplesAreAcceptedByPtxasWithResourceFigures) {
+  bool HavePtxas = findPtxas().has_value();
+  for (const ExampleKernel &K : GpuExampleKernels) {
+    SCOPED_TRACE(K.Sig);
+    loadExample(K.File);
+    CompileResult R = ptx(K.Sig);
+    ASSERT_TRUE(R.ok()) << diags(*R.Report);
+    const std::string &Asm = text(R, Stage::Asm);
+    EXPECT_EQ(count(Asm, ".visible .entry"), 1u) << Asm;
+    const ResourceUsage &U = R.Report->Resources;
+    ASSERT_TRUE(U.Instructions);
+    EXPECT_GT(*U.Instructions, 0);
+    if (!HavePtxas) {
+      EXPECT_EQ(U.Note, "ptxas not found");
+      continue;
+    }
+    ToolRun P = runPtxas(Asm, "sm_80");
+    EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output << Asm;
+    EXPECT_TRUE(U.Note.empty()) << U.Note;
+    EXPECT_EQ(U.Source, "ptxas -v sm_80");
+    ASSERT_TRUE(U.Registers) << U.Note;
+    EXPECT_GT(*U.Registers, 0);
+    EXPECT_TRUE(U.StackBytes && U.Spills && U.ConstBytes && U.LocalBytes);
+  }
+  if (!HavePtxas)
+    GTEST_SKIP() << "ptxas not found: only compiled, not assembled";
+}
+
+TEST_F(PtxTargetTest, PtxasFiguresFollowTheBudget) {
+  if (!findPtxas())
+    GTEST_SKIP() << "ptxas not found";
+  loadExample("reduce.jl");
+  CompileResult R =
+      ptx("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  // 256 floats of shared memory, as ptxas counts it.
+  ASSERT_TRUE(R.Report->Resources.SharedBytes);
+  EXPECT_EQ(*R.Report->Resources.SharedBytes, 1024);
+  EXPECT_EQ(R.Report->Resources.Spills.value_or(-1), 0);
+}
