@@ -27,10 +27,9 @@ void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
   Cmd.add_option("--blocks-per-sm", O.BlocksPerSM, "launch bound: .minnctapersm");
   Cmd.add_option("--maxregs", O.MaxRegs, "launch bound: .maxnreg");
   Cmd.add_flag("--always-inline", O.AlwaysInline, "inline every call");
-  for (int L = 0; L <= 3; ++L)
-    Cmd.add_flag_callback("-O" + std::to_string(L), [&O, L] { O.OptLevel = L; },
-                          "optimisation level " + std::to_string(L) +
-                              (L == 2 ? " (default)" : ""));
+  // `-O2` is CLI11's short option `-O` with its value attached.
+  Cmd.add_option("-O", O.OptLevel, "optimisation level -O0..-O3 (default -O2)")
+      ->check(CLI::Range(0, 3));
 }
 
 } // namespace prism::app

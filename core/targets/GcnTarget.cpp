@@ -72,7 +72,12 @@ public:
   createTargetMachine(const CompilerConfig &C) const override {
     if (llvm::Error E = checkArch(C.arch()))
       return E;
-    return Target::createTargetMachine(C);
+    auto TM = Target::createTargetMachine(C);
+    // Verbose asm carries the backend's per-kernel info comments
+    // (`; NumVgprs:` ...), which people read next to the code.
+    if (TM)
+      (*TM)->Options.MCOptions.AsmVerbose = true;
+    return TM;
   }
 
   llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
@@ -233,14 +238,21 @@ void GcnTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
     if (Out.VGPRs && Out.SGPRs && Out.ScratchBytes && Out.LDSBytes)
       break;
   }
-  bool Found = Out.VGPRs || Out.SGPRs;
-  // LDS also sits in the kernel descriptor (non-kernel code has none).
-  if (!Out.LDSBytes)
-    if (size_t P = A.find(".amdhsa_group_segment_fixed_size");
-        P != llvm::StringRef::npos)
-      Out.LDSBytes = numberAfter(A.drop_front(P).take_until([](char C) {
+  // Without verbose asm there are no comments; the HSA metadata and the
+  // kernel descriptor still hold the figures.
+  auto TakeAnywhere = [&A](llvm::StringRef Key, std::optional<int> &Field) {
+    if (Field)
+      return;
+    if (size_t P = A.find(Key); P != llvm::StringRef::npos)
+      Field = numberAfter(A.drop_front(P).take_until([](char C) {
         return C == '\n';
-      }), ".amdhsa_group_segment_fixed_size");
+      }), Key);
+  };
+  TakeAnywhere(".vgpr_count:", Out.VGPRs);
+  TakeAnywhere(".sgpr_count:", Out.SGPRs);
+  TakeAnywhere(".amdhsa_private_segment_fixed_size", Out.ScratchBytes);
+  TakeAnywhere(".amdhsa_group_segment_fixed_size", Out.LDSBytes);
+  bool Found = Out.VGPRs || Out.SGPRs;
   Out.Source = "gcn asm " + C.arch();
   if (!Found)
     Out.Note = "the backend printed no register figures";

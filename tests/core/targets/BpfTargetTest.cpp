@@ -290,6 +290,26 @@ TEST_F(BpfTargetTest, WiderPacketLoadsKeepHostByteOrder) {
   EXPECT_NE(IR.find("@llvm.bswap.i16"), std::string::npos) << IR;
 }
 
+TEST_F(BpfTargetTest, StackOverTheLimitIsADiagnostic) {
+  // A tuple of 80 UInt64 indexed at run time lives in a 640-byte stack slot.
+  std::string Src = "function big(pkt::Ptr{UInt8}, len::UInt32)\n"
+                    "    x = UInt64(len)\n"
+                    "    t = (";
+  for (int I = 0; I < 80; ++I)
+    Src += (I ? ", x * UInt64(" : "x * UInt64(") + std::to_string(I + 3) + ")";
+  Src += ")\n    return UInt32(t[Int(len % UInt32(80)) + 1] % UInt64(1000))\n"
+         "end\n";
+  loadText("big.jl", Src);
+  CompileResult R = compileSig("big(Ptr{UInt8}, UInt32)");
+  ASSERT_FALSE(R.ok()) << R.Report->stage(Stage::Asm).Text;
+  const Diagnostic *D =
+      findDiag(*R.Report, "target-restriction", "stack is limited to 512 bytes");
+  ASSERT_NE(D, nullptr) << diags(*R.Report);
+  EXPECT_NE(D->Message.find("julia_big"), std::string::npos) << D->Message;
+  EXPECT_EQ(D->Loc.Line, 1u) << diags(*R.Report);
+  EXPECT_NE(D->Loc.FileName.find("big.jl"), std::string::npos) << D->Loc.FileName;
+}
+
 TEST_F(BpfTargetTest, StackOffsetsAreParsed) {
   EXPECT_EQ(bpfStackBytes("\tr0 = r1\n\texit\n"), 0u);
   EXPECT_EQ(bpfStackBytes("\t*(u64 *)(r10 - 8) = r1\n"

@@ -84,7 +84,8 @@ TEST_F(GcnTargetTest, SharedMemoryBarrierAndResourceFigures) {
   EXPECT_TRUE(contains(Asm, "s_barrier")) << Asm;
   EXPECT_TRUE(contains(Asm, "ds_read")) << Asm;
   const ResourceUsage &U = R.Report->Resources;
-  ASSERT_TRUE(U.VGPRs && U.SGPRs && U.ScratchBytes && U.LDSBytes) << U.Note;
+  ASSERT_TRUE(U.VGPRs && U.SGPRs && U.ScratchBytes && U.LDSBytes)
+      << U.Note << "\n" << Asm;
   EXPECT_GT(*U.VGPRs, 0);
   EXPECT_GT(*U.SGPRs, 0);
   EXPECT_EQ(*U.ScratchBytes, 0);

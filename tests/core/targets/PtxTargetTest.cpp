@@ -125,7 +125,7 @@ TEST_F(PtxTargetTest, SharedMemoryAndBarrier) {
   EXPECT_TRUE(contains(text(R, Stage::LLVMRaw), "@llvm.nvvm.barrier0()"));
   const std::string &Asm = text(R, Stage::Asm);
   EXPECT_TRUE(contains(Asm, ".shared .align 16 .b8")) << Asm;
-  EXPECT_TRUE(contains(Asm, "bar.sync 0")) << Asm;
+  EXPECT_TRUE(contains(Asm, "bar.sync \t0;")) << Asm;
   EXPECT_TRUE(contains(Asm, "ld.shared.f32")) << Asm;
 }
 
