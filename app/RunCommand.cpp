@@ -23,6 +23,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace prism::app {
 
 llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O);
@@ -125,8 +128,13 @@ std::string arraySummary(const HostValue &A) {
   std::string Dims;
   for (int64_t D : A.dims())
     Dims += (Dims.empty() ? "" : "×") + std::to_string(D);
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf,
+                Sum == double(int64_t(Sum)) && std::abs(Sum) < 1e15 ? "%.1f"
+                                                                     : "%.9g",
+                Sum);
   return S + "  (" + Dims + ", " + std::to_string(N) + " elements, checksum " +
-         HostValue::fromDouble(ScalarKind::Float64, Sum).str() + ")";
+         Buf + ")";
 }
 
 } // namespace

@@ -34,7 +34,8 @@ int runCodeLowered(const CommandOptions &O) {
     llvm::errs() << "prism: no lowered code for " << O.Sig << "\n";
     return ExitProgramError;
   }
-  llvm::outs() << printLowered(*R.Match.M->Lowered);
+  std::string Text = printLowered(*R.Match.M->Lowered);
+  llvm::outs() << Text << (Text.empty() || Text.back() != '\n' ? "\n" : "");
   return ExitOk;
 }
 

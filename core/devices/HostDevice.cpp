@@ -13,6 +13,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
@@ -406,7 +407,7 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   if (Thrown) {
     std::string Where = Thrown->File.empty()
                             ? std::string()
-                            : " at " + Thrown->File + ":" +
+                            : " at " + llvm::sys::path::filename(Thrown->File).str() + ":" +
                                   std::to_string(Thrown->Line);
     std::string Msg = Thrown->TypeName + Where;
     if (Grid.count() > 1 || Block.count() > 1)

@@ -133,7 +133,7 @@ public:
 
   llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                       llvm::TargetMachine &TM) const override {
-    defineThrowHook(M);
+    dropThrowReports(M);
     return Target::emitAsm(M, TM);
   }
 
@@ -141,7 +141,7 @@ public:
   /// relocatable ELF the backend wrote.
   llvm::Expected<std::string>
   emitObject(llvm::Module &M, llvm::TargetMachine &TM) const override {
-    defineThrowHook(M);
+    dropThrowReports(M);
     llvm::Expected<std::string> Obj = Target::emitObject(M, TM);
     if (!Obj || !findLld())
       return Obj;
@@ -174,15 +174,20 @@ private:
     return B.CreateUDiv(Items, workgroupSize(B, Dim));
   }
 
-  /// Without a host-call buffer there is nowhere to report to: the hook is
-  /// an empty function and the trap that follows ends the wavefront.
-  static void defineThrowHook(llvm::Module &M) {
+  /// Without a host-call buffer there is nowhere to report to, so the
+  /// report is dropped and the trap that follows ends the wavefront. The
+  /// calls are removed rather than given an empty callee: any call makes the
+  /// backend budget scratch for a call stack (ScratchSize 16384).
+  static void dropThrowReports(llvm::Module &M) {
     llvm::Function *F = M.getFunction(ThrowHookName);
     if (!F || !F->isDeclaration())
       return;
-    F->setLinkage(llvm::GlobalValue::InternalLinkage);
-    llvm::IRBuilder<> B(llvm::BasicBlock::Create(M.getContext(), "top", F));
-    B.CreateRetVoid();
+    for (llvm::User *U : llvm::make_early_inc_range(F->users()))
+      if (auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
+          Call && Call->getCalledFunction() == F && Call->use_empty())
+        Call->eraseFromParent();
+    if (F->use_empty())
+      F->eraseFromParent();
   }
 };
 

@@ -19,9 +19,9 @@
 ///    4 (i16), grid_size_x at byte 12 (i32, in work-items, so divided by the
 ///    workgroup size)). `sync_threads` is a workgroup release fence,
 ///    `s_barrier`, and an acquire fence, as HIP's __syncthreads.
-///  - A throw calls `prism_throw` — there is no device printf without a
-///    host-call buffer, so its body is empty — and then `llvm.trap`
-///    (`s_trap 2`).
+///  - A throw ends in `llvm.trap` (`s_trap 2`). There is no device printf
+///    without a host-call buffer, so the `prism_throw` report calls are
+///    dropped from the code-generated module (the optimised IR keeps them).
 ///  - Objects are ELF relocatables linked with ld.lld (`-shared`) into an
 ///    HSA code object when ld.lld is installed.
 ///  - Resource figures (VGPRs, SGPRs, scratch, LDS) are parsed from the

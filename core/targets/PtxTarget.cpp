@@ -215,6 +215,10 @@ public:
     return llvm::Error::success();
   }
 
+  std::string asmSymbol(llvm::StringRef IRName) const override {
+    return ptxSymbol(IRName);
+  }
+
   bool isKnownExternal(llvm::StringRef Name) const override {
     // vprintf is a ptxas built-in; prism_throw gets its body at codegen.
     return Target::isKnownExternal(Name) || Name == "vprintf";
@@ -223,7 +227,10 @@ public:
   llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                       llvm::TargetMachine &TM) const override {
     prepareForCodegen(M);
-    return Target::emitAsm(M, TM);
+    llvm::Expected<std::string> Asm = Target::emitAsm(M, TM);
+    if (!Asm)
+      return Asm;
+    return hoistFileDirectives(*Asm);
   }
 
   /// NVPTX emits no ELF objects: the PTX text is what the CUDA driver loads
@@ -265,6 +272,32 @@ private:
       Add("minctasm", C.blocksPerSM());
     if (C.maxRegs())
       Add("maxnreg", C.maxRegs());
+  }
+
+  /// NVPTX prints the `.file` table after the last function, where a
+  /// one-pass reader (the `.loc` → source line annotation) meets the
+  /// numbers before their names. PTX allows `.file` anywhere at module
+  /// scope, so the table moves up to just after the module header.
+  static std::string hoistFileDirectives(const std::string &Asm) {
+    std::string Files, Rest;
+    size_t HeaderEnd = std::string::npos;
+    llvm::StringRef Text(Asm);
+    while (!Text.empty()) {
+      auto [Line, Tail] = Text.split('\n');
+      Text = Tail;
+      if (Line.trim().startswith(".file")) {
+        Files += Line.str() + "\n";
+        continue;
+      }
+      Rest += Line.str() + "\n";
+      if (HeaderEnd == std::string::npos &&
+          Line.trim().startswith(".address_size"))
+        HeaderEnd = Rest.size();
+    }
+    if (Files.empty() || HeaderEnd == std::string::npos)
+      return Asm;
+    Rest.insert(HeaderEnd, Files);
+    return Rest;
   }
 
   /// On the module about to be code-generated (a clone of the report's):

@@ -106,8 +106,18 @@ public:
   /// unknown function".
   virtual bool isKnownExternal(llvm::StringRef Name) const;
 
+  /// The symbol the assembly gives an LLVM function name (what a loader
+  /// such as cuModuleGetFunction must be passed). PTX identifiers cannot
+  /// hold `!`, so ptx maps `julia_saxpy!` to `julia_saxpy_`. Default: the
+  /// name itself.
+  virtual std::string asmSymbol(llvm::StringRef IRName) const {
+    return IRName.str();
+  }
   /// After emission: calling convention of the entry, kernel annotations,
-  /// launch bounds (GPUCompiler's finish_module!).
+  /// launch bounds (GPUCompiler's finish_module!). GPU kernels change the
+  /// entry's signature (aggregates `byval`/`byref`), which replaces the
+  /// llvm::Function under the same name: `Entry` is dangling afterwards,
+  /// look the entry up by its symbol instead.
   virtual llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,
                                    const CompilerConfig &C) const {
     return llvm::Error::success();

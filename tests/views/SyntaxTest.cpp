@@ -79,7 +79,7 @@ TEST(Syntax, X86AndBPF) {
 TEST(Syntax, TypedIR) {
   EXPECT_EQ(tokens("│   %13 = invoke Main.axpy(a::Float32, %11::Float32)::Float32 # l7",
                    Syntax::Julia),
-            "value:%13 kw:invoke type:Main.axpy text:a type:Float32 value:%11 "
+            "text:│ value:%13 kw:invoke type:Main.axpy text:a type:Float32 value:%11 "
             "type:Float32 type:Float32 comment:# l7");
 }
 

@@ -106,6 +106,9 @@ end
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   EXPECT_TRUE(contains(text(R, Stage::LLVMOpt), "call void @llvm.trap()"));
   EXPECT_TRUE(contains(text(R, Stage::Asm), "s_trap 2")) << text(R, Stage::Asm);
+  // No report call: it would cost a call stack (scratch) for nothing.
+  EXPECT_FALSE(contains(text(R, Stage::Asm), "prism_throw"));
+  EXPECT_FALSE(contains(text(R, Stage::Asm), "s_swappc_b64"));
 }
 
 TEST_F(GcnTargetTest, CodeObjectLinksWithLld) {
@@ -165,4 +168,36 @@ TEST_F(GcnTargetTest, ExamplesCompileWithFigures) {
     const ResourceUsage &U = R.Report->Resources;
     EXPECT_TRUE(U.VGPRs && U.SGPRs && U.Instructions) << U.Note;
   }
+}
+
+TEST_F(GcnTargetTest, DefaultAsmIsAnnotatedWithSourceLines) {
+  loadExample("saxpy.jl");
+  GpuJobOptions O;
+  O.RawAsm = false;
+  CompileResult R = gcn(SaxpySig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "; saxpy.jl:")) << Asm;
+  EXPECT_FALSE(contains(Asm, "\t.loc\t")) << Asm;
+  EXPECT_TRUE(contains(Asm, "global_load_dword")) << Asm;
+  // Figures come from the backend's text, annotated or not.
+  EXPECT_TRUE(R.Report->Resources.VGPRs.has_value());
+}
+
+TEST_F(GcnTargetTest, AtomicAddOnGlobalMemory) {
+  loadText("hist.jl", R"(function count!(total::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    if i <= length(x)
+        @inbounds atomic_add!(total, 1, x[i])
+    end
+    return nothing
+end
+)");
+  CompileResult R =
+      gcn("count!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  // gfx90a without unsafe-fp-atomics: a compare-and-swap loop on global memory.
+  EXPECT_TRUE(contains(Asm, "global_atomic")) << Asm;
+  EXPECT_FALSE(contains(Asm, "flat_atomic")) << Asm;
 }

@@ -46,6 +46,8 @@ TEST_F(PtxTargetTest, KernelIsVisibleEntryWithKernelAnnotation) {
   EXPECT_TRUE(contains(text(R, Stage::LLVMRaw),
                        "@llvm.nvvm.read.ptx.sreg.ntid.x()"));
   EXPECT_EQ(ptxSymbol("julia_saxpy!"), "julia_saxpy_");
+  // What a launcher must look up: the report's entry through the target.
+  EXPECT_TRUE(contains(Asm, ".entry " + ptxTarget().asmSymbol(R.EntrySymbol) + "("));
 }
 
 TEST_F(PtxTargetTest, NonKernelHasNoEntry) {
@@ -256,4 +258,62 @@ TEST_F(PtxTargetTest, PtxasFiguresFollowTheBudget) {
   ASSERT_TRUE(R.Report->Resources.SharedBytes);
   EXPECT_EQ(*R.Report->Resources.SharedBytes, 1024);
   EXPECT_EQ(R.Report->Resources.Spills.value_or(-1), 0);
+}
+
+TEST_F(PtxTargetTest, OptLevelZeroStillReflectsAndAssembles) {
+  if (!findLibdevice())
+    GTEST_SKIP() << "libdevice.10.bc not found";
+  loadText("expo0.jl", R"(function expo0!(x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    if i <= length(x)
+        @inbounds x[i] = exp(x[i])
+    end
+    return nothing
+end
+)");
+  GpuJobOptions O;
+  O.OptLevel = 0;
+  CompileResult R = ptx("expo0!(DeviceArray{Float32,1})", Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_FALSE(contains(text(R, Stage::LLVMOpt), "call i32 @__nvvm_reflect"))
+      << "NVVMReflect runs at the pipeline start, O0 included";
+  ToolRun P = runPtxas(text(R, Stage::Asm), "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
+}
+
+TEST_F(PtxTargetTest, DefaultAsmIsAnnotatedWithSourceLines) {
+  loadExample("saxpy.jl");
+  GpuJobOptions O;
+  O.RawAsm = false;
+  CompileResult R = ptx(SaxpySig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "saxpy.jl:")) << Asm;
+  EXPECT_FALSE(contains(Asm, "\t.loc\t")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".debug_info")) << Asm;
+  EXPECT_TRUE(contains(Asm, "ld.global.f32")) << Asm;
+  // Inlining-aware: prelude code says where it was inlined into saxpy!.
+  EXPECT_TRUE(contains(Asm, ", inlined into saxpy! at saxpy.jl:")) << Asm;
+}
+
+TEST_F(PtxTargetTest, AtomicAddOnGlobalMemory) {
+  loadText("hist.jl", R"(function count!(total::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    if i <= length(x)
+        @inbounds atomic_add!(total, 1, x[i])
+    end
+    return nothing
+end
+)");
+  CompileResult R =
+      ptx("count!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "atom.global.add.f32")) << Asm;
+  ToolRun P = runPtxas(Asm, "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
 }
