@@ -253,7 +253,7 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   siglongjmp(W.Jmp, 1);
 }
 
-/// `prism_syncthreads(state)`: a thread of a fiber-mode block arrived at the
+/// `prism_sync_threads(state)`: a thread of a fiber-mode block arrived at the
 /// barrier; let the scheduler run the others. Outside fiber mode the block
 /// has one thread, for which the barrier is a no-op.
 void syncThreadsHook(const NativeKernelState *S) {

@@ -8,7 +8,8 @@
 /// 1024-thread block times a grid would be far too many), yet
 /// `sync_threads()` needs every thread of the block to reach it before any
 /// goes on. Each thread of a block that synchronises therefore runs as a
-/// fiber (ucontext) on a small stack owned by the worker: the barrier hook
+/// fiber on a small stack owned by the worker (switched by a few
+/// instructions on x86-64, by ucontext elsewhere): the barrier hook
 /// switches back to the block's scheduler, which resumes the block's
 /// threads round-robin, so a round ends exactly when every live thread has
 /// arrived at the barrier or finished. Code that never synchronises (the
