@@ -13,6 +13,7 @@
 #include "ProgramLoader.h"
 
 #include "cache/Compiler.h"
+#include "targets/Target.h"
 #include "devices/CallParser.h"
 #include "devices/DeviceRegistry.h"
 #include "types/Type.h"
@@ -224,7 +225,8 @@ int runRun(const CommandOptions &O) {
 
   DeviceArtefact A;
   A.Target = Target;
-  A.Entry = Result.EntrySymbol;
+  // The backend may rename symbols (PTX has no `!` in names).
+  A.Entry = (*Config)->target().asmSymbol(Result.EntrySymbol);
   if (Target == "ptx")
     A.Asm = Result.Report->stage(Stage::Asm).Text;
   A.Object = std::move(Result.Object);

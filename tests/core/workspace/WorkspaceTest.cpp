@@ -1,0 +1,145 @@
+// The Workspace's edit → invalidate → recompile cycle, through its public
+// API and the real driver (native target).
+#include "workspace/JobCompile.h"
+#include "workspace/Workspace.h"
+
+#include <gtest/gtest.h>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace prism;
+
+namespace {
+
+const char *Program = R"(child(i::Int) = i * 2
+other(i::Int) = i - 1
+kernel(i::Int) = child(i) + 1
+solo(i::Int) = other(i) + 3
+)";
+
+std::string writeTemp(const std::string &Text) {
+  llvm::SmallString<128> Path;
+  llvm::sys::fs::createTemporaryFile("prism-ws", "jl", Path);
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  OS << Text;
+  return std::string(Path);
+}
+
+const JobState *findJob(const WorkspaceSnapshot &S, const std::string &Sig) {
+  for (const JobState &J : S.Jobs)
+    if (J.Spec.Signature == Sig)
+      return &J;
+  return nullptr;
+}
+
+JobSpec nativeJob(const std::string &Sig) {
+  JobSpec S;
+  S.Signature = Sig;
+  S.Target = "native";
+  S.Kernel = false;
+  return S;
+}
+
+class WorkspaceTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    // Autosaves go to a private directory, not the user's.
+    llvm::SmallString<128> Dir;
+    llvm::sys::fs::createUniqueDirectory("prism-ws-state", Dir);
+    setenv("XDG_STATE_HOME", Dir.c_str(), 1);
+  }
+};
+
+} // namespace
+
+TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
+  std::string Path = writeTemp(Program);
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.addJob(nativeJob("solo(Int)"));
+  WS.waitIdle();
+
+  auto S = WS.snapshot();
+  ASSERT_TRUE(S->Diagnostics.empty());
+  const JobState *K = findJob(*S, "kernel(Int)");
+  const JobState *Solo = findJob(*S, "solo(Int)");
+  ASSERT_TRUE(K && Solo);
+  ASSERT_EQ(K->Status, JobStatus::Ok);
+  ASSERT_EQ(Solo->Status, JobStatus::Ok);
+  uint64_t KCompiles = K->Compiles, SoloCompiles = Solo->Compiles;
+  JobReportRef SoloReport = Solo->Report;
+
+  // Redefine `child` only (same line count): kernel depends on it, solo not.
+  std::string Edited = Program;
+  Edited.replace(Edited.find("i * 2"), 5, "i * 3");
+  WS.setSource(Edited);
+  WS.waitIdle();
+
+  S = WS.snapshot();
+  K = findJob(*S, "kernel(Int)");
+  Solo = findJob(*S, "solo(Int)");
+  EXPECT_EQ(K->Compiles, KCompiles + 1) << "kernel uses child: recompiled";
+  EXPECT_EQ(Solo->Compiles, SoloCompiles) << "solo does not: left alone";
+  EXPECT_EQ(Solo->Report, SoloReport) << "solo keeps the very same report";
+  EXPECT_EQ(K->Status, JobStatus::Ok);
+  EXPECT_NE(K->Report->stage(Stage::LLVMOpt).Text.find("3"), std::string::npos);
+
+  ASSERT_FALSE(S->Log.empty());
+  const InvalidationEvent &Ev = S->Log.back();
+  ASSERT_EQ(Ev.Redefined.size(), 1u);
+  EXPECT_NE(Ev.Redefined[0].find("child"), std::string::npos);
+  bool KernelInvalidated = false;
+  for (const std::string &I : Ev.Invalidated)
+    KernelInvalidated |= I.find("kernel") != std::string::npos;
+  EXPECT_TRUE(KernelInvalidated);
+  ASSERT_EQ(Ev.Recompiled.size(), 1u);
+  EXPECT_NE(Ev.Recompiled[0].find("kernel(Int)"), std::string::npos);
+  EXPECT_TRUE(S->Dirty);
+  llvm::sys::fs::remove(Path);
+}
+
+TEST_F(WorkspaceTest, SyntaxErrorsKeepTheLastGoodJobs) {
+  std::string Path = writeTemp(Program);
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.waitIdle();
+  JobReportRef Before = WS.snapshot()->Jobs.at(0).Report;
+
+  WS.setSource(std::string(Program) + "function broken(\n");
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  EXPECT_FALSE(S->Diagnostics.empty());
+  EXPECT_EQ(S->Jobs.at(0).Report, Before);
+  llvm::sys::fs::remove(Path);
+}
+
+TEST_F(WorkspaceTest, UnsavedEditsAreAutosavedAndOfferedBack) {
+  std::string Path = writeTemp(Program);
+  {
+    Workspace WS(makeDriverJobCompiler());
+    WS.openFile(Path);
+    WS.setSource(std::string(Program) + "extra(i::Int) = i\n");
+    WS.waitIdle();
+    // Dropped without saving, as a crash would.
+  }
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  EXPECT_NE(S->RecoverableAutosave.find("extra(i::Int)"), std::string::npos);
+  WS.restoreAutosave();
+  WS.waitIdle();
+  EXPECT_NE(WS.snapshot()->Source.find("extra(i::Int)"), std::string::npos);
+  WS.save();
+  WS.waitIdle();
+  EXPECT_FALSE(WS.snapshot()->Dirty);
+  EXPECT_FALSE(llvm::sys::fs::exists(Workspace::autosavePathFor(Path)));
+  llvm::sys::fs::remove(Path);
+}
