@@ -25,7 +25,6 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Local.h"
-#include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <set>
@@ -279,12 +278,14 @@ public:
     // Last, so that everything is inlined into the program and the loads
     // sit on GEPs of the marker (also at O0, after the always-inliner).
     PB.registerOptimizerLastEPCallback(
-        [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level) {
+        [&PB](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level) {
           // At O0 local variables stay in allocas; a packet pointer kept
-          // in one could not be traced to its loads.
+          // in one could not be traced to its loads. mem2reg is added by
+          // name so that LLVM's own PassModel<PromotePass> is used: an
+          // instance of that template in this binary would be exported and
+          // interposed into Mesa's libLLVM in the GUI process (a crash).
           if (Level == llvm::OptimizationLevel::O0)
-            MPM.addPass(
-                llvm::createModuleToFunctionPassAdaptor(llvm::PromotePass()));
+            llvm::cantFail(PB.parsePassPipeline(MPM, "function(mem2reg)"));
           MPM.addPass(PacketLoweringPass());
         });
   }
