@@ -249,9 +249,24 @@ int runRun(const CommandOptions &O) {
   auto Loaded = DevRef->load(A, Log);
   if (!Loaded)
     return reportDeviceError(Loaded.takeError(), O);
-  auto Run = DevRef->launch(**Loaded, *Grid, *Block, Call->Args);
+  // A socket filter on a packet socket sees the whole frame at offset 0, but
+  // BPF_PROG_TEST_RUN consumes an Ethernet header before the program runs:
+  // prepend a dummy one so the frame given in the call is what the program
+  // reads (and `len` is its length).
+  std::vector<HostValue> DevArgs = Call->Args;
+  if (O.Device == "bpf")
+    for (HostValue &V : DevArgs)
+      if (V.isArray() && V.scalarKind() == ScalarKind::UInt8) {
+        std::vector<uint8_t> Frame(14, 0);
+        Frame.insert(Frame.end(), V.bytes().begin(), V.bytes().end());
+        int64_t N = static_cast<int64_t>(Frame.size());
+        V = HostValue::array(ScalarKind::UInt8, {N}, std::move(Frame));
+      }
+  auto Run = DevRef->launch(**Loaded, *Grid, *Block, DevArgs);
   if (!Run)
     return reportDeviceError(Run.takeError(), O);
+  if (O.Device == "bpf")
+    Run->Args = Call->Args; // report the frame as given, not the padded one
 
   if (O.Json) {
     llvm::outs() << llvm::formatv(

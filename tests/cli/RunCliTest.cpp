@@ -77,3 +77,28 @@ TEST(RunCli, UsageAndProgramErrors) {
   // No method for these argument types: a program error.
   EXPECT_EQ(runPrism({"run", example("loops.jl"), "fib(1.5)"}).ExitCode, 1);
 }
+
+// filter.jl on the Linux BPF VM: an IPv4 frame is accepted with its length,
+// an ARP frame dropped. Needs root or CAP_BPF; skips with the reason if not.
+TEST(RunCli, FilterOnTheBpfDevice) {
+  std::string File = example("filter.jl");
+  const std::string Ipv4 =
+      "UInt8[0xff,0xff,0xff,0xff,0xff,0xff,0x00,0x11,0x22,0x33,0x44,0x55,"
+      "0x08,0x00,0x45,0x00,0x00,0x14,0x00,0x00,0x00,0x00,0x40,0x11,0x00,0x00,"
+      "0x0a,0x00,0x00,0x01,0x0a,0x00,0x00,0x02]";
+  const std::string Arp =
+      "UInt8[0xff,0xff,0xff,0xff,0xff,0xff,0x00,0x11,0x22,0x33,0x44,0x55,"
+      "0x08,0x06,0x00,0x01,0x08,0x00,0x06,0x04,0x00,0x01]";
+  auto R = runPrism({"run", File, "accept_ipv4(" + Ipv4 + ", UInt32(34))",
+                     "--device", "bpf", "--json"});
+  if (R.ExitCode == 3 && R.Err.find("unavailable") != std::string::npos)
+    GTEST_SKIP() << "bpf device unavailable: " << R.Err;
+  ASSERT_EQ(R.ExitCode, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("\"return\": 34"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("\"device\": \"bpf\""), std::string::npos) << R.Out;
+
+  R = runPrism({"run", File, "accept_ipv4(" + Arp + ", UInt32(22))", "--device",
+                "bpf", "--json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("\"return\": 0"), std::string::npos) << R.Out;
+}
