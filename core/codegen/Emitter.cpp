@@ -408,6 +408,22 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
   if (!Callee)
     return internal(I, "no CodeInstance for " + MI->str());
   llvm::Function *Fn = MS.Functions.lookup(Callee);
+  if (Callee->Code &&
+      llvm::is_contained(Callee->Code->Builtins, Builtin::SharedArray)) {
+    // Two `CuStaticSharedArray(Float32, 256)` calls are two arrays: every
+    // call site after the first calls a copy emitted with fresh allocations.
+    unsigned Site = MS.SharedAllocSites[Callee]++;
+    if (Site > 0) {
+      llvm::Function *Copy = llvm::Function::Create(
+          Fn->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+          Fn->getName() + ".site" + std::to_string(Site), Fn->getParent());
+      Copy->copyAttributesFrom(Fn);
+      FunctionEmitter FE(MS, *Callee, *Copy);
+      if (llvm::Error E = FE.emit())
+        return std::move(E);
+      Fn = Copy;
+    }
+  }
   std::vector<llvm::Value *> Args;
   if (MS.NeedsState.contains(Callee))
     Args.push_back(State);

@@ -34,6 +34,10 @@ struct ModuleState {
   llvm::DenseMap<MethodInstance *, CodeInstance *> Instances;
   llvm::DenseMap<CodeInstance *, llvm::Function *> Functions;
   llvm::DenseSet<CodeInstance *> NeedsState; ///< take the hidden state argument
+  /// Call sites emitted so far of each function that allocates shared
+  /// memory itself (CuStaticSharedArray): each call site gets its own copy,
+  /// hence its own allocation, as CUDA.jl's inlined allocations do.
+  llvm::DenseMap<CodeInstance *, unsigned> SharedAllocSites;
   uint64_t SharedBytes = 0;
   llvm::StringMap<llvm::Constant *> Strings;
 

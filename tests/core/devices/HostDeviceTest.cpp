@@ -181,12 +181,8 @@ struct MatmulCase {
   }
 };
 
-// DISABLED until codegen allocates shared memory per call site: matmul.jl
-// calls `CuStaticSharedArray(Float32, 256)` twice, both calls reach the one
-// emitted `julia_CuStaticSharedArray` function, so As and Bs get the same
-// offset (the same global on ptx) and alias. The tiled variant below, with
-// one shared array, checks the runtime meanwhile.
-TEST_F(HostDeviceTest, DISABLED_MatmulMatchesAReference) {
+// matmul.jl as written: two CuStaticSharedArray tiles, which must not alias.
+TEST_F(HostDeviceTest, MatmulMatchesAReference) {
   loadExample("matmul.jl");
   auto K = load("matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
                 "DeviceArray{Float32,2})");
