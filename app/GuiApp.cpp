@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace prism::app {
@@ -61,11 +62,15 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   if (Targets.empty())
     Targets.push_back("native");
   std::vector<views::cmd::AddJob> Jobs;
-  auto Add = [&](const std::string &Sig, const std::string &T) {
+  auto Add = [&](std::string Sig, const std::string &T) {
+    // `# job: f(Int) --no-kernel`: a device function even on GPU targets.
+    bool NoKernel = llvm::StringRef(Sig).endswith(" --no-kernel");
+    if (NoKernel)
+      Sig.resize(Sig.size() - std::strlen(" --no-kernel"));
     views::cmd::AddJob A;
     A.Spec.Signature = Sig;
     A.Spec.Target = T;
-    A.Spec.Kernel = T != "native" && T != "bpf";
+    A.Spec.Kernel = !NoKernel && T != "native" && T != "bpf";
     Jobs.push_back(std::move(A));
   };
   for (const std::string &Sig : Sigs)

@@ -4,8 +4,8 @@
 # MethodInstance is compiled separately for its concrete argument types.
 # Look at: code_typed (`invoke area(::Square)`), code_llvm (one function per
 # specialisation of `total`), and try `total(Circle, Int32)` vs `total(Square, Float64)`.
-# job: total(Square, Float64)
-# job: total(Circle, Float32)
+# job: total(Square, Float64) --no-kernel
+# job: total(Circle, Float32) --no-kernel
 # targets: ptx gcn native
 abstract type Shape end
 

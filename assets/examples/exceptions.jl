@@ -4,7 +4,7 @@
 # Teaches: where bounds checks and throw paths come from, and what they cost.
 # Look at: code_llvm (the branch to the throw block and `prism_throw`), code_ptx (`trap`).
 # job: shift!(DeviceArray{Float32,1})
-# job: narrow(Int)
+# job: narrow(Int) --no-kernel
 # targets: ptx gcn native
 # run-fails: shift!(ones(Float32, 8)) --threads 8 => BoundsError
 # run-fails: narrow(100000) => InexactError

@@ -3,8 +3,8 @@
 # exactly the CodeInstances that depend on it (kernel's), and recompiles that job;
 # editing `unrelated` invalidates nothing that kernel uses.
 # Look at: the Invalidations panel after an edit; code_typed before and after.
-# job: kernel(Int)
-# job: unrelated(Int)
+# job: kernel(Int) --no-kernel
+# job: unrelated(Int) --no-kernel
 # targets: ptx gcn native
 # run: kernel(41)
 child(i::Int) = i * 2

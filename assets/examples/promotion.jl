@@ -4,9 +4,9 @@
 # Teaches: where conversions come from.
 # Look at: code_typed (`invoke *(::Float32, ::Int64)` and the `sitofp` inside it),
 # code_llvm (`sitofp i64 ... to float`).
-# job: scale(Float32, Int)
-# job: ratio(Int, Int)
-# job: widen_add(Int32, Int)
+# job: scale(Float32, Int) --no-kernel
+# job: ratio(Int, Int) --no-kernel
+# job: widen_add(Int32, Int) --no-kernel
 # targets: ptx gcn native
 # run: scale(1.5f0, 4)
 scale(x::Float32, n::Int) = x * n
