@@ -28,9 +28,4 @@ int runDevices(const CommandOptions &O) {
   return ExitOk;
 }
 
-int runNotYet(const char *Name) {
-  llvm::errs() << "prism: " << Name << " is not available in this build yet\n";
-  return ExitUsage;
-}
-
 } // namespace prism::app

@@ -17,7 +17,6 @@ int runReport(const CommandOptions &O);
 int runHelp(const CommandOptions &O);
 /// `prism run FILE CALL` (RunCommand.cpp).
 int runRun(const CommandOptions &O);
-int runNotYet(const char *Name);
 
 /// The desktop GUI (GuiApp.cpp). Returns an exit status; without a display it
 /// prints a clear message and returns ExitDevice.

@@ -156,10 +156,6 @@ void WorkspaceSession::apply(views::cmd::ExportJob &C) {
     return;
   }
   std::string AsmExt = R.Target == "ptx" ? ".ptx" : ".s";
-  struct Out {
-    Stage S;
-    const char *Name;
-  };
   std::string Base = C.Dir + "/";
   bool Ok = true;
   Ok &= writeFile(Base + "job.typed.jl", R.stage(Stage::Typed).Text);
