@@ -194,8 +194,10 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     }
     const CodeInstance &Root = *Inferred->Roots[0];
     StageOutput Out;
-    Out.Text = printTyped(Root, *Root.Code);
-    Out.Lines = typedLineOrigins(Out.Text, Root);
+    if (Opts.StageText) {
+      Out.Text = printTyped(Root, *Root.Code);
+      Out.Lines = typedLineOrigins(Out.Text, Root);
+    }
     Out.Measure = Probe.finish();
     collectSources();
     finishStage(Stage::Typed, std::move(Out), nullptr);
@@ -257,7 +259,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       report().Resources.SharedBytes = static_cast<int>(Emitted->SharedBytes);
 
     StageOutput Out;
-    Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
+    if (Opts.StageText)
+      Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
     llvm::Error VerifyErr = verifyModuleOrError(*Result.Module);
     Out.Measure = Probe.finish();
     if (VerifyErr) {
@@ -297,7 +300,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     report().Passes = std::move(Opt->Snapshots);
     retargetThrowLocations(*Result.Module);
     StageOutput Out;
-    Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
+    if (Opts.StageText)
+      Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
     Out.Measure = Probe.finish();
     bool BackendError = backendFailed();
     finishStage(Stage::LLVMOpt, std::move(Out), Result.Module.get());
@@ -347,9 +351,10 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
         return std::move(Result);
       Result.Object.assign(Obj->begin(), Obj->end());
     }
-    Tgt.resourceUsage(*Asm, Config, report().Resources);
+    if (Opts.Resources)
+      Tgt.resourceUsage(*Asm, Config, report().Resources);
     StageOutput Out;
-    if (Opts.RawAsm) {
+    if (Opts.RawAsm || !Opts.StageText) {
       Out.Text = std::move(*Asm);
     } else {
       // `;` as Julia's code_native prints source comments, whatever the

@@ -53,6 +53,11 @@ struct CompileOptions {
   bool TypedOptimized = false;    ///< also produce Stage::TypedOpt
   bool RawAsm = false;            ///< keep the backend's asm as is (no annotation)
   bool EmitObject = false;        ///< also produce an object file (needs Stage::Asm)
+  /// Print every stage's text and line map. The compile cache turns this
+  /// off: it keeps only the raw assembly and the object.
+  bool StageText = true;
+  /// Measure resources (ptx: runs `ptxas -v`, a separate process).
+  bool Resources = true;
 };
 
 struct CompileResult {

@@ -3,8 +3,12 @@
 #include "support/Diagnostic.h"
 #include "targets/Target.h"
 
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <cstdlib>
+#include <unistd.h>
 
 namespace prism {
 
@@ -42,6 +46,18 @@ static std::string canonicalKey(const CompilerConfigOptions &O,
   return K;
 }
 
+/// `$XDG_CACHE_HOME/prism`, else `$HOME/.cache/prism`, else a directory
+/// under the system temp dir (still private: the cache makes it 0700).
+static std::string defaultDiskCacheDir() {
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X == '/')
+    return std::string(X) + "/prism";
+  if (const char *H = std::getenv("HOME"); H && *H)
+    return std::string(H) + "/.cache/prism";
+  llvm::SmallString<128> Tmp;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
+  return std::string(Tmp) + "/prism-cache-" + std::to_string(::getuid());
+}
+
 llvm::Expected<std::shared_ptr<const CompilerConfig>>
 CompilerConfig::create(const CompilerConfigOptions &Opts) {
   if (Opts.OptLevel > 3)
@@ -64,8 +80,14 @@ CompilerConfig::create(const CompilerConfigOptions &Opts) {
   C->Features = C->Tgt->features(*C);
   if (!Opts.Features.empty())
     C->Features += (C->Features.empty() ? "" : ",") + Opts.Features;
-  C->Hash = llvm::xxHash64(
-      canonicalKey(C->Opts, C->Triple, C->Arch, C->Features, C->Kernel));
+  C->CodegenKey =
+      canonicalKey(C->Opts, C->Triple, C->Arch, C->Features, C->Kernel);
+  if (Opts.DiskCache)
+    C->DiskDir = Opts.DiskCacheDir.empty() ? defaultDiskCacheDir()
+                                           : Opts.DiskCacheDir;
+  // The cache settings make a different config (GPUCompiler: any field),
+  // but not different code, so they stay out of the codegen key.
+  C->Hash = llvm::xxHash64(C->CodegenKey + "disk:" + C->DiskDir);
   return std::shared_ptr<const CompilerConfig>(std::move(C));
 }
 
@@ -77,9 +99,8 @@ CompilerConfig::~CompilerConfig() = default;
 bool operator==(const CompilerConfig &A, const CompilerConfig &B) {
   if (&A == &B)
     return true;
-  return A.Hash == B.Hash &&
-         canonicalKey(A.Opts, A.Triple, A.Arch, A.Features, A.Kernel) ==
-             canonicalKey(B.Opts, B.Triple, B.Arch, B.Features, B.Kernel);
+  return A.Hash == B.Hash && A.CodegenKey == B.CodegenKey &&
+         A.DiskDir == B.DiskDir;
 }
 
 std::string CompilerConfig::str() const {

@@ -45,9 +45,13 @@ struct CompilerConfigOptions {
   /// Launch bounds (0 = unset), as GPUCompiler's PTX params.
   unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
   std::string LibdevicePath; ///< ptx: libdevice.10.bc; empty: search the toolkit
+  /// Opt-in on-disk cache of compiled artefacts (CompileCache). The
+  /// directory defaults to `$XDG_CACHE_HOME/prism` (`~/.cache/prism`).
+  bool DiskCache = false;
+  std::string DiskCacheDir;
 };
 
-class CompilerConfig {
+class CompilerConfig : public std::enable_shared_from_this<CompilerConfig> {
 public:
   /// Validates the options (unknown target, bad opt level) and computes the
   /// target facts once. Errors are diagnostics of kind "config".
@@ -76,6 +80,13 @@ public:
   unsigned maxRegs() const { return Opts.MaxRegs; }
   const std::string &libdevicePath() const { return Opts.LibdevicePath; }
   const CompilerConfigOptions &options() const { return Opts; }
+  bool diskCache() const { return Opts.DiskCache; }
+  /// The disk cache directory (the default resolved); empty without one.
+  const std::string &diskCacheDir() const { return DiskDir; }
+
+  /// Every field that affects generated code, in a fixed unambiguous
+  /// encoding (the disk cache's content key uses it).
+  const std::string &codegenKey() const { return CodegenKey; }
 
   /// A stable 64-bit content hash of every field (stable across runs, so the
   /// disk cache may use it too). Computed once at construction.
@@ -96,7 +107,7 @@ private:
 
   CompilerConfigOptions Opts;
   const prism::Target *Tgt = nullptr;
-  std::string Triple, Arch, Features;
+  std::string Triple, Arch, Features, CodegenKey, DiskDir;
   bool Kernel = false;
   uint64_t Hash = 0;
 

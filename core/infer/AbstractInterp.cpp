@@ -133,6 +133,7 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
   case IRValue::Global: {
     if (auto L = E.resolveGlobal(V.Name, F.Src->File))
       return *L;
+    F.UndefinedNames.push_back(V.Name);
     error(PC, Diagnostic::error("undef-var",
                                 "`" + std::string(V.Name.str()) + "` not defined",
                                 locOf(PC)));

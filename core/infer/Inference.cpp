@@ -56,6 +56,7 @@ void Frame::reset(size_t N) {
   StmtEdges.assign(N, {});
   StmtErrors.assign(N, {});
   FailedLookups.clear();
+  UndefinedNames.clear();
   NeedsConstArgs = false;
   MinWorld = 0;
   MaxWorld = WorldInfinity;
@@ -216,7 +217,8 @@ CodeInstance *InferenceEngine::Impl::inferMI(MethodInstance *MI, World W,
     for (auto &[K, P] : Provisional)
       if (P.Head >= F.StackIndex)
         P.Head = F.CycleHead;
-    Provisional[MI] = ProvisionalCI{std::move(CI), F.CycleHead, F.FailedLookups};
+    Provisional[MI] = ProvisionalCI{std::move(CI), F.CycleHead, F.FailedLookups,
+                                  F.UndefinedNames};
     return Raw;
   }
   // Converged: publish the cycle's members with it.
@@ -229,9 +231,9 @@ CodeInstance *InferenceEngine::Impl::inferMI(MethodInstance *MI, World W,
       ++It;
     }
   }
-  publish(std::move(CI), F.FailedLookups);
+  publish(std::move(CI), F.FailedLookups, F.UndefinedNames);
   for (ProvisionalCI &P : Members)
-    publish(std::move(P.CI), P.FailedLookups);
+    publish(std::move(P.CI), P.FailedLookups, P.UndefinedNames);
   return Raw;
 }
 
@@ -324,15 +326,18 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
 
 void InferenceEngine::Impl::publish(
     std::unique_ptr<CodeInstance> CI,
-    const std::vector<std::pair<GenericFunction *, std::vector<Type *>>> &Failed) {
+    const std::vector<std::pair<GenericFunction *, std::vector<Type *>>> &Failed,
+    const std::vector<Symbol> &Undefined) {
   MethodInstance *MI = CI->MI;
   CodeInstance *Raw = MI->addCodeInstance(std::move(CI));
   for (MethodInstance *Callee : Raw->Edges)
     Callee->addBackedge(Raw);
-  if (!Failed.empty()) {
+  if (!Failed.empty() || !Undefined.empty()) {
     std::lock_guard<std::mutex> G(TableLock);
     for (const auto &[GF, Sig] : Failed)
       Missing[GF].emplace_back(Sig, Raw);
+    for (Symbol Name : Undefined)
+      MissingNames[Name].push_back(Raw);
   }
 }
 

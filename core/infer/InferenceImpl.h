@@ -58,6 +58,8 @@ struct Frame {
   /// (function, signature) lookups that found no method: adding one later
   /// must invalidate this code too.
   std::vector<std::pair<GenericFunction *, std::vector<Type *>>> FailedLookups;
+  /// Global names that were undefined: defining one later invalidates too.
+  std::vector<Symbol> UndefinedNames;
 
   LatticeType Return;
   World MinWorld = 0, MaxWorld = WorldInfinity;
@@ -83,6 +85,7 @@ struct ProvisionalCI {
   std::unique_ptr<CodeInstance> CI;
   size_t Head = 0;
   std::vector<std::pair<GenericFunction *, std::vector<Type *>>> FailedLookups;
+  std::vector<Symbol> UndefinedNames;
 };
 
 } // namespace infer
@@ -94,7 +97,7 @@ struct InferenceEngine::Impl {
   /// Serialises inference (see the file comment).
   std::recursive_mutex InferLock;
 
-  std::mutex TableLock; ///< guards MIs, ByFunc, BoundsCheckUse, Missing
+  std::mutex TableLock; ///< guards MIs, ByFunc, BoundsCheckUse, Missing*
   std::unordered_map<infer::MIKey, std::unique_ptr<MethodInstance>,
                      infer::MIKeyHash>
       MIs;
@@ -104,6 +107,8 @@ struct InferenceEngine::Impl {
   std::unordered_map<GenericFunction *,
                      std::vector<std::pair<std::vector<Type *>, CodeInstance *>>>
       Missing;
+  /// CodeInstances that used an undefined global name, by name.
+  std::unordered_map<Symbol, std::vector<CodeInstance *>> MissingNames;
 
   // Inference stack (under InferLock).
   std::vector<infer::Frame *> Stack;
@@ -133,7 +138,8 @@ struct InferenceEngine::Impl {
   std::unique_ptr<CodeInstance> finishFrame(infer::Frame &F);
   void publish(std::unique_ptr<CodeInstance> CI,
                const std::vector<std::pair<GenericFunction *,
-                                           std::vector<Type *>>> &Failed);
+                                           std::vector<Type *>>> &Failed,
+               const std::vector<Symbol> &Undefined);
 
   /// A global name as a value (function, type, const or builtin); nullopt
   /// when undefined.

@@ -96,6 +96,16 @@ InferenceEngine::invalidate(const LoadResult &Loaded) {
       if (LR.Status != LookupStatus::Found || LR.Match.M != MI->Def)
         Inv.capInstance(MI, NewWorld - 1);
     }
+    // Code that failed on this name while it was undefined.
+    std::vector<CodeInstance *> UsedUndefined;
+    {
+      std::lock_guard<std::mutex> L(P->TableLock);
+      auto NIt = P->MissingNames.find(M->Func->Name);
+      if (NIt != P->MissingNames.end())
+        UsedUndefined = NIt->second;
+    }
+    for (CodeInstance *CI : UsedUndefined)
+      Inv.capCodeInstance(CI, NewWorld - 1);
     for (auto &[Sig, CI] : Missing) {
       if (CI->MaxWorld.load() < NewWorld)
         continue;

@@ -239,6 +239,7 @@ public:
   emitObject(llvm::Module &M, llvm::TargetMachine &TM) const override {
     return emitAsm(M, TM);
   }
+  bool objectIsAsm() const override { return true; }
 
   void resourceUsage(const std::string &Asm, const CompilerConfig &C,
                      ResourceUsage &Out) const override;

@@ -135,6 +135,9 @@ public:
   /// Assembly text (mcgen). Backend failures come back as Errors.
   virtual llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                               llvm::TargetMachine &TM) const;
+  /// True when the "object" is the assembly text itself (PTX, which the
+  /// driver JIT-compiles), so there is nothing separate to emit.
+  virtual bool objectIsAsm() const { return false; }
   virtual llvm::Expected<std::string> emitObject(llvm::Module &M,
                                                  llvm::TargetMachine &TM) const;
   /// Registers, spills, shared memory... from the asm (and tools like ptxas).

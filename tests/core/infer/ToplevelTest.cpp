@@ -128,6 +128,17 @@ TEST_F(InferTest, MoreSpecificMethodInvalidatesDependents) {
   EXPECT_EQ(infer("kernel(Int)"), K2);
 }
 
+TEST_F(InferTest, DefiningAnUndefinedNameInvalidatesItsUsers) {
+  loadText("k.jl", "broken(x) = later(x) + 1\n");
+  EXPECT_FALSE(inferErrors("broken(Int64)").empty());
+  LoadResult L = loadText("k2.jl", "later(x) = x * 2\n");
+  EXPECT_FALSE(Engine.invalidate(L).empty());
+  CodeInstance *CI = infer("broken(Int64)");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_TRUE(CI->Errors.empty());
+  EXPECT_EQ(CI->ReturnType, ctx().int64());
+}
+
 TEST_F(InferTest, ConcurrentInferenceInfersEachInstanceOnce) {
   loadExample("saxpy.jl");
   loadExample("map.jl");
