@@ -34,6 +34,9 @@ struct CommandOptions {
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
   int OptLevel = 2;
   bool AlwaysInline = false;
+  // report: the on-disk compile cache
+  std::string CacheDir;
+  bool DiskCache = false;
   // run
   std::string Call;
   std::string Device = "host";

@@ -3,9 +3,11 @@
 #include "Commands.h"
 #include "ProgramLoader.h"
 
+#include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +30,13 @@ llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
   C.MinThreads = O.MinThreads;
   C.BlocksPerSM = O.BlocksPerSM;
   C.MaxRegs = O.MaxRegs;
+  C.DiskCache = O.DiskCache || !O.CacheDir.empty();
+  C.DiskCacheDir = O.CacheDir;
+  if (!O.CacheDir.empty() && O.CacheDir[0] != '/') {
+    llvm::SmallString<256> Abs(O.CacheDir);
+    llvm::sys::fs::make_absolute(Abs);
+    C.DiskCacheDir = std::string(Abs);
+  }
   return CompilerConfig::create(C);
 }
 
@@ -36,6 +45,9 @@ namespace {
 /// A loaded program, a job for SIG, and the compile of it up to a stage.
 struct CompiledCommand {
   std::optional<LoadedProgram> Program;
+  std::unique_ptr<InferenceEngine> Engine;
+  CompilerConfigRef Config;
+  FunctionSpec Spec;
   CompileResult Result;
 };
 
@@ -55,9 +67,11 @@ std::optional<CompiledCommand> compileFor(const CommandOptions &O, Stage UpTo,
       RC = ExitUsage; // a bad target/arch is a usage error
     return std::nullopt;
   }
-  InferenceEngine Engine(*C.Program->Env);
+  C.Engine = std::make_unique<InferenceEngine>(*C.Program->Env);
+  C.Config = *Config;
+  C.Spec = *Spec;
   CompilerJob Job{*Spec, *Config, C.Program->Env->currentWorld()};
-  C.Result = compile(Engine, Job, UpTo, {}, Opts);
+  C.Result = compile(*C.Engine, Job, UpTo, {}, Opts);
   if (!C.Result.ok()) {
     printDiagnostics(C.Result.Report->Diagnostics);
     RC = ExitProgramError;
@@ -161,6 +175,29 @@ static llvm::json::Value optionalInt(const std::optional<int> &V) {
   return V ? llvm::json::Value(*V) : llvm::json::Value(nullptr);
 }
 
+/// Lookups timed after the first one (about a millisecond in all).
+constexpr unsigned CacheProbes = 100000;
+
+static llvm::json::Object cacheJson(const CacheFigures &C) {
+  llvm::json::Object Disk{
+      {"enabled", !C.DiskDir.empty()},
+      {"dir", C.DiskDir},
+      {"hit", C.FromDisk},
+      {"writes", static_cast<int64_t>(C.DiskWrites)},
+      {"corrupt", static_cast<int64_t>(C.DiskCorrupt)},
+      {"error", C.DiskError}};
+  return llvm::json::Object{
+      {"hits", static_cast<int64_t>(C.Hits)},
+      {"misses", static_cast<int64_t>(C.Misses)},
+      {"compiles", static_cast<int64_t>(C.Compiles)},
+      {"invalidations", static_cast<int64_t>(C.Invalidations)},
+      {"compile_ms", C.LastCompileMs},
+      {"compile_allocs", static_cast<int64_t>(C.LastCompileAllocs.Count)},
+      {"hit_ns", C.HitNs},
+      {"allocs_per_hit", C.AllocsPerHit},
+      {"disk", std::move(Disk)}};
+}
+
 int runReport(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
@@ -169,6 +206,13 @@ int runReport(const CommandOptions &O) {
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
     return RC;
+  // The same job through a compile cache, as a launch would see it.
+  {
+    CompileCache Cache(*C->Engine);
+    if (llvm::Error E = probeCache(Cache, *C->Config, C->Spec, CacheProbes,
+                                   C->Result.Report->Cache))
+      return reportError(std::move(E));
+  }
   const JobReport &R = *C->Result.Report;
   static const Stage Order[] = {Stage::Typed, Stage::TypedOpt, Stage::LLVMRaw,
                                 Stage::LLVMOpt, Stage::Asm};
@@ -201,13 +245,7 @@ int runReport(const CommandOptions &O) {
         {"world", static_cast<int64_t>(R.World)},
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
-        {"cache",
-         llvm::json::Object{{"hits", static_cast<int64_t>(R.Cache.Hits)},
-                            {"misses", static_cast<int64_t>(R.Cache.Misses)},
-                            {"compiles", static_cast<int64_t>(R.Cache.Compiles)},
-                            {"invalidations",
-                             static_cast<int64_t>(R.Cache.Invalidations)},
-                            {"allocs_per_hit", R.Cache.AllocsPerHit}}},
+        {"cache", cacheJson(R.Cache)},
         {"resources",
          llvm::json::Object{{"registers", optionalInt(U.Registers)},
                             {"spills", optionalInt(U.Spills)},
@@ -261,6 +299,24 @@ int runReport(const CommandOptions &O) {
   Fig("instructions", U.Instructions);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
+
+  const CacheFigures &CF = R.Cache;
+  llvm::outs() << "\n  cache:\n";
+  llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "hits", CF.Hits);
+  llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "misses", CF.Misses);
+  llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "compiles", CF.Compiles);
+  llvm::outs() << llvm::formatv("  {0,-14} {1:f3} ms, {2} allocs{3}\n",
+                                "compile", CF.LastCompileMs,
+                                CF.LastCompileAllocs.Count,
+                                CF.FromDisk ? " (from the disk cache)" : "");
+  llvm::outs() << llvm::formatv("  {0,-14} {1:f1} ns, {2} allocs per hit\n",
+                                "hit", CF.HitNs, CF.AllocsPerHit);
+  if (!CF.DiskDir.empty())
+    llvm::outs() << llvm::formatv("  {0,-14} {1} ({2} writes, {3} corrupt)\n",
+                                  "disk", CF.DiskDir, CF.DiskWrites,
+                                  CF.DiskCorrupt);
+  if (!CF.DiskError.empty())
+    llvm::outs() << "  disk cache unavailable: " << CF.DiskError << "\n";
   return ExitOk;
 }
 

@@ -128,6 +128,10 @@ int main(int argc, char **argv) {
   addFileAndSig(*Report, O);
   addTargetOptions(*Report, O, /*TargetRequired=*/false);
   Report->add_flag("--json", O.Json, "stable JSON output");
+  Report->add_flag("--disk-cache", O.DiskCache,
+                   "also use the on-disk compile cache ($XDG_CACHE_HOME/prism)");
+  Report->add_option("--cache-dir", O.CacheDir,
+                     "use the on-disk compile cache in this directory");
   Report->footer(example("report", SaxpySig + std::string(" --target ptx --json")));
   On(Report, runReport);
 

@@ -60,11 +60,19 @@ struct ResourceUsage {
   std::string Note;   ///< why figures are missing ("ptxas not found")
 };
 
+/// The job's entry in a CompileCache (cache/CacheProbe.h fills it).
 struct CacheFigures {
+  bool Measured = false; ///< false: the job never went through a cache
   uint64_t Hits = 0, Misses = 0, Compiles = 0, Invalidations = 0;
   double LastCompileMs = 0;
   AllocationStats LastCompileAllocs;
-  double AllocsPerHit = 0;
+  double AllocsPerHit = 0; ///< measured over HitProbes lookups
+  double HitNs = 0;        ///< mean wall time of one hit, same lookups
+  uint64_t HitProbes = 0;
+  bool FromDisk = false;   ///< the artefact came from the disk cache
+  std::string DiskDir;     ///< empty: no disk cache
+  std::string DiskError;   ///< why the disk cache is not in use
+  uint64_t DiskWrites = 0, DiskCorrupt = 0;
 };
 
 struct JobReport {
