@@ -14,7 +14,7 @@
 
 namespace prism::app {
 
-llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
+CompilerConfigOptions makeConfigOptions(const CommandOptions &O) {
   CompilerConfigOptions C;
   C.Target = O.Target;
   C.Arch = O.Arch;
@@ -37,7 +37,11 @@ llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
     llvm::sys::fs::make_absolute(Abs);
     C.DiskCacheDir = std::string(Abs);
   }
-  return CompilerConfig::create(C);
+  return C;
+}
+
+llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
+  return CompilerConfig::create(makeConfigOptions(O));
 }
 
 namespace {

@@ -5,10 +5,12 @@
 
 #include "ShellView.h"
 #include "WorkspaceSession.h"
+#include "devices/CallRunner.h"
 #include "ViewModel.h"
 #include "targets/HostInfo.h"
 
 #include <GLFW/glfw3.h>
+#include <cfloat>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
@@ -254,6 +256,20 @@ int runGui(const CommandOptions &O) {
     for (views::cmd::AddJob &Add : exampleJobs(File))
       Session.post(Add);
   }
+  if (!O.Call.empty()) {
+    views::cmd::RunOnDevice Run;
+    Run.Device = O.Device;
+    Run.Call = O.Call;
+    auto Grid = parseDim3(O.Blocks), Block = parseDim3(O.Threads);
+    if (!Grid || !Block) {
+      llvm::errs() << "prism gui: --blocks/--threads take X[,Y[,Z]] with "
+                      "positive integers\n";
+      return ExitUsage;
+    }
+    Run.Blocks = {Grid->X, Grid->Y, Grid->Z};
+    Run.Threads = {Block->X, Block->Y, Block->Z};
+    Session.post(Run);
+  }
   // Headless renders document the compiled state, not a half-finished one.
   if (Headless)
     Session.waitIdle();
@@ -269,6 +285,10 @@ int runGui(const CommandOptions &O) {
     views::GuiSnapshotRef Snap = Session.update();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // Headless frames are documentation: no hover from wherever the
+    // virtual display left its pointer.
+    if (Headless)
+      ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     Shell.draw(*Snap, Session);
     ImGui::Render();

@@ -5,11 +5,13 @@
 #include "workspace/JobCompile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace prism::app {
 
@@ -137,9 +139,53 @@ void WorkspaceSession::apply(views::cmd::Save &C) {
 }
 
 void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
-  Status = "run: use `prism run` on the command line (the GUI's run form is "
-           "not wired to devices yet)";
+  flushEdit(); // run what the editor shows
+  RunRequest R;
+  R.Device = C.Device;
+  R.Call = C.Call;
+  R.Grid = {C.Blocks[0], C.Blocks[1], C.Blocks[2]};
+  R.Block = {C.Threads[0], C.Threads[1], C.Threads[2]};
+  R.Seed = C.Seed;
+  // The selected job's options (opt level, launch bounds) apply to the run;
+  // target and arch are the device's.
+  auto Snap = WS->snapshot();
+  for (const JobState &J : Snap->Jobs)
+    if (J.Id == C.Job) {
+      R.Config.OptLevel = J.Spec.OptLevel;
+      R.Config.AlwaysInline = J.Spec.AlwaysInline;
+      R.Config.MaxThreads = J.Spec.MaxThreads;
+      R.Config.MinThreads = J.Spec.MinThreads;
+      R.Config.BlocksPerSM = J.Spec.BlocksPerSM;
+      R.Config.MaxRegs = J.Spec.MaxRegs;
+    }
+  WS->run(std::move(R));
+  Status = "running " + C.Call + " on " + C.Device + "…";
   UiChanged = true;
+}
+
+/// A finished run as the Devices panel shows it.
+static views::RunResult viewRun(const DeviceRun &D) {
+  views::RunResult V;
+  const RunOutcome &O = D.Outcome;
+  V.Ok = O.ok();
+  V.Call = D.Call;
+  V.Log = O.LoadLog;
+  if (O.ok()) {
+    V.TimeMs = O.Launch.TimeMs;
+    V.Summary = (O.Launch.Return.isNothing() ? std::string("returned nothing")
+                                             : "returned " + O.Launch.Return.str()) +
+                (O.CacheHit ? " · compile cache hit" : " · compiled");
+    std::string Json;
+    llvm::raw_string_ostream OS(Json);
+    OS << llvm::formatv("{0:2}", llvm::json::Value(runResultJSON(
+                                     D.Device, O.Launch.Return, O.Launch.Args,
+                                     O.Launch.TimeMs)));
+    V.Output = std::move(OS.str());
+  } else {
+    for (const Diagnostic &Dg : O.Diagnostics)
+      V.Summary += renderDiagnostic(Dg, {false, false});
+  }
+  return V;
 }
 
 void WorkspaceSession::apply(views::cmd::ExportJob &C) {
@@ -207,6 +253,8 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     return Published;
   SeenVersion = S->Version;
   UiChanged = false;
+  if (llvm::StringRef(Status).startswith("running ") && !S->Busy)
+    Status = "ran" + Status.substr(7, Status.size() - 7 - strlen("…"));
 
   auto G = std::make_shared<views::GuiSnapshot>();
   G->Generation = Published ? Published->Generation + 1 : 1;
@@ -244,6 +292,10 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     Selected = G->Jobs.front().Id;
   G->SelectedJob = Selected;
   G->Devices = Devices;
+  for (views::DeviceEntry &E : G->Devices)
+    for (const DeviceRun &D : S->Runs)
+      if (D.Device == E.Name)
+        E.LastRun = viewRun(D);
   for (const InvalidationEvent &Ev : S->Log) {
     views::InvalidationEntry E;
     E.Sequence = Ev.Edit;

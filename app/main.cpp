@@ -46,6 +46,11 @@ int main(int argc, char **argv) {
   Gui->add_option("--frames", O.Frames, "frames to render before the screenshot");
   Gui->add_option("--bench-frames", O.BenchFrames,
                   "render N frames and print frame-time statistics");
+  Gui->add_option("--run", O.Call,
+                  "run this call once the jobs compiled (Devices panel)");
+  Gui->add_option("--device", O.Device, "device of --run (default host)");
+  Gui->add_option("--blocks", O.Blocks, "grid shape of --run");
+  Gui->add_option("--threads", O.Threads, "block shape of --run");
   Gui->add_flag("--list-windows", O.ListWindows,
                 "print the titles of the windows drawn in the last frame");
   Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "

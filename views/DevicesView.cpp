@@ -171,12 +171,14 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   if (J && PrefilledFor != J->Spec.Signature) {
     PrefilledFor = J->Spec.Signature;
     Form.Call = exampleCall(J->Spec.Signature);
-    if (J->Spec.Target == "bpf")
-      Form.Device = "bpf";
-    else if (J->Spec.Target == "ptx")
-      Form.Device = "cuda";
-    else
-      Form.Device = "host";
+    Form.Device = "host";
+    // The job's own device when it can run here; the host otherwise.
+    const char *Own = J->Spec.Target == "bpf"   ? "bpf"
+                      : J->Spec.Target == "ptx" ? "cuda"
+                                                : nullptr;
+    for (const DeviceEntry &X : Snap.Devices)
+      if (Own && X.Name == Own && X.State != DeviceState::Unavailable)
+        Form.Device = Own;
   }
   ImGui::TextUnformatted("Run");
   ImGui::SameLine();
@@ -209,8 +211,8 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   ImGui::SetNextItemWidth(70);
   if (ImGui::InputText("threads", T, sizeof T))
     Form.Threads = T;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(60);
+  // Seed and the button on their own line: the panel is often narrow.
+  ImGui::SetNextItemWidth(70);
   ImGui::InputInt("seed", &Form.Seed, 0);
   ImGui::SameLine();
   bool CanRun = Snap.CompilerConnected;

@@ -36,6 +36,22 @@ void StagePane::load(const JobReport *R, const GuiSnapshot &Snap) {
   Map = LineMap(Out.Lines, Snap.FilePath);
   Lang = syntaxFor(ShownStage, Shown->Target);
   refreshHits();
+  // The first time a job is shown, open on its entry rather than on the
+  // module header (declarations, data layout).
+  JobUi &U = PerJob[ShownJob];
+  if (!U.Positioned && ShownStage != Stage::Typed &&
+      ShownStage != Stage::TypedOpt) {
+    U.Positioned = true;
+    if (auto Line = entryDefinitionLine(Lines, ShownStage == Stage::Asm,
+                                        Shown->EntryName)) {
+      // Keep the comment lines just above the definition in view.
+      uint32_t Top = *Line;
+      while (Top > 0 && Lines.line(Top - 1).find_first_of(";/") == 0)
+        --Top;
+      PendingScroll = static_cast<int32_t>(Top);
+      PendingScrollTop = true;
+    }
+  }
 }
 
 void StagePane::refreshHits() {

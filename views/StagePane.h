@@ -46,6 +46,7 @@ private:
     std::string Query;
     int32_t CurrentHit = -1;
     int32_t SelectedRow = -1;
+    bool Positioned = false; ///< scrolled to the entry once
   };
   void load(const JobReport *R, const GuiSnapshot &Snap);
   void drawToolbar(ViewContext &Ctx, const JobEntry &J);

@@ -143,6 +143,10 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
 void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
                           const JobReport &R) {
   const CacheFigures &C = R.Cache;
+  if (!C.Measured) {
+    ImGui::TextDisabled("not in the compile cache (the job did not compile)");
+    return;
+  }
   if (ImGui::BeginTable("##cache", 2,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     auto Row = [](const char *Name, const std::string &Value, ImU32 Col = 0) {
@@ -169,6 +173,9 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     std::snprintf(B, sizeof B, "%.2f", C.AllocsPerHit);
     Row("allocations per hit", C.Hits ? std::string(B) : std::string("no hits yet"),
         C.Hits ? (C.AllocsPerHit == 0 ? Ctx.Colors.Ok : Ctx.Colors.Warning) : 0);
+    std::snprintf(B, sizeof B, "%.1f ns (mean of %llu)", C.HitNs,
+                  static_cast<unsigned long long>(C.HitProbes));
+    Row("time per hit", C.HitProbes ? std::string(B) : std::string("-"));
     Row("hits (this session)", humanCount(J.CacheHits));
     ImGui::EndTable();
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace prism::views {
 
@@ -67,6 +68,36 @@ std::vector<uint32_t> findLines(const TextLines &Lines,
       }
   }
   return Hits;
+}
+
+std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
+                                            std::string_view Entry) {
+  if (Entry.empty())
+    return std::nullopt;
+  std::string Renamed(Entry);
+  for (char &C : Renamed)
+    if (C == '!')
+      C = '_';
+  auto Has = [](std::string_view Line, std::string_view Needle) {
+    return Line.find(Needle) != std::string_view::npos;
+  };
+  for (uint32_t I = 0; I < L.size(); ++I) {
+    std::string_view Line = L.line(I);
+    if (!IsAsm) {
+      if (Line.rfind("define ", 0) == 0 &&
+          (Has(Line, "@" + std::string(Entry) + "(") ||
+           Has(Line, "@\"" + std::string(Entry) + "\"(")))
+        return I;
+      continue;
+    }
+    size_t First = Line.find_first_not_of(" \t");
+    std::string_view T = First == std::string_view::npos ? "" : Line.substr(First);
+    for (const std::string &Name : {std::string(Entry), Renamed})
+      if (T.rfind(Name + ":", 0) == 0 || T.rfind("\"" + Name + "\":", 0) == 0 ||
+          Has(T, ".entry " + Name) || Has(T, ".func " + Name))
+        return I;
+  }
+  return std::nullopt;
 }
 
 } // namespace prism::views

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -35,5 +36,12 @@ std::vector<uint32_t> findLines(const TextLines &Lines, std::string_view Needle)
 
 /// Byte offsets of every occurrence of Needle in Line, ignoring ASCII case.
 std::vector<uint32_t> findInLine(std::string_view Line, std::string_view Needle);
+
+/// The line where a stage's text defines the job's entry: `define ...
+/// @julia_f(` in LLVM IR, the `julia_f:` label or `.entry julia_f` in
+/// assembly (the backend may have replaced `!` by `_`). None for typed IR
+/// (it starts with the entry) or when not found.
+std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
+                                            std::string_view Entry);
 
 } // namespace prism::views

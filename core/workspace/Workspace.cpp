@@ -64,6 +64,10 @@ struct Workspace::State {
   std::vector<Diagnostic> Diags;
   std::vector<WatchedJob> Jobs;
   std::vector<InvalidationEvent> Log;
+  std::vector<DeviceRun> Runs;
+  /// Compiled runs, so that running a call again is a cache hit; tied to
+  /// Engine (reset with it).
+  std::unique_ptr<CompileCache> RunCache;
   uint64_t NextJobId = 1, Edits = 0, Version = 0;
 };
 
@@ -162,6 +166,11 @@ void Workspace::restoreAutosave() {
 }
 void Workspace::discardAutosave() {
   post({WorkspaceCommand::DiscardAutosave, {}, {}, 0});
+}
+void Workspace::run(RunRequest R) {
+  WorkspaceCommand C{WorkspaceCommand::Run, {}, {}, 0};
+  C.RunReq = std::make_shared<const RunRequest>(std::move(R));
+  post(std::move(C));
 }
 
 WorkspaceSnapshotRef Workspace::snapshot() const {
@@ -269,6 +278,23 @@ void Workspace::process(WorkspaceCommand &C) {
     S->Recoverable.clear();
     if (!Text.empty())
       applySource(std::move(Text), /*FromDisk=*/false);
+    return;
+  }
+  case WorkspaceCommand::Run: {
+    const RunRequest &R = *C.RunReq;
+    DeviceRun Rec;
+    Rec.Device = R.Device;
+    Rec.Call = R.Call;
+    Rec.InWorld = S->Env->currentWorld();
+    if (!S->RunCache || &S->RunCache->engine() != S->Engine.get())
+      S->RunCache = std::make_unique<CompileCache>(*S->Engine);
+    Rec.Outcome = runCall(*S->Env, *S->Engine, R, S->RunCache.get());
+    auto It = std::find_if(S->Runs.begin(), S->Runs.end(),
+                           [&](const DeviceRun &D) { return D.Device == R.Device; });
+    if (It != S->Runs.end())
+      *It = std::move(Rec);
+    else
+      S->Runs.push_back(std::move(Rec));
     return;
   }
   case WorkspaceCommand::DiscardAutosave:
@@ -389,6 +415,7 @@ void Workspace::publish() {
   for (const WatchedJob &J : S->Jobs)
     Snap->Jobs.push_back(J.State);
   Snap->Log = S->Log;
+  Snap->Runs = S->Runs;
   {
     std::lock_guard<std::mutex> G(QueueLock);
     Snap->Busy = InFlight || !Queue.empty();

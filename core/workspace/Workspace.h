@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cache/JobReport.h"
+#include "devices/CallRunner.h"
 #include "infer/CodeInstance.h"
 #include "support/Diagnostic.h"
 
@@ -66,6 +67,14 @@ struct InvalidationEvent {
   std::vector<std::string> Kept;        ///< jobs left alone
 };
 
+/// The last run of a call on one device (the GUI's Run form).
+struct DeviceRun {
+  std::string Device;
+  std::string Call;
+  World InWorld = 0;
+  RunOutcome Outcome;
+};
+
 struct WorkspaceSnapshot {
   uint64_t Version = 0;
   std::string FilePath;
@@ -77,6 +86,7 @@ struct WorkspaceSnapshot {
   std::vector<JobState> Jobs;
   std::vector<InvalidationEvent> Log;
   bool Busy = false;         ///< the worker has work in flight
+  std::vector<DeviceRun> Runs; ///< the latest run per device
   /// Unsaved edits found from an earlier session (crash or kill); the GUI
   /// offers to restore them.
   std::string RecoverableAutosave;
@@ -94,10 +104,11 @@ using JobCompiler = std::function<CompiledJob(const JobSpec &, GlobalEnv &,
 
 struct WorkspaceCommand {
   enum Kind : uint8_t { Open, SetSource, AddJob, RemoveJob, RecompileAll, Save,
-                        RestoreAutosave, DiscardAutosave } K;
+                        RestoreAutosave, DiscardAutosave, Run } K;
   std::string Text;
   JobSpec Spec;
   uint64_t Id = 0;
+  std::shared_ptr<const RunRequest> RunReq;
 };
 
 class Workspace {
@@ -115,6 +126,9 @@ public:
   /// Replace the buffer with the autosaved text found at open (or drop it).
   void restoreAutosave();
   void discardAutosave();
+  /// Runs a call on a device against the current program, on the worker
+  /// (after any queued edit); the outcome appears in the snapshot's Runs.
+  void run(RunRequest R);
   /// Where unsaved edits of a file are autosaved (atomically, on every edit).
   static std::string autosavePathFor(const std::string &FilePath);
 

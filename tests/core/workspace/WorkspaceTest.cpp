@@ -143,3 +143,40 @@ TEST_F(WorkspaceTest, UnsavedEditsAreAutosavedAndOfferedBack) {
   EXPECT_FALSE(llvm::sys::fs::exists(Workspace::autosavePathFor(Path)));
   llvm::sys::fs::remove(Path);
 }
+
+TEST_F(WorkspaceTest, RunsACallOnTheHostAndHitsTheCacheTheSecondTime) {
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(writeTemp(Program));
+  RunRequest R;
+  R.Device = "host";
+  R.Call = "kernel(20)";
+  WS.run(R);
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  ASSERT_EQ(S->Runs.size(), 1u);
+  const RunOutcome &First = S->Runs[0].Outcome;
+  ASSERT_TRUE(First.ok()) << (First.Diagnostics.empty()
+                                  ? std::string()
+                                  : First.Diagnostics[0].Message);
+  EXPECT_EQ(First.Launch.Return.str(), "41");
+  EXPECT_FALSE(First.CacheHit);
+
+  WS.run(R);
+  WS.waitIdle();
+  EXPECT_TRUE(WS.snapshot()->Runs[0].Outcome.CacheHit);
+
+  // After an edit the same call runs the new code.
+  WS.setSource(std::string(Program) + "child(i::Int) = i * 3\n");
+  WS.run(R);
+  WS.waitIdle();
+  const RunOutcome &Edited = WS.snapshot()->Runs[0].Outcome;
+  ASSERT_TRUE(Edited.ok());
+  EXPECT_EQ(Edited.Launch.Return.str(), "61");
+  EXPECT_FALSE(Edited.CacheHit);
+
+  // A bad call is a usage error, reported, and the worker carries on.
+  R.Call = "kernel(";
+  WS.run(R);
+  WS.waitIdle();
+  EXPECT_EQ(WS.snapshot()->Runs[0].Outcome.Status, RunStatus::UsageError);
+}

@@ -1,0 +1,190 @@
+#include "devices/CallRunner.h"
+
+#include "devices/CallParser.h"
+#include "devices/DeviceRegistry.h"
+#include "targets/Target.h"
+#include "types/Loader.h"
+#include "types/Type.h"
+
+namespace prism {
+
+namespace {
+
+/// The type of an argument as a signature names it. Arrays are
+/// DeviceArrays, except on bpf where the packet is a pointer.
+std::string argTypeName(const HostValue &V, llvm::StringRef Target) {
+  if (V.isArray() && Target == "bpf")
+    return std::string("Ptr{") + scalarName(V.scalarKind()) + "}";
+  return V.typeName();
+}
+
+/// A value of type T (its shape), for reading the return value back.
+std::optional<HostValue> shapeOf(Type *T) {
+  if (T->isNothing())
+    return HostValue();
+  if (T->isTuple()) {
+    std::vector<HostValue> Elts;
+    for (Type *E : T->params()) {
+      auto S = shapeOf(E);
+      if (!S)
+        return std::nullopt;
+      Elts.push_back(std::move(*S));
+    }
+    return HostValue::tuple(std::move(Elts));
+  }
+  if (T->isPrimitive())
+    if (auto K = scalarKindFromName(T->str()))
+      return HostValue::scalar(*K, 0);
+  return std::nullopt;
+}
+
+RunOutcome failure(RunStatus S, std::vector<Diagnostic> Ds) {
+  RunOutcome O;
+  O.Status = S;
+  O.Diagnostics = std::move(Ds);
+  return O;
+}
+RunOutcome failure(RunStatus S, llvm::Error E) {
+  return failure(S, takeDiagnostics(std::move(E)));
+}
+RunOutcome failure(RunStatus S, std::string Kind, std::string Message) {
+  return failure(S, {Diagnostic::error(std::move(Kind), std::move(Message), {})});
+}
+
+} // namespace
+
+std::optional<Dim3> parseDim3(llvm::StringRef S) {
+  Dim3 D;
+  if (S.trim().empty())
+    return D;
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  S.split(Parts, ',');
+  if (Parts.size() > 3)
+    return std::nullopt;
+  uint32_t *Out[3] = {&D.X, &D.Y, &D.Z};
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    uint32_t V = 0;
+    if (Parts[I].trim().getAsInteger(10, V) || V == 0)
+      return std::nullopt;
+    *Out[I] = V;
+  }
+  return D;
+}
+
+RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
+                   CompileCache *Cache) {
+  DeviceRegistry &Registry = DeviceRegistry::get();
+  Device *Dev = Registry.find(R.Device);
+  if (!Dev) {
+    std::string Known;
+    for (const std::string &N : Registry.names())
+      Known += (Known.empty() ? "" : ", ") + N;
+    return failure(RunStatus::UsageError, "usage",
+                   "unknown device `" + R.Device + "` (known: " + Known + ")");
+  }
+  std::string Target = Dev->target().str();
+  if (R.TargetGiven && R.Config.Target != Target)
+    return failure(RunStatus::UsageError, "usage",
+                   "the " + R.Device + " device runs `" + Target +
+                       "` code; --target " + R.Config.Target +
+                       " does not apply");
+
+  auto Call = parseCall(R.Call, R.Seed, [&](llvm::StringRef Name) {
+    return Env.lookupFunction(Symbol::get(Name.str())) != nullptr;
+  });
+  if (!Call)
+    return failure(RunStatus::UsageError, Call.takeError());
+
+  std::string Sig = Call->Function + "(";
+  for (size_t I = 0; I < Call->Args.size(); ++I)
+    Sig += (I ? ", " : "") + argTypeName(Call->Args[I], Target);
+  Sig += ")";
+  auto Parsed = parseSignature(Env, Sig);
+  if (!Parsed)
+    return failure(RunStatus::ProgramError, Parsed.takeError());
+  FunctionSpec Spec{Parsed->Func, TypeContext::get().tuple(Parsed->ArgTypes)};
+
+  // Infer first: the return type decides kernel-ness on GPUs and how the
+  // host reads the result back.
+  auto Inferred = Engine.inferToplevel({&Spec, 1}, Env.currentWorld());
+  if (!Inferred)
+    return failure(RunStatus::ProgramError, Inferred.takeError());
+  Type *RetT = Inferred->Roots.at(0)->ReturnType;
+
+  CompilerConfigOptions CO = R.Config;
+  CO.Target = Target;
+  if (CO.Arch.empty() && Target != "native")
+    CO.Arch = Dev->defaultArch();
+  bool IsNothing = RetT && RetT->isNothing();
+  if (Target == "native")
+    CO.Kernel = CO.Kernel.value_or(false);
+  else if (Target == "bpf")
+    CO.Kernel = false;
+  else if (!CO.Kernel)
+    CO.Kernel = IsNothing;
+  auto Config = CompilerConfig::create(CO);
+  if (!Config)
+    return failure(RunStatus::UsageError, Config.takeError());
+
+  std::optional<CompileCache> Private;
+  if (!Cache)
+    Cache = &Private.emplace(Engine);
+  uint64_t HitsBefore = Cache->entryStats(**Config, Spec.Func, Spec.ArgTuple).Hits;
+  auto Compiled = Cache->cachedCompilation(**Config, Spec.Func, Spec.ArgTuple);
+  if (!Compiled)
+    return failure(RunStatus::ProgramError, Compiled.takeError());
+  const CachedArtefact &C = **Compiled;
+
+  RunOutcome Out;
+  Out.Signature = Spec.str();
+  Out.Kernel = (*Config)->kernel();
+  Out.CacheHit =
+      Cache->entryStats(**Config, Spec.Func, Spec.ArgTuple).Hits > HitsBefore;
+
+  DeviceArtefact A;
+  A.Target = Target;
+  // The backend may rename symbols (PTX has no `!` in names).
+  A.Entry = (*Config)->target().asmSymbol(C.EntrySymbol);
+  if (Target == "ptx")
+    A.Asm = C.Asm;
+  A.Object = C.Object;
+  A.SharedBytes = C.SharedBytes;
+  if (Target == "native" && !Out.Kernel) {
+    auto Shape = RetT ? shapeOf(RetT) : std::nullopt;
+    if (!Shape)
+      return failure(RunStatus::DeviceError, "argument",
+                     "`" + Call->Function + "` returns " +
+                         (RetT ? RetT->str() : std::string("?")) +
+                         "; the host can show scalars and tuples of them");
+    A.ReturnShape = std::move(*Shape);
+  }
+
+  auto DevRef = Registry.lookup(R.Device);
+  if (!DevRef)
+    return failure(RunStatus::DeviceError, DevRef.takeError());
+  auto Loaded = DevRef->load(A, Out.LoadLog);
+  if (!Loaded)
+    return failure(RunStatus::DeviceError, Loaded.takeError());
+  // A socket filter on a packet socket sees the whole frame at offset 0, but
+  // BPF_PROG_TEST_RUN consumes an Ethernet header before the program runs:
+  // prepend a dummy one so the frame given in the call is what the program
+  // reads (and `len` is its length).
+  std::vector<HostValue> DevArgs = Call->Args;
+  if (R.Device == "bpf")
+    for (HostValue &V : DevArgs)
+      if (V.isArray() && V.scalarKind() == ScalarKind::UInt8) {
+        std::vector<uint8_t> Frame(14, 0);
+        Frame.insert(Frame.end(), V.bytes().begin(), V.bytes().end());
+        int64_t N = static_cast<int64_t>(Frame.size());
+        V = HostValue::array(ScalarKind::UInt8, {N}, std::move(Frame));
+      }
+  auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
+  if (!Run)
+    return failure(RunStatus::DeviceError, Run.takeError());
+  if (R.Device == "bpf")
+    Run->Args = Call->Args; // report the frame as given, not the padded one
+  Out.Launch = std::move(*Run);
+  return Out;
+}
+
+} // namespace prism

@@ -1,0 +1,64 @@
+/// \file
+/// Runs a call on a device: what `prism run` and the GUI's Run form do.
+///
+/// The call's arguments are evaluated on the host (CallParser), their types
+/// form the signature, inference decides kernel-ness where the target needs
+/// it (a GPU function returning `nothing` is a kernel), the function is
+/// compiled through the compile cache (a second run of the same call is a
+/// cache hit), loaded on the device and launched over Grid × Block.
+///
+/// Kernel-ness per target: ptx — a function returning `nothing` is a kernel
+/// (anything else is a device function the GPU cannot launch); native —
+/// an ordinary function whose return value comes back, unless Kernel is
+/// forced; bpf — never a kernel (the program returns its verdict).
+#pragma once
+
+#include "cache/CompileCache.h"
+#include "devices/Device.h"
+#include "infer/Inference.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prism {
+
+struct RunRequest {
+  std::string Device = "host";
+  std::string Call;       ///< `saxpy!(2f0, ones(Float32, 8), ones(Float32, 8))`
+  Dim3 Grid, Block;
+  uint64_t Seed = 0;      ///< of `rand(...)` in the call
+  /// Options for the compile (opt level, launch bounds...). Target and
+  /// Arch default to the device's; a Target naming another target is a
+  /// usage error.
+  CompilerConfigOptions Config;
+  bool TargetGiven = false;
+};
+
+enum class RunStatus {
+  Ok,
+  UsageError,   ///< unknown device, bad call syntax, wrong target
+  ProgramError, ///< the program does not compile for the device
+  DeviceError,  ///< unavailable device, load failure, run-time failure
+};
+
+struct RunOutcome {
+  RunStatus Status = RunStatus::Ok;
+  std::vector<Diagnostic> Diagnostics; ///< errors, or warnings on success
+  LaunchResult Launch;                 ///< valid when Status == Ok
+  bool Kernel = false;                 ///< compiled as a kernel
+  std::string Signature;               ///< the job the call resolved to
+  std::string LoadLog;                 ///< the device loader's log
+  bool CacheHit = false;               ///< the compile was a cache hit
+  bool ok() const { return Status == RunStatus::Ok; }
+};
+
+/// Runs the request against the program in Env (current world). `Cache`
+/// must belong to `Engine`; without one a private cache is used.
+RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine,
+                   const RunRequest &R, CompileCache *Cache = nullptr);
+
+/// `X[,Y[,Z]]` → Dim3 (empty: 1); none when malformed or zero.
+std::optional<Dim3> parseDim3(llvm::StringRef S);
+
+} // namespace prism
