@@ -125,16 +125,41 @@ static llvm::StringRef unquote(llvm::StringRef S) {
 
 AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
                           const std::string &Comment) {
-  // (file, line, col) → the first full DILocation with that position.
+  // (file, line, col) → every distinct full DILocation with that position,
+  // in module order. `.loc` names only the innermost position, and one
+  // prelude line inlined twice (threadIdx's and blockIdx's `+ 1`) has two
+  // inlining chains: the asm follows the IR's order closely, so the match
+  // is the first candidate at or after the previous match.
   using Key = std::tuple<std::string, unsigned, unsigned>;
-  std::map<Key, const llvm::DILocation *> ByPos;
+  struct Candidate {
+    size_t Order;
+    const llvm::DILocation *Loc;
+  };
+  std::map<Key, std::vector<Candidate>> ByPos;
+  size_t Order = 0;
   for (const llvm::Function &F : M)
-    for (const llvm::Instruction &I : llvm::instructions(F))
-      if (const llvm::DILocation *L = I.getDebugLoc().get())
-        // By base name: `.file` may split a path into directory and name.
-        ByPos.try_emplace(Key{baseName(L->getFilename()), L->getLine(),
-                              L->getColumn()},
-                          L);
+    for (const llvm::Instruction &I : llvm::instructions(F)) {
+      ++Order;
+      const llvm::DILocation *L = I.getDebugLoc().get();
+      if (!L)
+        continue;
+      // By base name: `.file` may split a path into directory and name.
+      std::vector<Candidate> &C =
+          ByPos[Key{baseName(L->getFilename()), L->getLine(), L->getColumn()}];
+      if (C.empty() || C.back().Loc != L)
+        C.push_back({Order, L});
+    }
+  size_t Cursor = 0;
+  auto Match = [&Cursor](const std::vector<Candidate> &C) {
+    const Candidate *Best = &C.back();
+    for (const Candidate &X : C)
+      if (X.Order >= Cursor) {
+        Best = &X;
+        break;
+      }
+    Cursor = Best->Order;
+    return Best->Loc;
+  };
 
   AsmAnnotation Out;
   std::map<unsigned, std::string> Files; // .file number → name
@@ -177,7 +202,7 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
       std::string File = Files.count(FileNo) ? Files[FileNo] : "";
       auto It = ByPos.find(Key{baseName(File), LineNo, Col});
       if (It != ByPos.end()) {
-        Current = lineOriginOf(It->second);
+        Current = lineOriginOf(Match(It->second));
       } else {
         Current = {};
         Current.Frames.push_back({"", File, LineNo, Col});

@@ -1,0 +1,4 @@
+function f(x::Int)
+    break
+    return x
+end

@@ -1,0 +1,4 @@
+function f(x::Int)
+    g = y -> y + x
+    return g(1)
+end

@@ -1,0 +1,1 @@
+f(x::Int) = x + 0x1234567890abcdef1234567890abcdef12

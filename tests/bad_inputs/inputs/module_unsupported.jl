@@ -1,0 +1,3 @@
+module M
+f(x::Int) = x
+end

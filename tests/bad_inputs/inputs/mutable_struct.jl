@@ -1,0 +1,4 @@
+mutable struct P
+    a::Int
+end
+f(x::Int) = x

@@ -1,0 +1,4 @@
+g(x::Float32) = x
+function f(x::Int)
+    return g(x)
+end

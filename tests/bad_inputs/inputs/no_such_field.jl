@@ -1,0 +1,4 @@
+struct P
+    a::Int
+end
+f(x::Int) = P(x).b

@@ -1,0 +1,2 @@
+g(x::Int) = g(x)
+f(x::Int) = g(x)

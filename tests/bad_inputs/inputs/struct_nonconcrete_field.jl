@@ -1,0 +1,4 @@
+struct P
+    a::Real
+end
+f(x::Int) = P(x).a

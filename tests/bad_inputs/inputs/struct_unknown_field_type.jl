@@ -1,0 +1,4 @@
+struct P
+    a::Nope
+end
+f(x::Int) = P(x).a

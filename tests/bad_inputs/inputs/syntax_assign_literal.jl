@@ -1,0 +1,4 @@
+function f(x::Int)
+    1 = x
+    return x
+end

@@ -1,0 +1,2 @@
+f(x::Int) = x
+end

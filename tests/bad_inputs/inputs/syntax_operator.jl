@@ -1,0 +1,4 @@
+function f(x::Int)
+    y = x +* 1
+    return y
+end

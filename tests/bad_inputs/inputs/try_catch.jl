@@ -1,0 +1,7 @@
+function f(x::Int)
+    try
+        return x
+    catch
+        return 0
+    end
+end

@@ -1,0 +1,6 @@
+function f(x::Int)
+    if x > 0
+        y = 1
+    end
+    return y
+end

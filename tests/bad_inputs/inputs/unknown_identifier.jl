@@ -1,0 +1,3 @@
+function f(x::Int)
+    return x + yy
+end

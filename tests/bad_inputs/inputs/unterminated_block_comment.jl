@@ -1,0 +1,3 @@
+f(x::Int) = x
+#= open comment
+#= nested =#
