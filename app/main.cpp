@@ -7,7 +7,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <functional>
+#include <new>
 
 using namespace prism::app;
 
@@ -183,5 +185,14 @@ int main(int argc, char **argv) {
   }
   if (!Action)
     Action = [&] { return runGui(O); };
-  return Action();
+  // A file-size limit (RLIMIT_FSIZE) must turn into a failed write (EFBIG,
+  // reported where it happens), not kill the process with SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
+  try {
+    return Action();
+  } catch (const std::bad_alloc &) {
+    // Host-side buffers (a call's arrays, a huge program) that do not fit.
+    llvm::errs() << "prism: error: out of memory\n";
+    return ExitDevice;
+  }
 }

@@ -7,7 +7,8 @@
 
 namespace prism {
 
-DebugInfoEmitter::DebugInfoEmitter(llvm::Module &M, bool FullDebug)
+DebugInfoEmitter::DebugInfoEmitter(
+    llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind)
     : M(M), DIB(M) {
   // The verifier and every backend require these module flags.
   M.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
@@ -16,9 +17,7 @@ DebugInfoEmitter::DebugInfoEmitter(llvm::Module &M, bool FullDebug)
   llvm::DIFile *Unknown = DIB.createFile("<prism>", "");
   CU = DIB.createCompileUnit(
       llvm::dwarf::DW_LANG_Julia, Unknown, "prism", /*isOptimized=*/true, "",
-      0, "",
-      FullDebug ? llvm::DICompileUnit::FullDebug
-                : llvm::DICompileUnit::LineTablesOnly);
+      0, "", Kind);
   EmptyFnType = DIB.createSubroutineType(DIB.getOrCreateTypeArray({}));
 }
 

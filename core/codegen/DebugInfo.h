@@ -6,6 +6,8 @@
 /// what lets every later stage map code back to source through inlining.
 #pragma once
 
+#include "llvm/IR/DebugInfoMetadata.h"
+
 #include "support/SourceFile.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -18,8 +20,10 @@ namespace prism {
 
 class DebugInfoEmitter {
 public:
-  /// `FullDebug` selects the DWARF emission kind; otherwise line tables only.
-  DebugInfoEmitter(llvm::Module &M, bool FullDebug);
+  /// The compile unit's emission kind: FullDebug, LineTablesOnly, or
+  /// DebugDirectivesOnly (PTX: `.loc` lines without `.target ..., debug`,
+  /// which would make ptxas compile unoptimised debug code).
+  DebugInfoEmitter(llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind);
   ~DebugInfoEmitter();
 
   llvm::DIFile *file(const SourceFileRef &F);

@@ -588,7 +588,11 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
   ModuleState MS(Ctx, M, C, DL);
   if (C.debugInfo() != DebugInfoLevel::None)
     MS.DI = std::make_unique<DebugInfoEmitter>(
-        M, C.debugInfo() == DebugInfoLevel::Full);
+        M, C.debugInfo() == DebugInfoLevel::Full
+               ? llvm::DICompileUnit::FullDebug
+           : C.target().lineInfoAsDirectives()
+               ? llvm::DICompileUnit::DebugDirectivesOnly
+               : llvm::DICompileUnit::LineTablesOnly);
   for (CodeInstance *CI : R.All)
     MS.Instances[CI->MI] = CI;
   if (!MS.Instances.count(Root->MI))

@@ -217,6 +217,13 @@ BpfDevice::load(const DeviceArtefact &A, std::string &Log) {
     Log = LibbpfLog;
     return Fail("load", FindError);
   }
+  // A function in `.text` is a subprogram to libbpf, never a program: an
+  // entry that did not get the program shape (pointer[, integer] → integer)
+  // stays there.
+  if (llvm::StringRef(bpf_program__section_name(Prog)) == ".text")
+    return Fail("load", "`" + A.Entry + "` is not a socket-filter program: "
+                        "a program takes (Ptr{UInt8}[, UInt32]) and returns "
+                        "an integer");
   std::string VerifierLog(VerifierLogBytes, '\0');
   bpf_program *P = nullptr;
   bpf_object__for_each_program(P, Obj) {

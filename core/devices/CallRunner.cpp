@@ -6,6 +6,8 @@
 #include "types/Loader.h"
 #include "types/Type.h"
 
+#include <algorithm>
+
 namespace prism {
 
 namespace {
@@ -94,6 +96,16 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   });
   if (!Call)
     return failure(RunStatus::UsageError, Call.takeError());
+
+  // A socket filter needs its packet; without one the entry is not a
+  // program (and libbpf must not be handed a plain function).
+  if (Target == "bpf" &&
+      std::none_of(Call->Args.begin(), Call->Args.end(), [](const HostValue &V) {
+        return V.isArray() && V.scalarKind() == ScalarKind::UInt8;
+      }))
+    return failure(RunStatus::DeviceError, "argument",
+                   "the bpf device runs a program on a packet: pass a "
+                   "`UInt8[...]` argument (at least 14 bytes)");
 
   std::string Sig = Call->Function + "(";
   for (size_t I = 0; I < Call->Args.size(); ++I)

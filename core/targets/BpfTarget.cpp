@@ -390,9 +390,6 @@ llvm::Error BpfTarget::finishModule(llvm::Module &M, llvm::Function *Entry,
 
 void BpfTarget::validateModule(const llvm::Module &M, const CompilerConfig &,
                                std::vector<Diagnostic> &Out) const {
-  const llvm::Function *Marker = M.getFunction(PacketMarkerName);
-  if (!Marker)
-    return;
   std::set<std::pair<std::string, uint32_t>> Seen;
   auto Report = [&](const llvm::Instruction &I, const std::string &Message) {
     Diagnostic D = Diagnostic::error("target-restriction", Message, {});
@@ -400,6 +397,18 @@ void BpfTarget::validateModule(const llvm::Module &M, const CompilerConfig &,
     if (Seen.insert({D.Loc.FileName, D.Loc.Line}).second)
       Out.push_back(std::move(D));
   };
+  // LLVM 16's BPF backend cannot select signed division (it aborts with
+  // "Cannot select: sdiv"); BPF ISA v4's sdiv is newer than this LLVM.
+  for (const llvm::Function &F : M)
+    for (const llvm::BasicBlock &BB : F)
+      for (const llvm::Instruction &I : BB)
+        if (I.getOpcode() == llvm::Instruction::SDiv ||
+            I.getOpcode() == llvm::Instruction::SRem)
+          Report(I, "signed integer division is not supported on the bpf "
+                    "target: divide unsigned integers (e.g. UInt64) instead");
+  const llvm::Function *Marker = M.getFunction(PacketMarkerName);
+  if (!Marker)
+    return;
   // Whatever lowering left on the packet pointer is something a socket
   // filter cannot do.
   llvm::SmallVector<const llvm::Value *, 8> Work(Marker->users().begin(),

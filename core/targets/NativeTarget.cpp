@@ -4,11 +4,14 @@
 
 #include "cache/CompilerConfig.h"
 #include "codegen/Runtime.h"
+#include "optim/LLVMInit.h"
 #include "targets/HostInfo.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 
 namespace prism {
 
@@ -29,6 +32,27 @@ public:
 
   bool usesKernelState() const override { return true; }
   bool wantsLaunchWrapper() const override { return true; }
+
+  /// An unknown CPU makes LLVM print warnings and then abort (a 64-bit
+  /// triple on a subtarget without 64-bit mode): reject it up front.
+  llvm::Error checkConfig(const CompilerConfig &C) const override {
+    initializeLLVMTargets();
+    std::string Err;
+    const llvm::Target *T =
+        llvm::TargetRegistry::lookupTarget(hostInfo().Triple, Err);
+    if (!T)
+      return makeDiagError(Diagnostic::error("config", Err, {}));
+    std::unique_ptr<llvm::MCSubtargetInfo> STI(
+        T->createMCSubtargetInfo(hostInfo().Triple, "", ""));
+    if (!STI || !STI->isCPUStringValid(C.arch()))
+      return makeDiagError(Diagnostic::error(
+          "config",
+          "the native target does not support --arch `" + C.arch() +
+              "`: expected a CPU LLVM 16 knows for " + hostInfo().Triple +
+              ", such as " + hostInfo().CPU + ", x86-64-v3 or skylake",
+          {}));
+    return llvm::Error::success();
+  }
 
   llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
                                llvm::Value *State) const override {

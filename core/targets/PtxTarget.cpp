@@ -240,6 +240,7 @@ public:
     return emitAsm(M, TM);
   }
   bool objectIsAsm() const override { return true; }
+  bool lineInfoAsDirectives() const override { return true; }
 
   void resourceUsage(const std::string &Asm, const CompilerConfig &C,
                      ResourceUsage &Out) const override;

@@ -135,6 +135,10 @@ public:
   /// Assembly text (mcgen). Backend failures come back as Errors.
   virtual llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                               llvm::TargetMachine &TM) const;
+  /// Line information as `.loc` directives only (no DWARF sections, no
+  /// debug-mode marker). PTX: a line-tables compile unit makes NVPTX print
+  /// `.target sm_XX, debug`, and ptxas then compiles without optimisation.
+  virtual bool lineInfoAsDirectives() const { return false; }
   /// True when the "object" is the assembly text itself (PTX, which the
   /// driver JIT-compiles), so there is nothing separate to emit.
   virtual bool objectIsAsm() const { return false; }
