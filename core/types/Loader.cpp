@@ -8,6 +8,11 @@
 
 namespace prism {
 
+/// Limits on integer type parameters, so that a signature like
+/// `NTuple{10^12, Int}` is an error and not an allocation of that size.
+constexpr int64_t MaxNTupleLength = 1024;
+constexpr int64_t MaxArrayRank = 8;
+
 namespace {
 
 DiagLoc locOf(const SourceFileRef &File, SrcRange R) {
@@ -620,6 +625,11 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
                          "NTuple length must be an integer, not `" + Ps[0]->str() + "`");
       if (Ps[0]->isIntValue() && Ps[0]->intValue() < 0)
         return typeError(File, E.Kids[1]->Range, "NTuple length must be non-negative");
+      if (Ps[0]->isIntValue() && Ps[0]->intValue() > MaxNTupleLength)
+        return typeError(File, E.Kids[1]->Range,
+                         "NTuple length " + std::to_string(Ps[0]->intValue()) +
+                             " is over Prism's limit of " +
+                             std::to_string(MaxNTupleLength));
       return C.apply(N, Ps);
     }
     // `B` is the UnionAll over the name's own parameters (possibly an alias).
@@ -631,6 +641,12 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
       Ps.push_back(B->param(I));
     for (size_t I = 0; I < N->Params.size(); ++I) {
       Type *P = Ps[I];
+      // An array's rank sizes tuples of dimensions: keep it small and sane.
+      if (N->Name.str() == "DeviceArray" && I == 1 && P->isIntValue() &&
+          (P->intValue() < 0 || P->intValue() > MaxArrayRank))
+        return typeError(File, E.Kids[I + 1]->Range,
+                         "array rank must be 0.." + std::to_string(MaxArrayRank) +
+                             ", not " + std::to_string(P->intValue()));
       Type *Hi = N->Params[I]->upperBound();
       if (!P->isTypeVar() && !P->isIntValue() && !Hi->isAny() && !isSubtype(P, Hi))
         return typeError(File, E.Kids[I + 1]->Range,
