@@ -327,6 +327,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     // Code generation rewrites the IR it runs on; the report's optimised
     // module must stay as the optimiser left it.
     std::unique_ptr<llvm::Module> ForAsm = llvm::CloneModule(*Result.Module);
+    // Asm shown annotated is generated from a copy whose locations are
+    // tagged, so each `.loc` names one full inlining chain.
+    bool Annotate = !Opts.RawAsm && Opts.StageText;
+    std::vector<const llvm::DILocation *> Tags;
+    if (Annotate)
+      Tags = tagLocations(*ForAsm);
     llvm::Expected<std::string> Asm = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return Tgt.emitAsm(*ForAsm, *TM);
@@ -359,7 +365,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     } else {
       // `;` as Julia's code_native prints source comments, whatever the
       // assembler's own comment leader.
-      AsmAnnotation A = annotateAsm(*Asm, *Result.Module, ";");
+      AsmAnnotation A = annotateAsm(*Asm, *Result.Module, ";", Tags);
       Out.Text = std::move(A.Text);
       Out.Lines = std::move(A.Lines);
     }

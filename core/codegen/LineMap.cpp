@@ -123,8 +123,27 @@ static llvm::StringRef unquote(llvm::StringRef S) {
   return S;
 }
 
+std::vector<const llvm::DILocation *> tagLocations(llvm::Module &M) {
+  std::vector<const llvm::DILocation *> Tags;
+  llvm::DenseMap<const llvm::DILocation *, unsigned> Index;
+  for (llvm::Function &F : M)
+    for (llvm::Instruction &I : llvm::instructions(F)) {
+      const llvm::DILocation *L = I.getDebugLoc().get();
+      if (!L || L->getLine() == 0)
+        continue;
+      auto [It, New] = Index.try_emplace(L, Tags.size());
+      if (New)
+        Tags.push_back(L);
+      I.setDebugLoc(llvm::DILocation::get(
+          M.getContext(), LocationTagBase + It->second, 0, L->getScope(),
+          L->getInlinedAt(), L->isImplicitCode()));
+    }
+  return Tags;
+}
+
 AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
-                          const std::string &Comment) {
+                          const std::string &Comment,
+                          const std::vector<const llvm::DILocation *> &Tags) {
   // (file, line, col) → every distinct full DILocation with that position,
   // in module order. `.loc` names only the innermost position, and one
   // prelude line inlined twice (threadIdx's and blockIdx's `+ 1`) has two
@@ -201,7 +220,9 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
       }
       std::string File = Files.count(FileNo) ? Files[FileNo] : "";
       auto It = ByPos.find(Key{baseName(File), LineNo, Col});
-      if (It != ByPos.end()) {
+      if (LineNo >= LocationTagBase && LineNo - LocationTagBase < Tags.size()) {
+        Current = lineOriginOf(Tags[LineNo - LocationTagBase]);
+      } else if (It != ByPos.end()) {
         Current = lineOriginOf(Match(It->second));
       } else {
         Current = {};

@@ -6,9 +6,13 @@
 ///
 ///  - LLVM IR: printed with an AssemblyAnnotationWriter that records, for
 ///    each instruction, the output line it lands on and its DILocation.
-///  - Assembly: `.file`/`.loc` directives give the innermost position; the
-///    inlining chain is recovered from the optimised module's DILocations
-///    with the same (file, line, column). `annotateAsm` rewrites the text as
+///  - Assembly: `.loc` directives carry only a line and a column, never the
+///    inlining chain, and one prelude line inlined twice would be ambiguous.
+///    So the module that is code-generated for reading is first tagged
+///    (`tagLocations`): every distinct DILocation gets a unique line number
+///    from which the annotator recovers the full chain exactly. Untagged
+///    asm falls back to matching (file, line, column). `annotateAsm` rewrites
+///    the text as
 ///    `code_native` shows it: directives for debug info dropped, and a
 ///    comment `; saxpy.jl:5` (or `; 70_array.jl:12 getindex, inlined into
 ///    saxpy! at saxpy.jl:5`) before the instructions of each new line.
@@ -38,9 +42,17 @@ struct AsmAnnotation {
   std::vector<LineOrigin> Lines; ///< one per line of Text
 };
 
+/// Replaces every instruction's DILocation in M by a copy whose line is
+/// `LocationTagBase + i`, and returns the originals by i. Only for a module
+/// whose asm is annotated, never for one whose asm is shown raw.
+constexpr unsigned LocationTagBase = 1u << 30;
+std::vector<const llvm::DILocation *> tagLocations(llvm::Module &M);
+
 /// `Raw` is the backend's asm for `M` (the module that was code-generated,
-/// before MC lowering). `Comment` is the target's comment leader.
+/// before MC lowering). `Comment` is the target's comment leader. `Tags`:
+/// what tagLocations returned for M, when it was tagged.
 AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
-                          const std::string &Comment = ";");
+                          const std::string &Comment = ";",
+                          const std::vector<const llvm::DILocation *> &Tags = {});
 
 } // namespace prism
