@@ -36,6 +36,53 @@ std::optional<cmd::RunOnDevice> RunForm::toCommand(JobId Job,
   return R;
 }
 
+std::optional<RunForm> runHeaderForm(std::string_view Source,
+                                     std::string_view Function) {
+  size_t Pos = 0;
+  while (Pos < Source.size()) {
+    size_t End = Source.find('\n', Pos);
+    std::string_view Line = Source.substr(
+        Pos, End == std::string_view::npos ? std::string_view::npos : End - Pos);
+    Pos = End == std::string_view::npos ? Source.size() : End + 1;
+    constexpr std::string_view Prefix = "# run: ";
+    if (!Line.starts_with(Prefix))
+      continue;
+    Line.remove_prefix(Prefix.size());
+    if (!Line.starts_with(std::string(Function) + "("))
+      continue;
+    // The call ends at its balancing parenthesis; options follow.
+    int Depth = 0;
+    size_t Close = std::string_view::npos;
+    for (size_t I = 0; I < Line.size() && Close == std::string_view::npos; ++I)
+      if (Line[I] == '(')
+        ++Depth;
+      else if (Line[I] == ')' && --Depth == 0)
+        Close = I;
+    if (Close == std::string_view::npos)
+      continue;
+    RunForm F;
+    F.Call = std::string(Line.substr(0, Close + 1));
+    std::string_view Rest = Line.substr(Close + 1);
+    auto Option = [&Rest](std::string_view Name) -> std::optional<std::string> {
+      size_t P = Rest.find(Name);
+      if (P == std::string_view::npos)
+        return std::nullopt;
+      std::string_view V = Rest.substr(P + Name.size());
+      while (!V.empty() && (V.front() == ' ' || V.front() == '='))
+        V.remove_prefix(1);
+      return std::string(V.substr(0, V.find(' ')));
+    };
+    if (auto B = Option("--blocks"))
+      F.Blocks = *B;
+    if (auto T = Option("--threads"))
+      F.Threads = *T;
+    if (auto D = Option("--device"))
+      F.Device = *D;
+    return F;
+  }
+  return std::nullopt;
+}
+
 std::string exampleCall(std::string_view Sig) {
   size_t Open = Sig.find('(');
   if (Open == std::string_view::npos)
@@ -59,8 +106,13 @@ std::string exampleCall(std::string_view Sig) {
     First = false;
     if (T.starts_with("DeviceArray{")) {
       std::string_view Elt = T.substr(12);
+      std::string_view Rank = Elt.substr(Elt.find(',') + 1);
       Elt = Elt.substr(0, Elt.find(','));
-      Out += "rand(" + std::string(Elt) + ", 1024)";
+      // A square shape for matrices, a long vector otherwise.
+      Out += "rand(" + std::string(Elt) +
+             (Rank.starts_with("2") ? ", 32, 32)" : ", 1024)");
+    } else if (T.starts_with("typeof(") && T.back() == ')') {
+      Out += std::string(T.substr(7, T.size() - 8));
     } else if (T == "Float32") {
       Out += "1f0";
     } else if (T == "Float64") {
@@ -170,12 +222,19 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   const JobEntry *J = Ctx.selectedJob();
   if (J && PrefilledFor != J->Spec.Signature) {
     PrefilledFor = J->Spec.Signature;
-    Form.Call = exampleCall(J->Spec.Signature);
+    std::string_view Sig = J->Spec.Signature;
+    std::string_view Fn = Sig.substr(0, Sig.find('('));
+    std::optional<RunForm> Header = runHeaderForm(Snap.Source, Fn);
+    Form.Call = Header ? Header->Call : exampleCall(Sig);
+    Form.Blocks = Header ? Header->Blocks : "1";
+    Form.Threads = Header ? Header->Threads : "1";
     Form.Device = "host";
     // The job's own device when it can run here; the host otherwise.
     const char *Own = J->Spec.Target == "bpf"   ? "bpf"
                       : J->Spec.Target == "ptx" ? "cuda"
                                                 : nullptr;
+    if (Header && Header->Device != "host")
+      Own = Header->Device == "bpf" ? "bpf" : Header->Device == "cuda" ? "cuda" : Own;
     for (const DeviceEntry &X : Snap.Devices)
       if (Own && X.Name == Own && X.State != DeviceState::Unavailable)
         Form.Device = Own;

@@ -23,6 +23,13 @@ struct RunForm {
 /// `saxpy!(Float32, DeviceArray{Float32,1})` → `saxpy!(1f0, rand(Float32, 1024))`.
 std::string exampleCall(std::string_view Signature);
 
+/// The form the file's own `# run:` header suggests for a function
+/// (`# run: map!(square, zeros(Float32, 8), collect(Float32, 1:8)) --threads 8`):
+/// the call and its --blocks/--threads/--device. None when the header has
+/// no run line for that function.
+std::optional<RunForm> runHeaderForm(std::string_view Source,
+                                     std::string_view Function);
+
 class DevicesView {
 public:
   void draw(ViewContext &Ctx, bool *Open);

@@ -154,3 +154,29 @@ TEST(Compare, FiguresOfTwoReports) {
   ASSERT_TRUE(Find("asm lines"));
   EXPECT_EQ(*Find("asm lines")->A - *Find("asm lines")->B, 1);
 }
+
+TEST(DevicesForm, PrefillsFromTheFilesRunHeader) {
+  const char *Src = "# job: matmul!(DeviceArray{Float32,2}, ...)\n"
+                    "# run: matmul!(zeros(Float32, 32, 32), ones(Float32, 32, 32)) "
+                    "--blocks 2,2 --threads 16,16\n"
+                    "# run: fib(20)\n"
+                    "function matmul!(C, A) end\n";
+  auto F = runHeaderForm(Src, "matmul!");
+  ASSERT_TRUE(F.has_value());
+  EXPECT_EQ(F->Call, "matmul!(zeros(Float32, 32, 32), ones(Float32, 32, 32))");
+  EXPECT_EQ(F->Blocks, "2,2");
+  EXPECT_EQ(F->Threads, "16,16");
+  auto G = runHeaderForm(Src, "fib");
+  ASSERT_TRUE(G.has_value());
+  EXPECT_EQ(G->Call, "fib(20)");
+  EXPECT_EQ(G->Threads, "1");
+  EXPECT_FALSE(runHeaderForm(Src, "fi").has_value());
+  EXPECT_FALSE(runHeaderForm(Src, "other").has_value());
+}
+
+TEST(DevicesForm, ExampleCallShapesMatricesAndPassesFunctions) {
+  EXPECT_EQ(exampleCall("matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2})"),
+            "matmul!(rand(Float32, 32, 32), rand(Float32, 32, 32))");
+  EXPECT_EQ(exampleCall("map!(typeof(square), DeviceArray{Float32,1}, DeviceArray{Float32,1})"),
+            "map!(square, rand(Float32, 1024), rand(Float32, 1024))");
+}
