@@ -11,10 +11,16 @@
 
 #include <GLFW/glfw3.h>
 #include <cfloat>
+#include <cstdio>
+#include <cerrno>
+#include <sys/stat.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
+
+extern "C" unsigned char *stbi_write_png_to_mem(const unsigned char *, int, int,
+                                               int, int, int *);
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -83,7 +89,10 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   return Jobs;
 }
 
-bool writeScreenshot(GLFWwindow *W, const std::string &Path) {
+/// Writes the back buffer as a PNG. stb's own file writer ignores write
+/// errors, so the PNG is encoded in memory and written here: a full disk or
+/// a file-size limit is an error with its reason, never a truncated file.
+bool writeScreenshot(GLFWwindow *W, const std::string &Path, std::string &Error) {
   int Width = 0, Height = 0;
   glfwGetFramebufferSize(W, &Width, &Height);
   std::vector<unsigned char> Pixels(size_t(Width) * Height * 4);
@@ -92,8 +101,30 @@ bool writeScreenshot(GLFWwindow *W, const std::string &Path) {
   glReadPixels(0, 0, Width, Height, GL_RGBA, GL_UNSIGNED_BYTE, Pixels.data());
   // OpenGL's origin is bottom-left; PNG rows go top-down.
   stbi_flip_vertically_on_write(1);
-  return stbi_write_png(Path.c_str(), Width, Height, 4, Pixels.data(),
-                        Width * 4) != 0;
+  int Len = 0;
+  unsigned char *Png =
+      stbi_write_png_to_mem(Pixels.data(), Width * 4, Width, Height, 4, &Len);
+  if (!Png) {
+    Error = "cannot encode the PNG";
+    return false;
+  }
+  std::FILE *F = std::fopen(Path.c_str(), "wb");
+  bool Ok = F && std::fwrite(Png, 1, size_t(Len), F) == size_t(Len);
+  int Err = errno;
+  if (F && std::fclose(F) != 0 && Ok) {
+    Ok = false;
+    Err = errno;
+  }
+  std::free(Png);
+  if (!Ok) {
+    Error = std::strerror(Err);
+    // No truncated PNG left behind; but only a regular file is ours to
+    // remove (the path may be a device such as /dev/full).
+    struct stat St;
+    if (F && ::lstat(Path.c_str(), &St) == 0 && S_ISREG(St.st_mode))
+      std::remove(Path.c_str());
+  }
+  return Ok;
 }
 
 /// Loads DejaVu Sans (UI) and DejaVu Sans Mono (code) rasterised at the
@@ -307,8 +338,10 @@ int runGui(const CommandOptions &O) {
     if (Shell.quitRequested())
       glfwSetWindowShouldClose(Win, 1);
     if (Headless && Frame + 1 >= Frames) {
-      if (!O.Screenshot.empty() && !writeScreenshot(Win, O.Screenshot)) {
-        llvm::errs() << "prism: cannot write " << O.Screenshot << "\n";
+      std::string Why;
+      if (!O.Screenshot.empty() && !writeScreenshot(Win, O.Screenshot, Why)) {
+        llvm::errs() << "prism: error: cannot write " << O.Screenshot << ": "
+                     << Why << "\n";
         RC = ExitDevice;
       }
       break;

@@ -75,6 +75,12 @@ std::optional<Dim3> parseDim3(llvm::StringRef S) {
 
 RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                    CompileCache *Cache) {
+  // CUDA's grid limits, applied everywhere so that a call behaves the same
+  // on every device (and a typo cannot start 10^15 host threads); each
+  // device checks its own block limit.
+  if (R.Grid.Y > 65535 || R.Grid.Z > 65535 || R.Grid.X > 0x7fffffffu)
+    return failure(RunStatus::UsageError, "usage",
+                   "--blocks: at most 2147483647 in x and 65535 in y and z");
   DeviceRegistry &Registry = DeviceRegistry::get();
   Device *Dev = Registry.find(R.Device);
   if (!Dev) {
