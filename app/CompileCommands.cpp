@@ -189,6 +189,8 @@ static llvm::json::Object cacheJson(const CacheFigures &C) {
       {"hit", C.FromDisk},
       {"writes", static_cast<int64_t>(C.DiskWrites)},
       {"corrupt", static_cast<int64_t>(C.DiskCorrupt)},
+      {"write_errors", static_cast<int64_t>(C.DiskWriteErrors)},
+      {"write_error", C.DiskWriteError},
       {"error", C.DiskError}};
   return llvm::json::Object{
       {"hits", static_cast<int64_t>(C.Hits)},
@@ -319,6 +321,8 @@ int runReport(const CommandOptions &O) {
     llvm::outs() << llvm::formatv("  {0,-14} {1} ({2} writes, {3} corrupt)\n",
                                   "disk", CF.DiskDir, CF.DiskWrites,
                                   CF.DiskCorrupt);
+  if (!CF.DiskWriteError.empty())
+    llvm::outs() << "  disk cache write error: " << CF.DiskWriteError << "\n";
   if (!CF.DiskError.empty())
     llvm::outs() << "  disk cache unavailable: " << CF.DiskError << "\n";
   return ExitOk;

@@ -47,6 +47,8 @@ llvm::Error probeCache(CompileCache &Cache, const CompilerConfig &Config,
   Out.DiskError = All.DiskError;
   Out.DiskWrites = All.Disk.Writes;
   Out.DiskCorrupt = All.Disk.Corrupt;
+  Out.DiskWriteErrors = All.Disk.WriteErrors;
+  Out.DiskWriteError = All.Disk.LastWriteError;
   return llvm::Error::success();
 }
 

@@ -241,7 +241,8 @@ DiskCache *CompileCache::diskCacheFor(const CompilerConfig &C,
       return Disk.get();
   auto Disk = DiskCache::open(C.diskCacheDir());
   if (!Disk) {
-    Error = DiskError = llvm::toString(Disk.takeError());
+    std::vector<Diagnostic> Ds = takeDiagnostics(Disk.takeError());
+    Error = DiskError = Ds.empty() ? "cannot open the disk cache" : Ds[0].Message;
     return nullptr;
   }
   Disks.emplace_back(C.diskCacheDir(), std::move(*Disk));
@@ -370,6 +371,8 @@ CacheStats CompileCache::stats() const {
     S.Disk.Corrupt += DS.Corrupt;
     S.Disk.Evictions += DS.Evictions;
     S.Disk.WriteErrors += DS.WriteErrors;
+    if (!DS.LastWriteError.empty())
+      S.Disk.LastWriteError = DS.LastWriteError;
   }
   return S;
 }

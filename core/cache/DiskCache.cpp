@@ -286,6 +286,20 @@ std::optional<DiskArtefact> DiskCache::load(const ContentKey &K) {
 }
 
 llvm::Error DiskCache::store(const ContentKey &K, const DiskArtefact &A) {
+  llvm::Error E = storeFile(K, A);
+  if (E) {
+    std::vector<Diagnostic> Ds = takeDiagnostics(std::move(E));
+    std::string Message = Ds.empty() ? "cannot write cache entry" : Ds[0].Message;
+    {
+      std::lock_guard<std::mutex> G(ErrorLock);
+      LastWriteError = Message;
+    }
+    return cacheError(Message);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error DiskCache::storeFile(const ContentKey &K, const DiskArtefact &A) {
   std::string Bytes = encodeDiskArtefact(K, A);
   if (Bytes.size() > MaxBytes) {
     WriteErrors.fetch_add(1, std::memory_order_relaxed);
@@ -391,6 +405,8 @@ DiskCacheStats DiskCache::stats() const {
   S.Corrupt = Corrupt.load(std::memory_order_relaxed);
   S.Evictions = Evictions.load(std::memory_order_relaxed);
   S.WriteErrors = WriteErrors.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> G(ErrorLock);
+  S.LastWriteError = LastWriteError;
   return S;
 }
 

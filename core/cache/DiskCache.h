@@ -58,6 +58,7 @@ llvm::Expected<DiskArtefact> decodeDiskArtefact(const ContentKey &K,
 struct DiskCacheStats {
   uint64_t Hits = 0, Misses = 0, Writes = 0, Corrupt = 0, Evictions = 0,
            WriteErrors = 0;
+  std::string LastWriteError; ///< the message of the latest failed store
 };
 
 class DiskCache {
@@ -84,11 +85,14 @@ public:
 private:
   DiskCache(std::string Dir, uint64_t MaxBytes)
       : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
+  llvm::Error storeFile(const ContentKey &K, const DiskArtefact &A);
   void evict();
 
   std::string Dir;
   uint64_t MaxBytes;
   std::mutex EvictLock;
+  mutable std::mutex ErrorLock;
+  std::string LastWriteError;
   std::atomic<uint64_t> Hits{0}, Misses{0}, Writes{0}, Corrupt{0},
       Evictions{0}, WriteErrors{0};
 };

@@ -72,7 +72,8 @@ struct CacheFigures {
   bool FromDisk = false;   ///< the artefact came from the disk cache
   std::string DiskDir;     ///< empty: no disk cache
   std::string DiskError;   ///< why the disk cache is not in use
-  uint64_t DiskWrites = 0, DiskCorrupt = 0;
+  uint64_t DiskWrites = 0, DiskCorrupt = 0, DiskWriteErrors = 0;
+  std::string DiskWriteError; ///< the latest failed write (full disk, ...)
 };
 
 struct JobReport {
