@@ -218,6 +218,13 @@ int runGui(const CommandOptions &O) {
   std::string File = O.File.empty() ? defaultExample() : O.File;
   glfwSetErrorCallback([](int, const char *) {});
   if (!glfwInit()) {
+    // A screenshot was asked for and cannot be made: that is a failure,
+    // not a text report.
+    if (!O.Screenshot.empty()) {
+      llvm::errs() << "prism: error: no display available for --screenshot "
+                      "(GLFW could not initialise); run under xvfb-run\n";
+      return ExitDevice;
+    }
     llvm::errs() << "prism: no display available (GLFW could not initialise);"
                     " run under xvfb-run for a virtual display. A text report "
                     "of the default job follows.\n\n";

@@ -81,6 +81,13 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (R.Grid.Y > 65535 || R.Grid.Z > 65535 || R.Grid.X > 0x7fffffffu)
     return failure(RunStatus::UsageError, "usage",
                    "--blocks: at most 2147483647 in x and 65535 in y and z");
+  // A launch bound is a promise to the compiler; a GPU refuses a launch
+  // that breaks it, and so does every device here.
+  if (R.Config.MaxThreads && R.Block.count() > R.Config.MaxThreads)
+    return failure(RunStatus::UsageError, "usage",
+                   "a block of " + std::to_string(R.Block.count()) +
+                       " threads breaks the launch bound --maxthreads " +
+                       std::to_string(R.Config.MaxThreads));
   DeviceRegistry &Registry = DeviceRegistry::get();
   Device *Dev = Registry.find(R.Device);
   if (!Dev) {
