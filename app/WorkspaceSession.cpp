@@ -11,7 +11,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace prism::app {
 
@@ -147,19 +146,17 @@ void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
   R.Block = {C.Threads[0], C.Threads[1], C.Threads[2]};
   R.Seed = C.Seed;
   // The selected job's options (opt level, launch bounds) apply to the run;
-  // target and arch are the device's.
+  // target, arch and kernel-ness are the device's (runCall decides them).
   auto Snap = WS->snapshot();
   for (const JobState &J : Snap->Jobs)
     if (J.Id == C.Job) {
-      R.Config.OptLevel = J.Spec.OptLevel;
-      R.Config.AlwaysInline = J.Spec.AlwaysInline;
-      R.Config.MaxThreads = J.Spec.MaxThreads;
-      R.Config.MinThreads = J.Spec.MinThreads;
-      R.Config.BlocksPerSM = J.Spec.BlocksPerSM;
-      R.Config.MaxRegs = J.Spec.MaxRegs;
+      R.Config = J.Spec.configOptions();
+      R.Config.Arch.clear();
+      R.Config.Kernel.reset();
     }
   WS->run(std::move(R));
-  Status = "running " + C.Call + " on " + C.Device + "…";
+  RunningCall = C.Call + " on " + C.Device;
+  Status = "running " + RunningCall + "…";
   UiChanged = true;
 }
 
@@ -253,8 +250,10 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     return Published;
   SeenVersion = S->Version;
   UiChanged = false;
-  if (llvm::StringRef(Status).startswith("running ") && !S->Busy)
-    Status = "ran" + Status.substr(7, Status.size() - 7 - strlen("…"));
+  if (!RunningCall.empty() && !S->Busy) {
+    Status = "ran " + RunningCall;
+    RunningCall.clear();
+  }
 
   auto G = std::make_shared<views::GuiSnapshot>();
   G->Generation = Published ? Published->Generation + 1 : 1;

@@ -46,6 +46,7 @@ private:
   std::string LastSource;
   views::JobId Selected = 0;
   std::string Status;
+  std::string RunningCall; ///< `call on device` while a run is queued
   bool UiChanged = true;
   std::optional<std::string> PendingEdit;
   std::chrono::steady_clock::time_point PendingSince;

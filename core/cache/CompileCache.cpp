@@ -201,8 +201,7 @@ llvm::Expected<const CachedArtefact *> CompileCache::slowPath(Entry &E,
 
     AllocationScope Allocs;
     auto Start = std::chrono::steady_clock::now();
-    bool FromDisk = false;
-    auto Compiled = compileEntry(E, W, FromDisk);
+    auto Compiled = compileEntry(E, W);
     double Ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - Start)
                     .count();
@@ -223,7 +222,7 @@ llvm::Expected<const CachedArtefact *> CompileCache::slowPath(Entry &E,
     }
     E.LastFailed = false;
     E.LastFailure.clear();
-    if (FromDisk)
+    if ((*Compiled)->FromDisk)
       ++E.Slow.DiskHits;
     const CachedArtefact *New = Compiled->get();
     E.Published.push_back(std::move(*Compiled));
@@ -250,7 +249,7 @@ DiskCache *CompileCache::diskCacheFor(const CompilerConfig &C,
 }
 
 llvm::Expected<std::unique_ptr<CachedArtefact>>
-CompileCache::compileEntry(Entry &E, World W, bool &FromDisk) {
+CompileCache::compileEntry(Entry &E, World W) {
   const CompilerConfig &C = *E.Config;
   FunctionSpec Spec{E.F, E.Args};
   FunctionSpec Specs[] = {Spec};
@@ -263,7 +262,6 @@ CompileCache::compileEntry(Entry &E, World W, bool &FromDisk) {
 
   auto A = std::make_unique<CachedArtefact>();
   A->Root = Inferred->Roots[0];
-  A->CompiledIn = W;
   for (const CodeInstance *CI : Inferred->All)
     A->MinWorld = std::max(A->MinWorld, CI->MinWorld);
 
@@ -282,12 +280,12 @@ CompileCache::compileEntry(Entry &E, World W, bool &FromDisk) {
         A->EntrySymbol = std::move(D->EntrySymbol);
         A->LaunchSymbol = std::move(D->LaunchSymbol);
         A->SharedBytes = D->SharedBytes;
-        A->FromDisk = FromDisk = true;
+        A->FromDisk = true;
       }
     }
   }
 
-  if (!FromDisk) {
+  if (!A->FromDisk) {
     CompilerJob Job{Spec, E.Config, W};
     CompileOptions O;
     O.StageText = false;

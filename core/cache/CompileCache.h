@@ -54,7 +54,6 @@ struct CachedArtefact {
 
   const CodeInstance *Root = nullptr; ///< the job's entry, for validity
   World MinWorld = 0;                 ///< first world of the closure
-  World CompiledIn = 0;               ///< the world it was compiled for
   bool FromDisk = false;              ///< loaded from the disk cache
 
   /// True while the code is what world W would compile.
@@ -125,8 +124,7 @@ private:
                       GenericFunction *F, Type *Args);
   llvm::Expected<const CachedArtefact *> slowPath(Entry &E, World W);
   llvm::Expected<std::unique_ptr<CachedArtefact>> compileEntry(Entry &E,
-                                                               World W,
-                                                               bool &FromDisk);
+                                                               World W);
   DiskCache *diskCacheFor(const CompilerConfig &C, std::string &Error);
 
   InferenceEngine &Engine;

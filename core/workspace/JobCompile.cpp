@@ -24,17 +24,7 @@ public:
     auto It = Pool.find(Key);
     if (It != Pool.end())
       return It->second;
-    CompilerConfigOptions O;
-    O.Target = S.Target;
-    O.Arch = S.Arch;
-    O.OptLevel = S.OptLevel;
-    O.Kernel = S.Kernel;
-    O.AlwaysInline = S.AlwaysInline;
-    O.MaxThreads = S.MaxThreads;
-    O.MinThreads = S.MinThreads;
-    O.BlocksPerSM = S.BlocksPerSM;
-    O.MaxRegs = S.MaxRegs;
-    auto C = CompilerConfig::create(O);
+    auto C = CompilerConfig::create(S.configOptions());
     if (!C)
       return C.takeError();
     Pool.emplace(Key, *C);

@@ -26,6 +26,20 @@ std::string JobSpec::label() const {
   return L;
 }
 
+CompilerConfigOptions JobSpec::configOptions() const {
+  CompilerConfigOptions O;
+  O.Target = Target;
+  O.Arch = Arch;
+  O.OptLevel = OptLevel;
+  O.Kernel = Kernel;
+  O.AlwaysInline = AlwaysInline;
+  O.MaxThreads = MaxThreads;
+  O.MinThreads = MinThreads;
+  O.BlocksPerSM = BlocksPerSM;
+  O.MaxRegs = MaxRegs;
+  return O;
+}
+
 const char *jobStatusName(JobStatus S) {
   switch (S) {
   case JobStatus::Queued:

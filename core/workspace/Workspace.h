@@ -10,6 +10,7 @@
 /// contains one of them. A newer edit supersedes older work still queued.
 #pragma once
 
+#include "cache/CompilerConfig.h"
 #include "cache/JobReport.h"
 #include "devices/CallRunner.h"
 #include "infer/CodeInstance.h"
@@ -42,6 +43,8 @@ struct JobSpec {
   unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
   bool operator==(const JobSpec &) const = default;
   std::string label() const; ///< `saxpy!(...) · ptx sm_80 · O2`
+  /// The compiler options this job asks for.
+  CompilerConfigOptions configOptions() const;
 };
 
 enum class JobStatus : uint8_t { Queued, Compiling, Ok, Error, Invalidated };
