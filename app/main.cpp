@@ -151,7 +151,8 @@ int main(int argc, char **argv) {
                   "a call with literal/array arguments, e.g. "
                   "'saxpy!(2.0f0, ones(Float32, 1000), ones(Float32, 1000))'")
       ->required();
-  Run->add_option("--device", O.Device, "host (default) | bpf | cuda");
+  Run->add_option("--device", O.Device,
+                  "host (default) | bpf | cuda | interp (the reference interpreter)");
   Run->add_option("--blocks", O.Blocks, "grid shape X[,Y[,Z]] (default 1)");
   Run->add_option("--threads", O.Threads, "block shape X[,Y[,Z]] (default 1)");
   Run->add_option("--seed", O.Seed, "seed of rand() in CALL (default 0)");

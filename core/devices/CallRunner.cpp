@@ -2,6 +2,7 @@
 
 #include "devices/CallParser.h"
 #include "devices/DeviceRegistry.h"
+#include "interp/Interpreter.h"
 #include "targets/Target.h"
 #include "types/Loader.h"
 #include "types/Type.h"
@@ -89,15 +90,19 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                        " threads breaks the launch bound --maxthreads " +
                        std::to_string(R.Config.MaxThreads));
   DeviceRegistry &Registry = DeviceRegistry::get();
-  Device *Dev = Registry.find(R.Device);
-  if (!Dev) {
+  // The reference interpreter is not a Device (it runs typed IR, not an
+  // artefact) but is run like one, with the host's semantics.
+  const bool Interp = R.Device == InterpDeviceName;
+  Device *Dev = Interp ? nullptr : Registry.find(R.Device);
+  if (!Dev && !Interp) {
     std::string Known;
     for (const std::string &N : Registry.names())
       Known += (Known.empty() ? "" : ", ") + N;
     return failure(RunStatus::UsageError, "usage",
-                   "unknown device `" + R.Device + "` (known: " + Known + ")");
+                   "unknown device `" + R.Device + "` (known: " + Known + ", " +
+                       InterpDeviceName + ")");
   }
-  std::string Target = Dev->target().str();
+  std::string Target = Interp ? "native" : Dev->target().str();
   if (R.TargetGiven && R.Config.Target != Target)
     return failure(RunStatus::UsageError, "usage",
                    "the " + R.Device + " device runs `" + Target +
@@ -135,6 +140,17 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (!Inferred)
     return failure(RunStatus::ProgramError, Inferred.takeError());
   Type *RetT = Inferred->Roots.at(0)->ReturnType;
+  if (Interp) {
+    RunOutcome Out;
+    Out.Signature = Spec.str();
+    Out.Kernel = RetT && RetT->isNothing();
+    auto Run = interpret(*Inferred->Roots[0], Inferred->W, Call->Args, R.Grid,
+                         R.Block);
+    if (!Run)
+      return failure(RunStatus::DeviceError, Run.takeError());
+    Out.Launch = std::move(*Run);
+    return Out;
+  }
 
   CompilerConfigOptions CO = R.Config;
   CO.Target = Target;

@@ -23,6 +23,10 @@
 
 namespace prism {
 
+/// `--device interp`: the reference interpreter (interp/Interpreter.h) runs
+/// the call's typed IR with the host's semantics; nothing is compiled.
+inline constexpr const char *InterpDeviceName = "interp";
+
 struct RunRequest {
   std::string Device = "host";
   std::string Call;       ///< `saxpy!(2f0, ones(Float32, 8), ones(Float32, 8))`

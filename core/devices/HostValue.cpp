@@ -236,7 +236,10 @@ std::string HostValue::typeName() const {
 }
 
 /// Julia-like printing of one scalar: `1`, `0x08`, `1.5f0`, `2.0`, `true`.
-static void printScalar(llvm::raw_ostream &OS, const HostValue &V) {
+/// Inside an array the element type is printed once (`Float32[1.0, 2.5]`),
+/// as Julia's typeinfo context does, so elements drop their `f0`.
+static void printScalar(llvm::raw_ostream &OS, const HostValue &V,
+                        bool InArray = false) {
   ScalarKind SK = V.scalarKind();
   if (SK == ScalarKind::Bool) {
     OS << (V.bits() ? "true" : "false");
@@ -247,26 +250,44 @@ static void printScalar(llvm::raw_ostream &OS, const HostValue &V) {
     else if (std::isinf(D))
       OS << (D < 0 ? "-Inf" : "Inf");
     else {
-      // Shortest digits that read back to the same value at the kind's width.
+      // Shortest digits that read back to the same value at the kind's width,
+      // laid out as Julia does: positional for exponents -5 < e < 6
+      // (`100000.0`, `0.0001`), else `1.0e6` (`1.0f6` for Float32).
       int Digits = SK == ScalarKind::Float64 ? 17
                    : SK == ScalarKind::Float32 ? 9 : 5;
-      std::string S;
+      char Sci[48];
       for (int P = 1; P <= Digits; ++P) {
-        char Buf[40];
-        std::snprintf(Buf, sizeof Buf, "%.*g", P, D);
-        S = Buf;
-        HostValue Back = HostValue::fromDouble(SK, std::strtod(S.c_str(), nullptr));
+        std::snprintf(Sci, sizeof Sci, "%.*e", P - 1, D);
+        HostValue Back = HostValue::fromDouble(SK, std::strtod(Sci, nullptr));
         if (Back.bits() == V.bits())
           break;
       }
-      if (S.find_first_of(".eEn") == std::string::npos)
-        S += ".0";
+      std::string Text(Sci);
+      size_t EPos = Text.find('e');
+      int Exp = std::atoi(Text.c_str() + EPos + 1);
+      std::string Mantissa = Text.substr(0, EPos); // `-1.5`, `2`
+      std::string S;
+      if (Exp > -5 && Exp < 6) {
+        int Frac = static_cast<int>(Mantissa.size()) -
+                   static_cast<int>(Mantissa.find('.') == std::string::npos
+                                        ? Mantissa.size()
+                                        : Mantissa.find('.') + 1) - Exp;
+        char Buf[48];
+        std::snprintf(Buf, sizeof Buf, "%.*f", std::max(Frac, 1), D);
+        S = Buf;
+      } else {
+        if (Mantissa.find('.') == std::string::npos)
+          Mantissa += ".0";
+        S = Mantissa + (SK == ScalarKind::Float32 ? "f" : "e") + std::to_string(Exp);
+      }
       if (SK == ScalarKind::Float16)
         S = "Float16(" + S + ")";
       OS << S;
+      if (SK == ScalarKind::Float32 && Exp > -5 && Exp < 6 && !InArray)
+        OS << "f0";
     }
-    if (SK == ScalarKind::Float32)
-      OS << "f0";
+    if (SK == ScalarKind::Float32 && !std::isfinite(D) && !InArray)
+      OS << "32";
   } else if (isSignedKind(SK)) {
     OS << V.asInt();
   } else {
@@ -296,8 +317,10 @@ std::string HostValue::str() const {
   case Kind::Array: {
     OS << scalarName(SK) << "[";
     int64_t N = numElements();
-    for (int64_t I = 0; I < N; ++I)
-      OS << (I ? ", " : "") << element(I).str();
+    for (int64_t I = 0; I < N; ++I) {
+      OS << (I ? ", " : "");
+      printScalar(OS, element(I), /*InArray=*/true);
+    }
     OS << "]";
     if (Dims.size() != 1) {
       OS << " (dims";

@@ -37,8 +37,8 @@ TEST(CallParser, Table) {
        "UInt32 0x0000003c | Float32 0.5f0 | Int8 -2"},
       {"f(nothing, (1, 2.0f0))", "f", "Nothing nothing | Tuple{Int64,Float32} (1, 2.0f0)"},
       {"saxpy!(2.0f0, ones(Float32, 3), zeros(Float32, 3))", "saxpy!",
-       "Float32 2.0f0 | DeviceArray{Float32,1} Float32[1.0f0, 1.0f0, 1.0f0] | "
-       "DeviceArray{Float32,1} Float32[0.0f0, 0.0f0, 0.0f0]"},
+       "Float32 2.0f0 | DeviceArray{Float32,1} Float32[1.0, 1.0, 1.0] | "
+       "DeviceArray{Float32,1} Float32[0.0, 0.0, 0.0]"},
       {"f(zeros(Int32, 2, 2))", "f",
        "DeviceArray{Int32,2} Int32[0, 0, 0, 0] (dims 2 2)"},
       {"f(zeros(Int32, (1, 3)))", "f",
@@ -46,9 +46,9 @@ TEST(CallParser, Table) {
       {"f(zeros(2))", "f", "DeviceArray{Float64,1} Float64[0.0, 0.0]"},
       {"f(fill(7, 3))", "f", "DeviceArray{Int64,1} Int64[7, 7, 7]"},
       {"f(fill(0.5f0, 1, 2))", "f",
-       "DeviceArray{Float32,2} Float32[0.5f0, 0.5f0] (dims 1 2)"},
+       "DeviceArray{Float32,2} Float32[0.5, 0.5] (dims 1 2)"},
       {"f(collect(Float32, 1:4))", "f",
-       "DeviceArray{Float32,1} Float32[1.0f0, 2.0f0, 3.0f0, 4.0f0]"},
+       "DeviceArray{Float32,1} Float32[1.0, 2.0, 3.0, 4.0]"},
       {"f(collect(1:2:7))", "f", "DeviceArray{Int64,1} Int64[1, 3, 5, 7]"},
       {"f(collect(Int32, 3:-1:1))", "f", "DeviceArray{Int32,1} Int32[3, 2, 1]"},
       {"f(collect(Int32, 3:1))", "f", "DeviceArray{Int32,1} Int32[]"},
@@ -56,7 +56,7 @@ TEST(CallParser, Table) {
        "DeviceArray{Int32,2} Int32[1, 2, 3, 4, 5, 6] (dims 2 3)"},
       {"f(UInt8[0x00, 0x01, 255])", "f",
        "DeviceArray{UInt8,1} UInt8[0x00, 0x01, 0xff]"},
-      {"f(Float32[1, 2.5])", "f", "DeviceArray{Float32,1} Float32[1.0f0, 2.5f0]"},
+      {"f(Float32[1, 2.5])", "f", "DeviceArray{Float32,1} Float32[1.0, 2.5]"},
       {"f(Int[])", "f", "DeviceArray{Int64,1} Int64[]"},
   };
   for (const Row &R : Rows) {

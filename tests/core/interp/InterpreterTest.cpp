@@ -1,0 +1,168 @@
+// The reference interpreter against results known from Julia's semantics
+// (not against the compiled code: tests/diff/ does that).
+#include "devices/CallRunner.h"
+#include "interp/Interpreter.h"
+#include "lang/Parser.h"
+#include "types/Loader.h"
+
+#include <gtest/gtest.h>
+
+namespace prism {
+namespace {
+
+struct Program {
+  std::unique_ptr<GlobalEnv> Env = std::make_unique<GlobalEnv>();
+  std::unique_ptr<InferenceEngine> Engine;
+
+  explicit Program(const std::string &Source) {
+    EXPECT_FALSE(static_cast<bool>(loadPrelude(*Env)));
+    auto Loaded = loadFile(*Env, parseFile(SourceFile::create("t.jl", Source)));
+    EXPECT_TRUE(static_cast<bool>(Loaded));
+    if (!Loaded)
+      llvm::consumeError(Loaded.takeError());
+    Engine = std::make_unique<InferenceEngine>(*Env);
+  }
+
+  RunOutcome run(const std::string &Call, Dim3 Grid = {}, Dim3 Block = {}) {
+    RunRequest R;
+    R.Device = InterpDeviceName;
+    R.Call = Call;
+    R.Grid = Grid;
+    R.Block = Block;
+    return runCall(*Env, *Engine, R);
+  }
+  /// The returned value as text, or the first diagnostic's message.
+  std::string value(const std::string &Call) {
+    RunOutcome O = run(Call);
+    if (!O.ok())
+      return O.Diagnostics.empty() ? "?" : O.Diagnostics[0].Message;
+    return O.Launch.Return.str();
+  }
+};
+
+TEST(InterpreterTest, IntegersWrapAtTheirWidth) {
+  Program P("f(x::Int8) = x + Int8(1)\n"
+            "g(x::UInt16) = x * x\n"
+            "h(x::Int64) = -x\n");
+  EXPECT_EQ(P.value("f(Int8(127))"), "-128");
+  EXPECT_EQ(P.value("g(UInt16(300))"), "0x5f90"); // 90000 mod 65536
+  EXPECT_EQ(P.value("h(-9223372036854775807)"), "9223372036854775807");
+}
+
+TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {
+  Program P("q(a::Int32, b::Int32) = div(a, b)\n"
+            "r(a::Int64, b::Int64) = rem(a, b)\n"
+            "m(a::Int64, b::Int64) = mod(a, b)\n");
+  EXPECT_EQ(P.value("q(Int32(7), Int32(-2))"), "-3");
+  EXPECT_EQ(P.value("r(-7, 2)"), "-1");
+  EXPECT_EQ(P.value("m(-7, 2)"), "1");
+  EXPECT_NE(P.value("q(Int32(1), Int32(0))").find("DivideError"), std::string::npos);
+  EXPECT_NE(P.value("q(Int32(-2147483648), Int32(-1))").find("DivideError"),
+            std::string::npos);
+}
+
+TEST(InterpreterTest, ShiftsSaturateAtTheWidth) {
+  Program P("s(x::Int8, n::Int64) = x >> n\n"
+            "l(x::UInt32, n::Int64) = x << n\n");
+  EXPECT_EQ(P.value("s(Int8(-64), 3)"), "-8");
+  EXPECT_EQ(P.value("s(Int8(-64), 100)"), "-1");
+  EXPECT_EQ(P.value("l(UInt32(1), 31)"), "0x80000000");
+  EXPECT_EQ(P.value("l(UInt32(1), 32)"), "0x00000000");
+  EXPECT_EQ(P.value("l(UInt32(8), -2)"), "0x00000002");
+}
+
+TEST(InterpreterTest, FloatsRoundAtTheirOwnPrecision) {
+  Program P("a(x::Float32, y::Float32) = x + y\n"
+            "h(x::Float16, y::Float16) = x * y\n"
+            "n(x::Float64) = x != x\n"
+            "c(x::Float64) = Int32(x)\n");
+  EXPECT_EQ(P.value("a(16777216.0f0, 1.0f0)"), "1.6777216f7"); // 2^24 + 1 rounds
+  EXPECT_EQ(P.value("h(Float16(0.1), Float16(3.0))"), "Float16(0.2998)");
+  EXPECT_EQ(P.value("n(0.0)"), "false");
+  EXPECT_EQ(P.value("c(3.0)"), "3");
+  EXPECT_NE(P.value("c(3.5)").find("InexactError"), std::string::npos);
+  EXPECT_NE(P.value("c(1.0e10)").find("InexactError"), std::string::npos);
+}
+
+TEST(InterpreterTest, StructsTuplesAndDispatch) {
+  Program P("struct P2\n x::Int64\n y::Float64\nend\n"
+            "k(a::Int64) = 1\nk(a::Float64) = 2\n"
+            "f(p::P2) = (k(p.x) + k(p.y), p.x * 2, (p.y, p.x)[2])\n"
+            "g(x::Int64) = f(P2(x, 1.5))\n");
+  EXPECT_EQ(P.value("g(21)"), "(3, 42, 21)");
+}
+
+TEST(InterpreterTest, RecursionAndLoops) {
+  Program P("fib(n::Int64) = n < 2 ? n : fib(n - 1) + fib(n - 2)\n"
+            "function s(n::Int64)\n t = 0\n for i in 1:n\n"
+            "  i == 3 && continue\n  i > 7 && break\n  t += i\n end\n return t\nend\n"
+            "deep(n::Int64) = n == 0 ? 0 : 1 + deep(n - 1)\n");
+  EXPECT_EQ(P.value("fib(15)"), "610");
+  EXPECT_EQ(P.value("s(100)"), "25"); // 1+2+4+5+6+7
+  EXPECT_EQ(P.value("deep(100)"), "100");
+  // Far deeper than the interpreter's stack: an exception, not a crash.
+  EXPECT_NE(P.value("deep(1000000)").find("StackOverflowError"), std::string::npos);
+}
+
+TEST(InterpreterTest, KernelsRunEveryThreadAndReadArraysBack) {
+  Program P("function k!(a::DeviceArray{Float32,1}, x::Float32)\n"
+            " i = (blockIdx().x - 1) * blockDim().x + threadIdx().x\n"
+            " if i <= length(a)\n  a[i] = a[i] * x + i\n end\n return nothing\nend\n");
+  RunOutcome O = P.run("k!(ones(Float32, 10), 2.0f0)", {3, 1, 1}, {4, 1, 1});
+  ASSERT_TRUE(O.ok()) << (O.Diagnostics.empty() ? "" : O.Diagnostics[0].Message);
+  ASSERT_EQ(O.Launch.Args.size(), 2u);
+  EXPECT_EQ(O.Launch.Args[0].str(),
+            "Float32[3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0]");
+}
+
+TEST(InterpreterTest, BarriersOrderSharedMemory) {
+  // Each thread writes its slot, then reads its neighbour's: correct only
+  // if every write happened before any read.
+  Program P("function rot!(out::DeviceArray{Int32,1})\n"
+            " s = CuStaticSharedArray(Int32, 8)\n i = threadIdx().x\n"
+            " s[i] = Int32(i * 10)\n sync_threads()\n"
+            " out[i] = s[i % 8 + 1]\n return nothing\nend\n");
+  RunOutcome O = P.run("rot!(zeros(Int32, 8))", {}, {8, 1, 1});
+  ASSERT_TRUE(O.ok()) << (O.Diagnostics.empty() ? "" : O.Diagnostics[0].Message);
+  EXPECT_EQ(O.Launch.Args[0].str(), "Int32[20, 30, 40, 50, 60, 70, 80, 10]");
+}
+
+TEST(InterpreterTest, ExceptionsAreLocatedInTheUsersCode) {
+  Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
+            " return a[i]\nend\n");
+  RunOutcome O = P.run("get(ones(Float32, 4), 5)");
+  ASSERT_FALSE(O.ok());
+  EXPECT_EQ(O.Diagnostics[0].Message.rfind("BoundsError at t.jl:2", 0), 0u)
+      << O.Diagnostics[0].Message;
+  EXPECT_EQ(O.Diagnostics[0].Loc.Line, 2u);
+}
+
+TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
+  Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
+            " @inbounds return a[i]\nend\n");
+  RunOutcome O = P.run("get(ones(Float32, 4), 1000000)");
+  ASSERT_FALSE(O.ok());
+  EXPECT_NE(O.Diagnostics[0].Message.find("invalid memory access"), std::string::npos)
+      << O.Diagnostics[0].Message;
+}
+
+TEST(InterpreterTest, NonTerminatingProgramsHitTheStepLimit) {
+  Program P("function spin(x::Int64)\n while x > 0\n x = x + 1\n end\n return x\nend\n");
+  auto Inferred = [&] {
+    auto Parsed = parseSignature(*P.Env, "spin(Int64)");
+    EXPECT_TRUE(static_cast<bool>(Parsed));
+    FunctionSpec Spec{Parsed->Func, TypeContext::get().tuple(Parsed->ArgTypes)};
+    return P.Engine->inferToplevel({&Spec, 1}, P.Env->currentWorld());
+  }();
+  ASSERT_TRUE(static_cast<bool>(Inferred));
+  InterpOptions Opts;
+  Opts.MaxSteps = 10000;
+  auto R = interpret(*Inferred->Roots[0], Inferred->W,
+                     {HostValue::fromInt(ScalarKind::Int64, 1)}, {}, {}, Opts);
+  ASSERT_FALSE(static_cast<bool>(R));
+  std::string Msg = takeDiagnostics(R.takeError())[0].Message;
+  EXPECT_NE(Msg.find("limit of 10000 statements"), std::string::npos) << Msg;
+}
+
+} // namespace
+} // namespace prism
