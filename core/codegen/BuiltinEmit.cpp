@@ -90,7 +90,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     llvm::BasicBlock *Bad = llvm::BasicBlock::Create(Ctx(), "getfield.oob", &F);
     B.CreateCondBr(InRange, Ok, Bad);
     B.SetInsertPoint(Bad);
-    emitThrow(I, nullptr);
+    emitThrow(I, "BoundsError");
     B.SetInsertPoint(Ok);
     llvm::IRBuilder<> EntryB(Top, Top->begin());
     llvm::AllocaInst *Tmp = EntryB.CreateAlloca(X->getType(), nullptr, "tuple");
@@ -143,6 +143,12 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::TypeAssert:
     if (auto E = Need(1))
       return std::move(E);
+    // Values are concretely typed here, so an assertion either always holds
+    // or, typed Bottom by inference, always fails: a TypeError.
+    if (RT && RT->isBottom()) {
+      emitThrow(I, "TypeError");
+      return nullptr;
+    }
     return Arg(0);
   case Builtin::NFields: {
     Type *T = ArgT(0);

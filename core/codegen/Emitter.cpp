@@ -222,6 +222,8 @@ llvm::Value *FunctionEmitter::constant(const ConstValue &C, Type *T) {
 
 llvm::Value *FunctionEmitter::value(unsigned Stmt, unsigned Arg) {
   const IRValue &V = Code.Code[Stmt].Args[Arg];
+  if (V.K == IRValue::Slot)
+    checkAssigned(Stmt, V.Index);
   Type *T = argType(Stmt, Arg);
   if (!T || MS.TL.isGhost(T))
     return nullptr;
@@ -262,6 +264,81 @@ llvm::Value *FunctionEmitter::fromMem(llvm::Value *V, Type *T) {
   return V;
 }
 
+namespace {
+/// Definite assignment: per statement, the slots assigned on every path
+/// that reaches it (arguments at entry). A read of any other slot may see
+/// no value, which Julia reports as an UndefVarError.
+std::vector<llvm::BitVector> definitelyAssigned(const TypedCode &Code) {
+  const size_t N = Code.Code.size(), NS = Code.Slots.size();
+  std::vector<llvm::BitVector> In(N + 1, llvm::BitVector(NS, true));
+  std::vector<bool> Reached(N + 1, false);
+  llvm::BitVector Entry(NS, false);
+  for (unsigned S = 0; S <= Code.NumArgs && S < NS; ++S)
+    Entry.set(S);
+  In[0] = Entry;
+  Reached[0] = true;
+  std::vector<unsigned> Work{0};
+  auto Flow = [&](unsigned To, const llvm::BitVector &Out) {
+    if (To > N)
+      return;
+    llvm::BitVector Meet = Out;
+    if (Reached[To])
+      Meet &= In[To];
+    if (!Reached[To] || Meet != In[To]) {
+      In[To] = std::move(Meet);
+      Reached[To] = true;
+      Work.push_back(To);
+    }
+  };
+  while (!Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    if (I >= N)
+      continue;
+    const Stmt &S = Code.Code[I];
+    llvm::BitVector Out = In[I];
+    if (S.K == StmtKind::Assign && S.Slot < NS)
+      Out.set(S.Slot);
+    switch (S.K) {
+    case StmtKind::Goto:
+      Flow(S.Label, Out);
+      break;
+    case StmtKind::GotoIfNot:
+      Flow(I + 1, Out);
+      Flow(S.Label, Out);
+      break;
+    case StmtKind::Return:
+      break;
+    case StmtKind::Call:
+      if (I < Code.SSATypes.size() && Code.SSATypes[I].T &&
+          Code.SSATypes[I].T->isBottom())
+        break;
+      Flow(I + 1, Out);
+      break;
+    default:
+      Flow(I + 1, Out);
+      break;
+    }
+  }
+  return In;
+}
+} // namespace
+
+void FunctionEmitter::checkAssigned(unsigned I, unsigned Slot) {
+  if (I >= Assigned.size() || Slot >= SlotFlags.size() || !SlotFlags[Slot] ||
+      Assigned[I].test(Slot))
+    return;
+  llvm::Value *Set = B.CreateLoad(B.getInt1Ty(), SlotFlags[Slot]);
+  llvm::BasicBlock *Ok = llvm::BasicBlock::Create(Ctx(), "assigned", &F);
+  llvm::BasicBlock *Undef = llvm::BasicBlock::Create(Ctx(), "undefvar", &F);
+  B.CreateCondBr(Set, Ok, Undef);
+  B.SetInsertPoint(Undef);
+  emitThrow(I, "UndefVarError");
+  if (!B.GetInsertBlock()->getTerminator())
+    B.CreateUnreachable();
+  B.SetInsertPoint(Ok);
+}
+
 llvm::Error FunctionEmitter::emit() {
   const size_t N = Code.Code.size();
   Top = llvm::BasicBlock::Create(Ctx(), "top", &F);
@@ -282,6 +359,22 @@ llvm::Error FunctionEmitter::emit() {
   if (MS.NeedsState.contains(&CI)) {
     State = F.getArg(ParamNo++);
     State->setName("state");
+  }
+  // Slots read where they may be unassigned get a flag, set by every
+  // assignment and checked by those reads.
+  Assigned = definitelyAssigned(Code);
+  SlotFlags.assign(Code.Slots.size(), nullptr);
+  for (size_t I = 0; I < N; ++I) {
+    const Stmt &St = Code.Code[I];
+    if (St.K == StmtKind::Nop)
+      continue;
+    for (const IRValue &A : St.Args)
+      if (A.K == IRValue::Slot && A.Index < SlotFlags.size() &&
+          !Assigned[I].test(A.Index) && !SlotFlags[A.Index]) {
+        SlotFlags[A.Index] = B.CreateAlloca(
+            B.getInt1Ty(), nullptr, Code.Slots[A.Index].Name.string() + ".assigned");
+        B.CreateStore(B.getFalse(), SlotFlags[A.Index]);
+      }
   }
   Slots.assign(Code.Slots.size(), nullptr);
   for (unsigned S = 0; S < Code.Slots.size(); ++S) {
@@ -345,6 +438,8 @@ llvm::Error FunctionEmitter::emit() {
       llvm::Value *V = value(I, 0);
       if (S.Slot < Slots.size() && Slots[S.Slot] && V)
         B.CreateStore(V, Slots[S.Slot]);
+      if (S.Slot < SlotFlags.size() && SlotFlags[S.Slot])
+        B.CreateStore(B.getTrue(), SlotFlags[S.Slot]);
       SSA[I] = V;
       break;
     }
@@ -453,9 +548,12 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
 }
 
 void FunctionEmitter::emitThrow(unsigned I, Type *ExcType) {
-  std::string TypeName = ExcType && ExcType->isDataType()
-                             ? ExcType->name()->Name.string()
-                             : std::string("Exception");
+  emitThrow(I, ExcType && ExcType->isDataType() ? ExcType->name()->Name.string()
+                                                : std::string("Exception"));
+}
+
+void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView) {
+  std::string TypeName(TypeNameView);
   ThrowKind Kind = throwKindForTypeName(TypeName);
   LineCol LC{};
   std::string File = "<unknown>";

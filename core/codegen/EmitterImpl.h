@@ -11,6 +11,7 @@
 #include "infer/CodeInstance.h"
 #include "targets/Target.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/DataLayout.h"
@@ -80,9 +81,14 @@ private:
   llvm::Expected<llvm::Value *> emitBuiltin(unsigned I);
   /// A throw path: report to the runtime, then trap.
   void emitThrow(unsigned I, Type *ExcType);
+  /// Throws the exception named TypeName (`TypeError`) at statement I.
+  void emitThrow(unsigned I, std::string_view TypeName);
   llvm::Value *emitEgal(llvm::Value *A, llvm::Value *B, Type *T);
   llvm::Error internal(unsigned I, const std::string &Message) const;
   DiagLoc locOf(unsigned I) const;
+  /// Before a read of Slot at statement I: throws UndefVarError when the
+  /// slot may be unassigned there and is.
+  void checkAssigned(unsigned I, unsigned Slot);
 
   ModuleState &MS;
   CodeInstance &CI;
@@ -92,6 +98,10 @@ private:
   llvm::DISubprogram *SP = nullptr;
   llvm::Value *State = nullptr;
   std::vector<llvm::AllocaInst *> Slots;
+  /// Per statement: slots assigned on every path reaching it.
+  std::vector<llvm::BitVector> Assigned;
+  /// Per slot: its "assigned" flag, where some read may find it unassigned.
+  std::vector<llvm::AllocaInst *> SlotFlags;
   std::vector<llvm::Value *> SSA;
   std::vector<llvm::BasicBlock *> Blocks; ///< per statement: block it starts, or null
   llvm::BasicBlock *Top = nullptr;

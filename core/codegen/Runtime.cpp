@@ -14,6 +14,9 @@ static constexpr struct {
     {ThrowKind::DomainError, "DomainError"},
     {ThrowKind::ArgumentError, "ArgumentError"},
     {ThrowKind::ErrorException, "ErrorException"},
+    {ThrowKind::TypeError, "TypeError"},
+    {ThrowKind::UndefVarError, "UndefVarError"},
+    {ThrowKind::StackOverflowError, "StackOverflowError"},
 };
 
 ThrowKind throwKindForTypeName(std::string_view Name) {

@@ -31,6 +31,9 @@ enum class ThrowKind : int32_t {
   DomainError = 5,
   ArgumentError = 6,
   ErrorException = 7,
+  TypeError = 8,
+  UndefVarError = 9,
+  StackOverflowError = 10,
 };
 
 /// The kind for an exception type name (`BoundsError` → BoundsError).
