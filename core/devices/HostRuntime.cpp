@@ -9,6 +9,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -127,7 +129,46 @@ struct Worker {
   void *Shared = nullptr;
   size_t SharedCap = 0;
 
-  ~Worker() { std::free(Shared); }
+  /// The lowest address of this OS thread's own stack, and the alternate
+  /// stack the fault handler runs on (a stack overflow cannot be handled
+  /// on the stack that overflowed).
+  uintptr_t StackLo = 0;
+  void *AltStack = nullptr;
+
+  ~Worker() {
+    std::free(Shared);
+    if (AltStack) {
+      stack_t Off{};
+      Off.ss_flags = SS_DISABLE;
+      sigaltstack(&Off, nullptr);
+      std::free(AltStack);
+    }
+  }
+
+  /// Once per thread: the stack bounds and the alternate signal stack.
+  void prepareForFaults() {
+    if (AltStack)
+      return;
+    pthread_attr_t A;
+    if (pthread_getattr_np(pthread_self(), &A) == 0) {
+      void *Addr = nullptr;
+      size_t Size = 0;
+      if (pthread_attr_getstack(&A, &Addr, &Size) == 0)
+        StackLo = reinterpret_cast<uintptr_t>(Addr);
+      pthread_attr_destroy(&A);
+    }
+    const size_t Bytes = 64 * 1024;
+    AltStack = std::malloc(Bytes);
+    if (!AltStack)
+      return;
+    stack_t SS{};
+    SS.ss_sp = AltStack;
+    SS.ss_size = Bytes;
+    if (sigaltstack(&SS, nullptr) != 0) {
+      std::free(AltStack);
+      AltStack = nullptr;
+    }
+  }
 
   static Worker &get() {
     thread_local Worker W;
@@ -253,6 +294,51 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   siglongjmp(W.Jmp, 1);
 }
 
+/// The worker running compiled code on this thread, for the fault handler
+/// (which must not construct one).
+thread_local Worker *ActiveWorker = nullptr;
+struct sigaction PreviousSegv, PreviousBus;
+
+/// SIGSEGV/SIGBUS while compiled code runs: a fault in the guard region
+/// below the running stack is a stack overflow, which becomes Julia's
+/// StackOverflowError and leaves the thread as a throw does. Any other
+/// fault is not ours: the previous disposition is restored and the fault
+/// repeats as it would have.
+void faultHandler(int Sig, siginfo_t *Info, void *) {
+  Worker *W = ActiveWorker;
+  if (W && W->Launch) {
+    static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+    uintptr_t A = reinterpret_cast<uintptr_t>(Info->si_addr);
+    uintptr_t Lo = W->StackLo;
+    if (W->InFiber && W->CurrentFiber < W->Fibers.size())
+      Lo = reinterpret_cast<uintptr_t>(W->Fibers[W->CurrentFiber]->Mapping) + Page;
+    // The guard page(s) just below the stack, with room for one large frame
+    // that stepped over them.
+    if (Lo && A < Lo + Page && A + (1u << 20) >= Lo) {
+      recordThrow(*W, int32_t(ThrowKind::StackOverflowError), "StackOverflowError",
+                  nullptr, 0);
+      if (W->InFiber)
+        leaveFiber(*W);
+      siglongjmp(W->Jmp, 1);
+    }
+  }
+  sigaction(Sig, Sig == SIGBUS ? &PreviousBus : &PreviousSegv, nullptr);
+}
+
+void installFaultHandler() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    struct sigaction SA {};
+    SA.sa_sigaction = faultHandler;
+    // SA_NODEFER: the handler leaves with siglongjmp or a stack switch, so
+    // the signal must not stay blocked afterwards.
+    SA.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&SA.sa_mask);
+    sigaction(SIGSEGV, &SA, &PreviousSegv);
+    sigaction(SIGBUS, &SA, &PreviousBus);
+  });
+}
+
 /// `prism_sync_threads(state)`: a thread of a fiber-mode block arrived at the
 /// barrier; let the scheduler run the others. Outside fiber mode the block
 /// has one thread, for which the barrier is a no-op.
@@ -339,7 +425,9 @@ void runBlockFibers(Worker &W, const GridLaunch &L) {
 void runBlock(LaunchControl &C, uint64_t B) {
   const GridLaunch &L = C.L;
   Worker &W = Worker::get();
+  W.prepareForFaults();
   W.Launch = &C;
+  ActiveWorker = &W;
   const uint64_t Threads = L.Block.count();
   const bool UseFibers = L.UsesBarriers && Threads > 1;
   if (W.States.size() < (UseFibers ? Threads : 1))
@@ -370,11 +458,13 @@ void runBlock(LaunchControl &C, uint64_t B) {
   }
   W.Current = nullptr;
   W.Launch = nullptr;
+  ActiveWorker = nullptr;
 }
 
 } // namespace
 
 std::optional<ThrownException> runGrid(const GridLaunch &L) {
+  installFaultHandler();
   LaunchControl C(L);
   const uint64_t Blocks = L.Grid.count();
   if (Blocks == 1) {
