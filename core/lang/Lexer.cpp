@@ -511,6 +511,7 @@ std::vector<Token> Lexer::run() {
         ++Pos;
       error(Start, Pos, C == '"' ? "string literals are not supported"
                                  : "character literals are not supported");
+      push(Tok::Invalid, Start, Src.substr(Start, Pos - Start));
       continue;
     }
     default:

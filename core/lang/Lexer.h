@@ -29,6 +29,8 @@ enum class Tok : uint8_t {
   Macro,   ///< `@name` (Text is the name without `@`)
   LParen, RParen, LBracket, RBracket, LBrace, RBrace,
   Comma, Semicolon,
+  Invalid, ///< a construct the lexer already reported (a string literal):
+           ///< parsed as an expression so that no second error follows
 };
 
 struct Token {

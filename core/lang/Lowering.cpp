@@ -419,7 +419,7 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     V = nothing();
     break;
   case NodeKind::Error:
-    error(N->Range, "invalid syntax");
+    // Only made where the lexer or parser already reported the problem.
     V = nothing();
     break;
   }

@@ -716,6 +716,9 @@ Node *Parser::parsePrimary() {
     return parseParen();
   case Tok::LBracket:
     return error(T.range(), "array literals are not supported");
+  case Tok::Invalid:
+    advance(); // the lexer reported it
+    return mk(NodeKind::Error, T.range());
   case Tok::Macro:
     return parseMacro();
   case Tok::Keyword: {
