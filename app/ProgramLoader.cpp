@@ -8,11 +8,29 @@
 
 namespace prism::app {
 
+namespace {
+/// Where an error that names no place came from: the SIG or CALL argument
+/// (an error about the request as a whole, such as no method matching it).
+std::string RequestSource;
+} // namespace
+
+void setRequestSource(std::string Name) { RequestSource = std::move(Name); }
+
 void printDiagnostics(const std::vector<Diagnostic> &Ds) {
   RenderOptions Opts;
   Opts.Color = llvm::errs().has_colors();
-  for (const Diagnostic &D : Ds)
+  for (const Diagnostic &D : Ds) {
+    // CLI.md: every error is FILE:LINE:COL: error: ...
+    if (D.Sev == Severity::Error && D.Loc.FileName.empty() && !D.Loc.known() &&
+        !RequestSource.empty() && D.Kind != "usage" && D.Kind != "internal") {
+      Diagnostic Placed = D;
+      Placed.Loc.FileName = RequestSource;
+      Placed.Loc.Line = Placed.Loc.Col = 1;
+      renderDiagnostic(llvm::errs(), Placed, Opts);
+      continue;
+    }
     renderDiagnostic(llvm::errs(), D, Opts);
+  }
 }
 
 int reportError(llvm::Error E) {
@@ -50,6 +68,7 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
 std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
                                              const std::string &Sig,
                                              int &ExitCode) {
+  setRequestSource("<signature>");
   auto S = parseSignature(*P.Env, Sig);
   if (!S) {
     ExitCode = reportError(S.takeError());

@@ -29,6 +29,10 @@ std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
 
 /// Prints diagnostics to stderr, coloured when stderr is a terminal.
 void printDiagnostics(const std::vector<Diagnostic> &Ds);
+/// Names the request argument ("<signature>", "CALL") that errors without
+/// a place of their own are reported at (1:1), as CLI.md wants every error
+/// located.
+void setRequestSource(std::string Name);
 /// Prints an error's diagnostics and returns ExitProgramError.
 int reportError(llvm::Error E);
 

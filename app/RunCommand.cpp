@@ -110,6 +110,7 @@ int runRun(const CommandOptions &O) {
   R.TargetGiven = O.TargetGiven;
   R.Config = makeConfigOptions(O); // Kernel unset: by target and return type
   InferenceEngine Engine(*Program->Env);
+  setRequestSource("CALL");
   RunOutcome Out = runCall(*Program->Env, Engine, R);
   switch (Out.Status) {
   case RunStatus::Ok:

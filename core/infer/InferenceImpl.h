@@ -22,7 +22,7 @@ namespace infer {
 
 /// Inference nests at most this deep (C++ recursion); deeper means a
 /// signature that grows without bound, reported as a diagnostic.
-constexpr unsigned MaxInferDepth = 64;
+constexpr unsigned MaxInferDepth = 400;
 /// Constant propagation nests at most this deep.
 constexpr unsigned MaxConstDepth = 4;
 /// Fixed-point iterations of a recursive cycle before widening.

@@ -430,6 +430,14 @@ std::vector<Token> Lexer::run() {
   // A UTF-8 byte order mark is not part of the program.
   if (Src.substr(0, 3) == "\xEF\xBB\xBF")
     Pos = 3;
+  // Source text has no NUL bytes; a file with one is binary (an object
+  // file, an image), and lexing it would give a screenful of nonsense.
+  if (size_t Nul = Src.find('\0'); Nul != std::string_view::npos) {
+    error(uint32_t(Nul), uint32_t(Nul + 1),
+          "not a text file: a NUL byte at offset " + std::to_string(Nul) +
+              " (is this a binary file?)");
+    Pos = uint32_t(Src.size());
+  }
   while (Pos < Src.size() && !GaveUp) {
     char C = Src[Pos];
     uint32_t Start = Pos;
@@ -462,10 +470,21 @@ std::vector<Token> Lexer::run() {
     unsigned Len = 0;
     uint32_t CP = cpAt(Pos, &Len);
     if (Len == 0) {
-      char Buf[8];
-      std::snprintf(Buf, sizeof Buf, "0x%02x", unsigned(uint8_t(C)));
-      error(Start, Start + 1, std::string("invalid UTF-8 byte ") + Buf);
-      ++Pos;
+      // One error for the whole bad sequence: the lead byte and the
+      // continuation bytes after it that do not make a character.
+      std::string Bytes;
+      do {
+        char Buf[8];
+        std::snprintf(Buf, sizeof Buf, "%s0x%02x", Bytes.empty() ? "" : " ",
+                      unsigned(uint8_t(Src[Pos])));
+        Bytes += Buf;
+        ++Pos;
+      } while (Pos < Src.size() && Pos - Start < 4 &&
+               (uint8_t(Src[Pos]) & 0xC0) == 0x80);
+      std::string Lead = Bytes.substr(0, 4);
+      error(Start, Pos, "invalid UTF-8 byte " + Lead +
+                            (Pos - Start > 1 ? " (in the sequence " + Bytes + ")" : ""));
+      push(Tok::Invalid, Start, Src.substr(Start, Pos - Start));
       continue;
     }
     if (isIdentStartCP(CP)) {

@@ -123,6 +123,7 @@ private:
   bool Panic = false;
   bool GaveUp = false;
   unsigned Depth = 0;
+  bool DepthReported = false;
   /// Inside a ternary's middle operand `c ? a : b`, `:` ends `a`.
   bool NoRangeColon = false;
   uint32_t PrevEnd = 0;
@@ -181,8 +182,10 @@ private:
     Parser &Ps;
     bool Ok;
     DepthGuard(Parser &Ps) : Ps(Ps), Ok(++Ps.Depth <= MaxDepth) {
-      if (!Ok)
+      if (!Ok && !Ps.DepthReported) {
+        Ps.DepthReported = true; // once per file, not once per level
         Ps.error(Ps.tok().range(), "expression nested too deeply");
+      }
     }
     ~DepthGuard() { --Ps.Depth; }
   };
@@ -268,8 +271,15 @@ private:
     for (Node *Kid : N->Kids)
       H = std::max(H, Kid->Height);
     N->Height = H + 1;
-    if (N->Height > MaxDepth)
+    if (N->Height > MaxDepth) {
+      if (DepthReported) {
+        N->Kind = NodeKind::Error; // reported once already
+        N->Kids.clear();
+        return N;
+      }
+      DepthReported = true;
       return error(R, "expression nested too deeply");
+    }
     return N;
   }
   Node *ident(Symbol Name, SrcRange R) {

@@ -39,29 +39,77 @@ static const char *severityName(Severity S) {
   return "error";
 }
 
+/// Source text as it may go to a terminal: control bytes (a binary file's
+/// NULs and escape codes) become `?`.
+static void putSafe(llvm::raw_ostream &OS, std::string_view Text) {
+  for (char C : Text) {
+    unsigned char U = static_cast<unsigned char>(C);
+    OS << ((U < 0x20 && C != '\t') || U == 0x7f ? '?' : C);
+  }
+}
+
+/// The excerpt under a diagnostic: the line clipped to a window around the
+/// caret (a 10 MB line must not become 30 MB of stderr), with `...` where
+/// it was cut, and a caret with tildes to the end of the range.
 static void renderSourceLine(llvm::raw_ostream &OS, const DiagLoc &L,
                              const RenderOptions &Opts) {
   if (!Opts.ShowSource || !L.File || !L.Line)
     return;
+  constexpr uint32_t Before = 60, Width = 160;
   std::string_view Text = L.File->lineText(L.Line);
-  OS << "  " << Text << "\n  ";
-  // Caret under the start column, tildes to the end of the range on that line.
-  uint32_t Col = 1, I = 0;
-  for (; I < Text.size() && Col < L.Col; ++I) {
-    if ((static_cast<unsigned char>(Text[I]) & 0xC0) == 0x80)
+  const uint32_t First = L.Col > Before ? L.Col - Before : 1;
+  const uint32_t Last = First + Width; // exclusive, in columns
+  // Byte offsets of columns First and Last (a column is a code point).
+  size_t B = Text.size(), E = Text.size();
+  uint32_t Col = 1;
+  for (size_t I = 0; I <= Text.size(); ++I) {
+    if (I < Text.size() && (static_cast<unsigned char>(Text[I]) & 0xC0) == 0x80)
       continue;
-    OS << (Text[I] == '\t' ? '\t' : ' ');
+    if (Col == First)
+      B = I;
+    if (Col == Last) {
+      E = I;
+      break;
+    }
+    ++Col;
+  }
+  if (B > Text.size())
+    B = Text.size();
+  std::string_view Shown = Text.substr(B, E - B);
+  const bool CutLeft = B > 0, CutRight = E < Text.size();
+  OS << "  " << (CutLeft ? "..." : "");
+  putSafe(OS, Shown);
+  OS << (CutRight ? "..." : "") << "\n  " << (CutLeft ? "   " : "");
+  Col = First;
+  for (size_t I = 0; I < Shown.size() && Col < L.Col; ++I) {
+    if ((static_cast<unsigned char>(Shown[I]) & 0xC0) == 0x80)
+      continue;
+    OS << (Shown[I] == '\t' ? '\t' : ' ');
     ++Col;
   }
   if (Opts.Color)
     OS.changeColor(llvm::raw_ostream::GREEN, true);
   OS << '^';
   uint32_t End = (L.EndLine == L.Line) ? L.EndCol : L.Col + 1;
-  for (uint32_t C = L.Col + 1; C < End; ++C)
+  for (uint32_t C = L.Col + 1; C < End && C < Last; ++C)
     OS << '~';
   if (Opts.Color)
     OS.resetColor();
   OS << '\n';
+}
+
+/// A message clipped to a readable length (one naming a 1 MB token).
+static void putMessage(llvm::raw_ostream &OS, const std::string &Msg) {
+  constexpr size_t Max = 1000;
+  if (Msg.size() <= Max) {
+    putSafe(OS, Msg);
+    return;
+  }
+  size_t Cut = Max;
+  while (Cut > 0 && (static_cast<unsigned char>(Msg[Cut]) & 0xC0) == 0x80)
+    --Cut;
+  putSafe(OS, std::string_view(Msg).substr(0, Cut));
+  OS << "... (" << (Msg.size() - Cut) << " more bytes)";
 }
 
 void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,
@@ -79,7 +127,7 @@ void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,
     OS << severityName(S) << ": ";
     if (Opts.Color)
       OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-    OS << Msg;
+    putMessage(OS, Msg);
     if (Opts.Color)
       OS.resetColor();
     OS << '\n';

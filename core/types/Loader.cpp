@@ -728,6 +728,15 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
       Errs.insert(Errs.end(), Ds.begin(), Ds.end());
       continue;
     }
+    // `g(1)`: a value where an argument type belongs (values are only type
+    // parameters, as in `NTuple{3,Int}`).
+    if ((*T)->isIntValue()) {
+      Errs.push_back(Diagnostic::error(
+          "type", "`" + (*T)->str() + "` is a value, not a type: a signature "
+                  "lists argument types (`Int64`, not `1`)",
+          DiagLoc::fromRange(SF, E->Kids[I]->Range)));
+      continue;
+    }
     Out.ArgTypes.push_back(*T);
   }
   if (!Errs.empty())
