@@ -12,7 +12,18 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <sys/resource.h>
+
 namespace prism::app {
+
+namespace {
+/// The process's peak resident memory (what a 100 000-line file costs).
+int64_t peakRssKiB() {
+  struct rusage U {};
+  getrusage(RUSAGE_SELF, &U);
+  return static_cast<int64_t>(U.ru_maxrss); // KiB on Linux
+}
+} // namespace
 
 CompilerConfigOptions makeConfigOptions(const CommandOptions &O) {
   CompilerConfigOptions C;
@@ -252,6 +263,7 @@ int runReport(const CommandOptions &O) {
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
         {"cache", cacheJson(R.Cache)},
+        {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
         {"resources",
          llvm::json::Object{{"registers", optionalInt(U.Registers)},
                             {"spills", optionalInt(U.Spills)},
@@ -286,6 +298,8 @@ int runReport(const CommandOptions &O) {
         std::count(Out.Text.begin(), Out.Text.end(), '\n'));
   }
   llvm::outs() << "\n  passes that changed the IR: " << R.Passes.size() << "\n";
+  llvm::outs() << "  peak memory (RSS) of this process: "
+               << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {
     if (V)
       llvm::outs() << llvm::formatv("  {0,-14} {1}\n", Name, *V);
