@@ -119,6 +119,17 @@ private:
   bool wants(Stage S) const {
     return static_cast<unsigned>(S) <= static_cast<unsigned>(UpTo);
   }
+  /// Whether to go on to stage S: wanted, and not cancelled meanwhile.
+  bool proceed(Stage S) {
+    if (!wants(S))
+      return false;
+    if (Opts.Cancel && Opts.Cancel->load(std::memory_order_relaxed)) {
+      fail({Diagnostic::error(
+          "cancelled", "the compile was cancelled (a newer edit replaced it)", {})});
+      return false;
+    }
+    return true;
+  }
   void fail(std::vector<Diagnostic> Ds) {
     for (Diagnostic &D : Ds)
       report().Diagnostics.push_back(std::move(D));
@@ -202,7 +213,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     collectSources();
     finishStage(Stage::Typed, std::move(Out), nullptr);
   }
-  if (!wants(Stage::TypedOpt))
+  if (!proceed(Stage::TypedOpt))
     return std::move(Result);
 
   if (Opts.TypedOptimized && Engine) {
@@ -221,7 +232,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     Out.Measure = Probe.finish();
     finishStage(Stage::TypedOpt, std::move(Out), nullptr);
   }
-  if (!wants(Stage::LLVMRaw))
+  if (!proceed(Stage::LLVMRaw))
     return std::move(Result);
 
   //===--- Raw LLVM IR: validate, emit, verify ---===//
@@ -275,7 +286,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     }
     finishStage(Stage::LLVMRaw, std::move(Out), Result.Module.get());
   }
-  if (!wants(Stage::LLVMOpt))
+  if (!proceed(Stage::LLVMOpt))
     return std::move(Result);
 
   //===--- Optimised LLVM IR ---===//
@@ -285,6 +296,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     OO.OptLevel = Config.optLevel();
     OO.CollectSnapshots = Opts.Snapshots;
     OO.KeepUnchanged = Opts.KeepUnchangedPasses;
+    OO.Cancel = Opts.Cancel;
     const Target &Tgt = Config.target();
     OO.TuneHook = [&Tgt, this](llvm::PassBuilder &PB) {
       Tgt.tunePipeline(PB, Config);
@@ -308,7 +320,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (BackendError)
       return std::move(Result);
   }
-  if (!wants(Stage::Asm))
+  if (!proceed(Stage::Asm))
     return std::move(Result);
 
   //===--- Assembly (and object) ---===//

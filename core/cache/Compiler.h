@@ -20,6 +20,7 @@
 #include "cache/JobReport.h"
 #include "infer/Inference.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -58,6 +59,10 @@ struct CompileOptions {
   bool StageText = true;
   /// Measure resources (ptx: runs `ptxas -v`, a separate process).
   bool Resources = true;
+  /// Raised by another thread to cancel the compile (the GUI does when a
+  /// newer edit arrives): checked between stages and between LLVM passes;
+  /// the report then holds one "cancelled" error.
+  const std::atomic<bool> *Cancel = nullptr;
 };
 
 struct CompileResult {

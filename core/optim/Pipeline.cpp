@@ -156,6 +156,14 @@ unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
         [this](StringRef, Any) { return !VerifyFailure; });
     Count += 2;
   }
+  if (const std::atomic<bool> *Cancel = Opts.Cancel) {
+    // Most passes are optional: once cancelled the pipeline runs through
+    // without doing work, which is the fastest way out of MPM.run.
+    PIC.registerShouldRunOptionalPassCallback([Cancel](StringRef, Any) {
+      return !Cancel->load(std::memory_order_relaxed);
+    });
+    Count += 1;
+  }
   return Count;
 }
 
@@ -397,6 +405,9 @@ Expected<OptimizeResult> prism::optimizeModule(Module &M, TargetMachine *TM,
                               ? PB.buildO0DefaultPipeline(Level)
                               : PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
+  if (Opts.Cancel && Opts.Cancel->load(std::memory_order_relaxed))
+    return makeDiagError(Diagnostic::error(
+        "cancelled", "the compile was cancelled (a newer edit replaced it)", {}));
 
   // Invalid IR after the pipeline is an LLVM (or target hook) bug, but it
   // is still reported rather than handed to a backend that would abort.

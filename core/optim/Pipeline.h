@@ -9,6 +9,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct OptimizeOptions {
   bool VerifyEach = false;        ///< run the verifier after every pass (debug)
   /// Target-specific pipeline tuning (extra passes at extension points).
   std::function<void(llvm::PassBuilder &)> TuneHook;
+  /// Raised by another thread to cancel: every remaining optional pass is
+  /// skipped and the result is a "cancelled" error.
+  const std::atomic<bool> *Cancel = nullptr;
 };
 
 struct OptimizeResult {

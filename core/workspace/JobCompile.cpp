@@ -76,7 +76,8 @@ JobCompiler makeDriverJobCompiler() {
   auto Configs = std::make_shared<ConfigPool>();
   auto State = std::make_shared<CachePool>();
   return [Configs, State](const JobSpec &S, GlobalEnv &Env,
-                          InferenceEngine &Engine, World W) -> CompiledJob {
+                          InferenceEngine &Engine, World W,
+                          const std::atomic<bool> &Cancel) -> CompiledJob {
     auto Sig = parseSignature(Env, S.Signature);
     if (!Sig)
       return failed(S, Sig.takeError());
@@ -90,6 +91,7 @@ JobCompiler makeDriverJobCompiler() {
     CompileOptions Opts;
     Opts.Snapshots = true;
     Opts.TypedOptimized = true;
+    Opts.Cancel = &Cancel;
     CompilerJob Job{Spec, *Config, W};
     // Through the engine (not compileInferred) so that the optimised typed
     // IR stage is produced too; inference answers from its cache here.

@@ -82,7 +82,7 @@ struct Workspace::State {
   /// Compiled runs, so that running a call again is a cache hit; tied to
   /// Engine (reset with it).
   std::unique_ptr<CompileCache> RunCache;
-  uint64_t NextJobId = 1, Edits = 0, Version = 0;
+  uint64_t NextJobId = 1, Edits = 0, Version = 0, Cancelled = 0;
 };
 
 static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
@@ -154,6 +154,9 @@ Workspace::~Workspace() {
 }
 
 void Workspace::post(WorkspaceCommand C) {
+  // An edit makes the compile in flight pointless: cancel it.
+  if (C.K == WorkspaceCommand::SetSource || C.K == WorkspaceCommand::Open)
+    CancelCompile.store(true, std::memory_order_relaxed);
   {
     std::lock_guard<std::mutex> G(QueueLock);
     Queue.push_back(std::move(C));
@@ -393,11 +396,21 @@ void Workspace::compilePending(const std::string &Reason) {
   for (WatchedJob &J : S->Jobs) {
     if (!J.NeedsCompile)
       continue;
+    // Lowered before looking at the queue, so an edit posted from here on
+    // either is seen below or cancels the compile.
+    CancelCompile.store(false, std::memory_order_relaxed);
     if (newerEditQueued())
       return; // the next edit recompiles what is still pending
     J.State.Status = JobStatus::Compiling;
     publish();
-    CompiledJob R = Compile(J.State.Spec, *S->Env, *S->Engine, W);
+    CompiledJob R = Compile(J.State.Spec, *S->Env, *S->Engine, W, CancelCompile);
+    if (R.Report && llvm::any_of(R.Report->Diagnostics, [](const Diagnostic &D) {
+          return D.Kind == "cancelled";
+        })) {
+      ++S->Cancelled;
+      J.State.Status = JobStatus::Queued; // the next edit recompiles it
+      return;
+    }
     J.State.Report = R.Report;
     J.Used = std::move(R.Used);
     J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
@@ -414,6 +427,7 @@ void Workspace::compilePending(const std::string &Reason) {
 void Workspace::publish() {
   auto Snap = std::make_shared<WorkspaceSnapshot>();
   Snap->Version = ++S->Version;
+  Snap->CancelledCompiles = S->Cancelled;
   Snap->FilePath = S->Path;
   Snap->Source = S->Source;
   Snap->Dirty = S->Dirty;

@@ -80,6 +80,8 @@ struct DeviceRun {
 
 struct WorkspaceSnapshot {
   uint64_t Version = 0;
+  /// Compiles cancelled by a newer edit (they stopped early, unreported).
+  uint64_t CancelledCompiles = 0;
   std::string FilePath;
   std::string Source;        ///< the text the worker last processed
   bool Dirty = false;        ///< edited since the last save
@@ -102,8 +104,11 @@ struct CompiledJob {
   JobReportRef Report;
   std::vector<const CodeInstance *> Used;
 };
+/// The last argument is raised when a newer edit arrives: the compile
+/// should stop early (CompileOptions::Cancel) and report "cancelled".
 using JobCompiler = std::function<CompiledJob(const JobSpec &, GlobalEnv &,
-                                              InferenceEngine &, World)>;
+                                              InferenceEngine &, World,
+                                              const std::atomic<bool> &)>;
 
 struct WorkspaceCommand {
   enum Kind : uint8_t { Open, SetSource, AddJob, RemoveJob, RecompileAll, Save,
@@ -158,6 +163,9 @@ private:
   std::condition_variable QueueCV, IdleCV;
   std::deque<WorkspaceCommand> Queue;
   bool Stop = false, InFlight = false;
+  /// Raised by an edit posted while a job compiles; lowered by the worker
+  /// before each compile.
+  std::atomic<bool> CancelCompile{false};
   std::shared_ptr<const WorkspaceSnapshot> Published;
   mutable std::mutex PublishLock;
   std::function<void()> OnPublish;

@@ -256,6 +256,7 @@ private:
   int OutElem = SF32;
   int BaseDepth = 3;
   unsigned MaxParamLen = MaxArrayLen;
+  unsigned Inbounds = 0; ///< generating inside an `@inbounds` expression
 
   //===-- Randomness (our own helpers: identical on every library) --------===//
   uint64_t below(uint64_t N) { return N ? R() % N : 0; }
@@ -827,7 +828,7 @@ std::string Gen::indexExpr(const Var &A, bool Safe, int D) {
       }
   }
   std::string E = scalar(S, std::max(0, D));
-  if (!Safe && pct(8))
+  if (!Safe && !Inbounds && pct(8))
     return "((" + E + " & 15) + 1)";
   if (A.KnownLen > 0 && pct(30))
     return "(mod(" + E + ", " + std::to_string(A.KnownLen) + ") + 1)";
@@ -841,7 +842,7 @@ std::string Gen::dimIndex(const Var &A, int Dim, bool Safe, int D) {
     return "1";
   std::string E = scalar(liveInt(), std::max(0, D));
   std::string Sz = "size(" + A.Name + ", " + std::to_string(Dim) + ")";
-  if (!Safe && pct(8))
+  if (!Safe && !Inbounds && pct(8))
     return "((" + E + " & 3) + 1)";
   if (pct(25))
     return "clamp(" + E + ", 1, " + Sz + ")";
@@ -856,9 +857,15 @@ std::string Gen::subscript(const Var &A, bool Safe, int D) {
 }
 
 std::string Gen::arrayRead(const Var &A, int D) {
-  if (pct(35))
-    return "(@inbounds " + A.Name + "[" + subscript(A, true, D) + "])";
-  return A.Name + "[" + subscript(A, false, D) + "]";
+  // Under `@inbounds` (which covers its whole expression) every index must
+  // be in range.
+  if (pct(35)) {
+    ++Inbounds;
+    std::string S = subscript(A, true, D);
+    --Inbounds;
+    return "(@inbounds " + A.Name + "[" + S + "])";
+  }
+  return A.Name + "[" + subscript(A, Inbounds > 0, D) + "]";
 }
 
 std::string Gen::scalar(int S, int D) {
@@ -1975,6 +1982,7 @@ bool Gen::stmtArrayStore() {
   const Var *A = pick(C);
   int S = ty(A->Ty).S;
   bool InB = pct(35);
+  Inbounds += InB;
   std::string Idx = subscript(*A, InB, BaseDepth - 1);
   std::string L = A->Name + "[" + Idx + "]";
   std::string Op = " = ";
@@ -1986,6 +1994,7 @@ bool Gen::stmtArrayStore() {
   } else {
     E = scalar(S, BaseDepth);
   }
+  Inbounds -= InB;
   line((InB ? "@inbounds " : "") + L + Op + E);
   return true;
 }
@@ -2045,7 +2054,10 @@ bool Gen::stmtArrayLoop() {
     Enter(pct(80) ? "1:length(" + A->Name + ")" : "1:lastindex(" + A->Name + ")");
     line(X + " = @inbounds " + A->Name + "[" + I + "]");
     Vars.push_back({X, S, false});
-    line("@inbounds " + A->Name + "[" + I + "] = " + scalar(S, 2));
+    ++Inbounds;
+    std::string E = scalar(S, 2);
+    --Inbounds;
+    line("@inbounds " + A->Name + "[" + I + "] = " + E);
     Leave();
     break;
   }
@@ -2382,7 +2394,7 @@ void Gen::genRec() {
   F.Name = "r" + std::to_string(Funcs.size() + 1);
   F.K = Func::Rec;
   F.Tree = pct(30);
-  int X = randScalar(false);
+  int X = pct(20) ? randValueTy() : randScalar(false);
   Method M;
   M.Params = {SI64, X};
   M.Ret = X;
@@ -2392,22 +2404,22 @@ void Gen::genRec() {
   RetTy = X;
   Vars.push_back({"n", SI64, false});
   Vars.push_back({"x", X, false});
-  std::string Base = scalar(X, 2);
-  std::string Arg = scalar(X, 2);
+  std::string Base = expr(X, 2);
+  std::string Arg = expr(X, 2);
   std::string Body;
-  std::string Header = F.Name + "(n::Int64, x::" + std::string(ScName[X]) + ")";
+  std::string Header = F.Name + "(n::Int64, x::" + tyName(X) + ")";
   if (F.Tree) {
-    std::string Arg2 = scalar(X, 1);
+    std::string Arg2 = expr(X, 1);
     Vars.push_back({"u", X, false});
     Vars.push_back({"w", X, false});
-    std::string Comb = scalar(X, 2);
+    std::string Comb = expr(X, 2);
     Body = "    if n <= 0\n        return " + Base + "\n    end\n" +
            "    u = " + F.Name + "(n - 1, " + Arg + ")\n" +
            "    w = " + F.Name + "(n - 2, " + Arg2 + ")\n" +
            "    return " + Comb + "\n";
   } else if (pct(40)) {
     Vars.push_back({"u", X, false});
-    std::string Comb = scalar(X, 2);
+    std::string Comb = expr(X, 2);
     Body = "    if n <= 0\n        return " + Base + "\n    end\n" +
            "    u = " + F.Name + "(n - 1, " + Arg + ")\n" +
            "    return " + Comb + "\n";
@@ -2417,11 +2429,11 @@ void Gen::genRec() {
     {
       size_t M = mark();
       Vars.push_back({"u", X, false});
-      Comb = scalar(X, 2);
+      Comb = expr(X, 2);
       popTo(M);
     }
-    Src += "_" + F.Name + "(u::" + std::string(ScName[X]) + ", x::" +
-           ScName[X] + ", n::Int64) = " + Comb + "\n\n";
+    Src += "_" + F.Name + "(u::" + tyName(X) + ", x::" + tyName(X) +
+           ", n::Int64) = " + Comb + "\n\n";
     Src += "function " + Header + "\n    return n <= 0 ? " + Base + " : _" +
            F.Name + "(" + F.Name + "(n - 1, " + Arg + "), x, n)\nend\n\n";
     F.Methods.push_back(M);

@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <map>
 
@@ -530,4 +532,20 @@ TEST(Pipeline, HostTargetMachine) {
   EXPECT_NE(WithTM.find(" x float>"), std::string::npos) << WithTM;
   EXPECT_EQ(WithoutTM.find(" x float>"), std::string::npos) << WithoutTM;
   (void)VectorizedWithoutTM;
+}
+
+TEST(Pipeline, ACancelledPipelineSkipsItsPassesAndSaysSo) {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, AllocaIR);
+  ASSERT_TRUE(M);
+  std::atomic<bool> Cancel{true};
+  OptimizeOptions Opts = withSnapshots();
+  Opts.Cancel = &Cancel;
+  Expected<OptimizeResult> R = optimizeModule(*M, nullptr, Opts);
+  ASSERT_FALSE(static_cast<bool>(R));
+  std::vector<Diagnostic> Ds = takeDiagnostics(R.takeError());
+  ASSERT_EQ(Ds.size(), 1u);
+  EXPECT_EQ(Ds[0].Kind, "cancelled");
+  // No optional pass ran: the allocas SROA would remove are still there.
+  EXPECT_NE(print(*M).find("alloca"), std::string::npos);
 }

@@ -9,7 +9,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace prism;
 
@@ -179,4 +184,76 @@ TEST_F(WorkspaceTest, RunsACallOnTheHostAndHitsTheCacheTheSecondTime) {
   WS.run(R);
   WS.waitIdle();
   EXPECT_EQ(WS.snapshot()->Runs[0].Outcome.Status, RunStatus::UsageError);
+}
+
+TEST_F(WorkspaceTest, AnEditCancelsTheCompileInFlight) {
+  // The real driver, wrapped so that an edit arrives while the first
+  // compile runs (as a user typing would): that compile stops early, is
+  // not reported, and the edit's compile is.
+  std::string Path = writeTemp(Program);
+  Workspace *WSP = nullptr;
+  std::atomic<int> Calls{0};
+  JobCompiler Driver = makeDriverJobCompiler();
+  Workspace WS([&](const JobSpec &Spec, GlobalEnv &Env, InferenceEngine &Engine,
+                   World W, const std::atomic<bool> &Cancel) {
+    if (Calls++ == 0) { // the job's first compile
+      std::string Edited = Program;
+      Edited.replace(Edited.find("i * 2"), 5, "i * 5");
+      WSP->setSource(Edited);
+      EXPECT_TRUE(Cancel.load());
+    }
+    return Driver(Spec, Env, Engine, W, Cancel);
+  });
+  WSP = &WS;
+  WS.openFile(Path);
+  WS.waitIdle();
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  EXPECT_EQ(S->CancelledCompiles, 1u);
+  const JobState *K = findJob(*S, "kernel(Int)");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Status, JobStatus::Ok);
+  EXPECT_EQ(K->Compiles, 1u) << "only the compile of the edited source counts";
+  EXPECT_NE(K->Report->stage(Stage::LLVMOpt).Text.find("5"), std::string::npos);
+  llvm::sys::fs::remove(Path);
+}
+
+TEST_F(WorkspaceTest, AutosaveSurvivesKillDashNine) {
+  // A child process opens the file, edits it, waits for the autosave and
+  // is killed with SIGKILL mid-session; a new Workspace offers the edit.
+  std::string Path = writeTemp(Program);
+  std::string Autosave = Workspace::autosavePathFor(Path);
+  int Ready[2];
+  ASSERT_EQ(pipe(Ready), 0);
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    Workspace WS(makeDriverJobCompiler());
+    WS.openFile(Path);
+    WS.setSource(std::string(Program) + "typed_before_the_crash(i::Int) = i\n");
+    WS.waitIdle();
+    char C = 1;
+    (void)!write(Ready[1], &C, 1);
+    for (;;)
+      pause(); // killed here, with the Workspace alive
+  }
+  char C = 0;
+  ASSERT_EQ(read(Ready[0], &C, 1), 1);
+  kill(Child, SIGKILL);
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  ASSERT_TRUE(WIFSIGNALED(Status) && WTERMSIG(Status) == SIGKILL);
+  close(Ready[0]);
+  close(Ready[1]);
+
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.waitIdle();
+  EXPECT_NE(WS.snapshot()->RecoverableAutosave.find("typed_before_the_crash"),
+            std::string::npos);
+  WS.discardAutosave();
+  WS.waitIdle();
+  EXPECT_FALSE(llvm::sys::fs::exists(Autosave));
+  llvm::sys::fs::remove(Path);
 }
