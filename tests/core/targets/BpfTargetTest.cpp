@@ -352,12 +352,13 @@ std::string bpfUnavailableReason() {
 /// An Ethernet frame with `EtherType` at bytes 13..14 (1-based), as a
 /// packet socket's filter sees it.
 std::vector<uint8_t> frame(uint16_t EtherType, size_t Len = 60) {
-  std::vector<uint8_t> B(Len, 0);
+  std::vector<uint8_t> B(std::max<size_t>(Len, 15), 0); // then cut to Len
   for (int I = 0; I < 6; ++I)
     B[I] = 0x02, B[6 + I] = 0x04;
   B[12] = EtherType >> 8;
   B[13] = EtherType & 0xff;
   B[14] = 0x45;
+  B.resize(Len);
   return B;
 }
 

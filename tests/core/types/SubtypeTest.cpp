@@ -17,8 +17,9 @@ struct SubCase {
 
 std::vector<SubCase> subtypeCases() {
   TypeContext &C = ctx();
-  auto F32 = [&] { return C.float32(); };
-  auto I64 = [&] { return C.int64(); };
+  // By value: the cases outlive this function (ASan found `[&]` dangling).
+  auto F32 = [] { return ctx().float32(); };
+  auto I64 = [] { return ctx().int64(); };
   auto T = [](const char *N) { return [N] { return ty(N); }; };
   GlobalEnv *Env = new GlobalEnv; // lives for the process, like the types
   GenericFunction *Square = Env->getOrCreateFunction(Symbol::get("square"));
