@@ -287,6 +287,15 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       Args.push_back(lower(K, true));
     }
     Cur = N->Range;
+    // `+(a, b, c, ...)` from a chain: Julia's left fold, (a + b) + c ...
+    if (Args.size() > 3 && N->Kids[0]->Kind == NodeKind::Ident &&
+        (N->Kids[0]->Name.str() == "+" || N->Kids[0]->Name.str() == "*")) {
+      IRValue Acc = call({Args[0], Args[1], Args[2]});
+      for (size_t K = 3; K < Args.size(); ++K)
+        Acc = call({Args[0], Acc, Args[K]});
+      V = Acc;
+      break;
+    }
     V = call(std::move(Args));
     break;
   }

@@ -405,6 +405,7 @@ Node *Parser::parseTernary() {
 }
 
 Node *Parser::parseBinary(int MinPrec) {
+  Symbol ChainOp; // `+` or `*` while L is a chain of it
   Node *L = parseUnary();
   while (true) {
     const Token &T = tok();
@@ -469,8 +470,16 @@ Node *Parser::parseBinary(int MinPrec) {
       L = mk(NodeKind::Or, span(L, R), {L, R});
     else if (Prec == PrecAnd)
       L = mk(NodeKind::And, span(L, R), {L, R});
-    else
+    else if (OpName == ChainOp && L->Kind == NodeKind::Call) {
+      // `a + b + c` is one call `+(a, b, c)`, as Julia parses it, so that
+      // a long sum is wide rather than deep.
+      L->Kids.push_back(R);
+      L->Range = span(L, R);
+      L->Height = std::max(L->Height, R->Height + 1);
+    } else {
       L = mk(NodeKind::Call, span(L, R), {ident(OpName, OpRange), L, R});
+      ChainOp = (Op.Text == "+" || Op.Text == "*") ? OpName : Symbol();
+    }
   }
 }
 

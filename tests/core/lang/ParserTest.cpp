@@ -390,10 +390,16 @@ TEST(Parser, DeepNestingIsADiagnostic) {
   std::string Unary = "f() = " + std::string(10000, '-') + "x";
   EXPECT_EQ(parseString(Unary)->Diags.at(0).Message, "expression nested too deeply");
 
+  // A long `-` chain nests; a `+` chain is one wide call, as in Julia.
   std::string Chain = "f() = x";
   for (int I = 0; I < 5000; ++I)
-    Chain += " + x";
+    Chain += " - x";
   EXPECT_EQ(parseString(Chain)->Diags.at(0).Message, "expression nested too deeply");
+  std::string Sum = "f() = x";
+  for (int I = 0; I < 5000; ++I)
+    Sum += " + x";
+  auto S = parseString(Sum);
+  EXPECT_TRUE(S->Diags.empty());
 
   std::string Pow = "f() = x";
   for (int I = 0; I < 5000; ++I)
