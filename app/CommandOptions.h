@@ -40,6 +40,7 @@ struct CommandOptions {
   // run
   std::string Call;
   std::string Device = "host";
+  std::string Compare; ///< gui: also run --run on this device and compare
   std::string Blocks, Threads;
   unsigned long long Seed = 0;
   // gui

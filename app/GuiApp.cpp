@@ -307,6 +307,15 @@ int runGui(const CommandOptions &O) {
     Run.Blocks = {Grid->X, Grid->Y, Grid->Z};
     Run.Threads = {Block->X, Block->Y, Block->Z};
     Session.post(Run);
+    views::RunForm &Form = Shell.runForm();
+    Form.Device = O.Device;
+    Form.Call = O.Call;
+    if (!O.Compare.empty() && O.Compare != O.Device) {
+      Form.CompareWith = O.Compare;
+      views::cmd::RunOnDevice Ref = Run;
+      Ref.Device = O.Compare;
+      Session.post(Ref);
+    }
   }
   // Headless renders document the compiled state, not a half-finished one.
   if (Headless)

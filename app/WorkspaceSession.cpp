@@ -1,5 +1,6 @@
 #include "WorkspaceSession.h"
 
+#include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
 #include "targets/HostInfo.h"
 #include "workspace/JobCompile.h"
@@ -75,6 +76,13 @@ WorkspaceSession::WorkspaceSession(const std::string &File)
     E.Reason = D->unavailableReason();
     Devices.push_back(std::move(E));
   }
+  // Not a Device (it runs typed IR), but run like one: the reference the
+  // Run form compares a device's results with.
+  views::DeviceEntry Interp;
+  Interp.Name = InterpDeviceName;
+  Interp.Description = "reference interpreter: typed IR, Julia's semantics, no compiler";
+  Interp.State = views::DeviceState::Available;
+  Devices.push_back(std::move(Interp));
   WS->openFile(File);
 }
 
@@ -178,6 +186,9 @@ static views::RunResult viewRun(const DeviceRun &D) {
                                      D.Device, O.Launch.Return, O.Launch.Args,
                                      O.Launch.TimeMs)));
     V.Output = std::move(OS.str());
+    V.Values = "return " + O.Launch.Return.str() + "\n";
+    for (size_t I = 0; I < O.Launch.Args.size(); ++I)
+      V.Values += "arg " + std::to_string(I + 1) + " " + O.Launch.Args[I].str() + "\n";
   } else {
     for (const Diagnostic &Dg : O.Diagnostics)
       V.Summary += renderDiagnostic(Dg, {false, false});

@@ -52,6 +52,9 @@ int main(int argc, char **argv) {
   Gui->add_option("--run", O.Call,
                   "run this call once the jobs compiled (Devices panel)");
   Gui->add_option("--device", O.Device, "device of --run (default host)");
+  Gui->add_option("--compare", O.Compare,
+                  "also run --run's call on this device (interp, host) and "
+                  "show whether the results agree");
   Gui->add_option("--blocks", O.Blocks, "grid shape of --run");
   Gui->add_option("--threads", O.Threads, "block shape of --run");
   Gui->add_flag("--list-windows", O.ListWindows,

@@ -36,6 +36,59 @@ std::optional<cmd::RunOnDevice> RunForm::toCommand(JobId Job,
   return R;
 }
 
+RunComparison compareRuns(const std::string &NameA, const RunResult &A,
+                          const std::string &NameB, const RunResult &B) {
+  RunComparison C;
+  if (A.Call != B.Call) {
+    C.Detail = NameA + " and " + NameB + " last ran different calls";
+    return C;
+  }
+  C.Comparable = true;
+  if (A.Ok != B.Ok) {
+    const RunResult &Failed = A.Ok ? B : A;
+    C.Detail = (A.Ok ? NameB : NameA) + " failed where " + (A.Ok ? NameA : NameB) +
+               " ran: " + Failed.Summary.substr(0, Failed.Summary.find('\n'));
+    return C;
+  }
+  if (!A.Ok) {
+    // Both failed: they agree when they report the same exception.
+    auto Kind = [](const std::string &S) {
+      std::string First = S.substr(0, S.find('\n'));
+      size_t E = First.find("error: ");
+      First = E == std::string::npos ? First : First.substr(E + 7);
+      return First.substr(0, First.find(" ("));
+    };
+    std::string KA = Kind(A.Summary), KB = Kind(B.Summary);
+    size_t In = KA.find(" in `");
+    KA = KA.substr(0, In);
+    KB = KB.substr(0, KB.find(" in `"));
+    C.Agree = KA == KB;
+    C.Detail = C.Agree ? "both failed the same way: " + KA
+                       : NameA + ": " + KA + "; " + NameB + ": " + KB;
+    return C;
+  }
+  if (A.Values == B.Values) {
+    C.Agree = true;
+    C.Detail = "same return value and arrays, bit for bit";
+    return C;
+  }
+  // The first line that differs.
+  size_t PA = 0, PB = 0;
+  while (PA < A.Values.size() || PB < B.Values.size()) {
+    size_t EA = A.Values.find('\n', PA), EB = B.Values.find('\n', PB);
+    std::string LA = A.Values.substr(PA, EA - PA), LB = B.Values.substr(PB, EB - PB);
+    if (LA != LB) {
+      C.Detail = NameA + ": " + LA + "\n" + NameB + ": " + LB;
+      break;
+    }
+    if (EA == std::string::npos || EB == std::string::npos)
+      break;
+    PA = EA + 1;
+    PB = EB + 1;
+  }
+  return C;
+}
+
 std::optional<RunForm> runHeaderForm(std::string_view Source,
                                      std::string_view Function) {
   size_t Pos = 0;
@@ -153,6 +206,8 @@ void DevicesView::drawContent(ViewContext &Ctx) {
   const Palette &P = Ctx.Colors;
   if (!Snap.HostSummary.empty())
     ImGui::TextDisabled("%s", Snap.HostSummary.c_str());
+  // First, where it is seen: does the device agree with the reference?
+  drawComparison(Ctx);
   if (Snap.Devices.empty()) {
     ImGui::Spacing();
     ImGui::TextWrapped("%s", Snap.CompilerConnected
@@ -243,7 +298,7 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
   if (ImGui::BeginCombo("##dev", Form.Device.c_str())) {
-    for (const char *D : {"host", "bpf", "cuda"}) {
+    for (const char *D : {"host", "bpf", "cuda", "interp"}) {
       const DeviceEntry *E = nullptr;
       for (const DeviceEntry &X : Snap.Devices)
         if (X.Name == D)
@@ -277,15 +332,65 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   bool CanRun = Snap.CompilerConnected;
   ImGui::BeginDisabled(!CanRun);
   if (ImGui::Button("Run")) {
-    if (auto C = Form.toCommand(J ? J->Id : 0, FormError))
+    if (auto C = Form.toCommand(J ? J->Id : 0, FormError)) {
+      std::optional<cmd::RunOnDevice> Ref;
+      if (!Form.CompareWith.empty() && Form.CompareWith != C->Device) {
+        // The reference runs with its device's defaults: the job's target
+        // options belong to the job's own device.
+        Ref = *C;
+        Ref->Device = Form.CompareWith;
+        Ref->Job = 0;
+      }
       Ctx.Sink.post(std::move(*C));
+      if (Ref)
+        Ctx.Sink.post(std::move(*Ref));
+    }
   }
   ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  const char *Shown = Form.CompareWith.empty() ? "compare: off" : Form.CompareWith.c_str();
+  if (ImGui::BeginCombo("##cmp", Shown)) {
+    if (ImGui::Selectable("compare: off", Form.CompareWith.empty()))
+      Form.CompareWith.clear();
+    for (const char *D : {"interp", "host"})
+      if (ImGui::Selectable(D, Form.CompareWith == D))
+        Form.CompareWith = D;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("also run the call on this device and compare the results");
   if (!CanRun && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("needs the compiler workspace");
   if (!FormError.empty())
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error), "%s",
                        FormError.c_str());
+}
+
+void DevicesView::drawComparison(ViewContext &Ctx) {
+  if (Form.CompareWith.empty() || Form.CompareWith == Form.Device)
+    return;
+  const DeviceEntry *A = nullptr, *B = nullptr;
+  for (const DeviceEntry &D : Ctx.Snap.Devices) {
+    if (D.Name == Form.Device)
+      A = &D;
+    if (D.Name == Form.CompareWith)
+      B = &D;
+  }
+  if (!A || !B || !A->LastRun || !B->LastRun)
+    return;
+  RunComparison C = compareRuns(A->Name, *A->LastRun, B->Name, *B->LastRun);
+  const Palette &P = Ctx.Colors;
+  ImU32 Col = !C.Comparable ? P.Muted : C.Agree ? P.Ok : P.Failed;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Col), "%s vs %s: %s",
+                     A->Name.c_str(), B->Name.c_str(),
+                     !C.Comparable ? "not comparable" : C.Agree ? "agree" : "DIFFER");
+  if (C.Comparable && A->LastRun->Ok && B->LastRun->Ok)
+    ImGui::TextDisabled("%.3f ms vs %.3f ms", A->LastRun->TimeMs, B->LastRun->TimeMs);
+  ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
+  ImGui::TextWrapped("%s", C.Detail.c_str());
+  ImGui::PopFont();
+  ImGui::Separator();
 }
 
 } // namespace prism::views

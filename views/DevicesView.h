@@ -16,8 +16,20 @@ struct RunForm {
   std::string Call;
   std::string Blocks = "1", Threads = "1";
   int Seed = 0;
+  /// Also run the call on this device ("interp", "host"; empty: no) and
+  /// compare the two results.
+  std::string CompareWith;
   std::optional<cmd::RunOnDevice> toCommand(JobId Job, std::string &Error) const;
 };
+
+/// Two devices' results of the same call, side by side.
+struct RunComparison {
+  bool Comparable = false; ///< both ran this call (else Detail says why not)
+  bool Agree = false;
+  std::string Detail; ///< "same return value and arrays", or the first difference
+};
+RunComparison compareRuns(const std::string &NameA, const RunResult &A,
+                          const std::string &NameB, const RunResult &B);
 
 /// A call to prefill the form from a signature:
 /// `saxpy!(Float32, DeviceArray{Float32,1})` → `saxpy!(1f0, rand(Float32, 1024))`.
@@ -39,6 +51,7 @@ public:
 
 private:
   void drawRunForm(ViewContext &Ctx);
+  void drawComparison(ViewContext &Ctx);
   std::string FormError;
   std::string PrefilledFor;
 };

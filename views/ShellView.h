@@ -71,6 +71,8 @@ public:
   bool quitRequested() const { return QuitRequested; }
   ShellSettings &settings() { return Settings; }
   void resetLayout() { LayoutPending = true; }
+  /// The Devices panel's Run form (`gui --run/--compare` fill it).
+  RunForm &runForm() { return Devices.Form; }
   /// Frame time shown in the menu bar (the app measures it).
   void setFrameMs(double Ms) { FrameMs = Ms; }
 

@@ -180,3 +180,28 @@ TEST(DevicesForm, ExampleCallShapesMatricesAndPassesFunctions) {
   EXPECT_EQ(exampleCall("map!(typeof(square), DeviceArray{Float32,1}, DeviceArray{Float32,1})"),
             "map!(square, rand(Float32, 1024), rand(Float32, 1024))");
 }
+
+TEST(DevicesForm, ComparesTwoDevicesResults) {
+  RunResult Host, Interp;
+  Host.Ok = Interp.Ok = true;
+  Host.Call = Interp.Call = "f(ones(Float32, 2))";
+  Host.Values = Interp.Values = "return nothing\narg 1 Float32[2.0, 2.0]\n";
+  RunComparison C = compareRuns("host", Host, "interp", Interp);
+  EXPECT_TRUE(C.Comparable && C.Agree);
+
+  Interp.Values = "return nothing\narg 1 Float32[2.0, 3.0]\n";
+  C = compareRuns("host", Host, "interp", Interp);
+  EXPECT_TRUE(C.Comparable);
+  EXPECT_FALSE(C.Agree);
+  EXPECT_EQ(C.Detail, "host: arg 1 Float32[2.0, 2.0]\ninterp: arg 1 Float32[2.0, 3.0]");
+
+  // The same exception on both is agreement; who threw first is not compared.
+  Host.Ok = Interp.Ok = false;
+  Host.Summary = "f.jl:3:5: error: BoundsError at f.jl:3 (thread (8, 1, 1) of block (1, 1, 1)) in `julia_f`\n";
+  Interp.Summary = "f.jl:3:5: error: BoundsError at f.jl:3 (thread (5, 1, 1) of block (1, 1, 1)) in `f`\n";
+  C = compareRuns("host", Host, "interp", Interp);
+  EXPECT_TRUE(C.Agree) << C.Detail;
+
+  Interp.Call = "f(ones(Float32, 3))";
+  EXPECT_FALSE(compareRuns("host", Host, "interp", Interp).Comparable);
+}
