@@ -41,8 +41,12 @@ TEST(AllocationScope, OtherThreadsDoNotLeakIn) {
 }
 
 TEST(AllocationScope, CountsFreesAndArrays) {
-#ifdef __SANITIZE_ADDRESS__
+#if defined(__SANITIZE_ADDRESS__) // gcc
   GTEST_SKIP() << "ASan's operator new replaces the counting one";
+#elif defined(__has_feature) // clang
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "ASan's operator new replaces the counting one";
+#endif
 #endif
   AllocationScope S;
   auto V = std::make_unique<char[]>(100);

@@ -21,7 +21,7 @@ std::vector<SubCase> subtypeCases() {
   auto F32 = [] { return ctx().float32(); };
   auto I64 = [] { return ctx().int64(); };
   auto T = [](const char *N) { return [N] { return ty(N); }; };
-  GlobalEnv *Env = new GlobalEnv; // lives for the process, like the types
+  static GlobalEnv *Env = new GlobalEnv; // lives for the process, like the types
   GenericFunction *Square = Env->getOrCreateFunction(Symbol::get("square"));
   GenericFunction *Halve = Env->getOrCreateFunction(Symbol::get("halve"));
   return {
