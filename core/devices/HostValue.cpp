@@ -1,5 +1,7 @@
 #include "devices/HostValue.h"
 
+#include "lang/Lexer.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
@@ -235,64 +237,27 @@ std::string HostValue::typeName() const {
   return "?";
 }
 
-/// Julia-like printing of one scalar: `1`, `0x08`, `1.5f0`, `2.0`, `true`.
-/// Inside an array the element type is printed once (`Float32[1.0, 2.5]`),
-/// as Julia's typeinfo context does, so elements drop their `f0`.
+/// Julia's printing of one scalar (the literal printer the front end uses
+/// for code_typed): `1`, `0x08`, `1.5f0`, `2.0`, `1.0e6`, `Float16(0.1)`,
+/// `true`. Inside an array the element type is printed once
+/// (`Float32[1.0, 2.5]`), as Julia's typeinfo context does, so Float32
+/// elements drop their `f0`.
 static void printScalar(llvm::raw_ostream &OS, const HostValue &V,
                         bool InArray = false) {
-  ScalarKind SK = V.scalarKind();
-  if (SK == ScalarKind::Bool) {
-    OS << (V.bits() ? "true" : "false");
-  } else if (isFloatKind(SK)) {
-    double D = V.asDouble();
-    if (std::isnan(D))
-      OS << "NaN";
-    else if (std::isinf(D))
-      OS << (D < 0 ? "-Inf" : "Inf");
-    else {
-      // Shortest digits that read back to the same value at the kind's width,
-      // laid out as Julia does: positional for exponents -5 < e < 6
-      // (`100000.0`, `0.0001`), else `1.0e6` (`1.0f6` for Float32).
-      int Digits = SK == ScalarKind::Float64 ? 17
-                   : SK == ScalarKind::Float32 ? 9 : 5;
-      char Sci[48];
-      for (int P = 1; P <= Digits; ++P) {
-        std::snprintf(Sci, sizeof Sci, "%.*e", P - 1, D);
-        HostValue Back = HostValue::fromDouble(SK, std::strtod(Sci, nullptr));
-        if (Back.bits() == V.bits())
-          break;
-      }
-      std::string Text(Sci);
-      size_t EPos = Text.find('e');
-      int Exp = std::atoi(Text.c_str() + EPos + 1);
-      std::string Mantissa = Text.substr(0, EPos); // `-1.5`, `2`
-      std::string S;
-      if (Exp > -5 && Exp < 6) {
-        int Frac = static_cast<int>(Mantissa.size()) -
-                   static_cast<int>(Mantissa.find('.') == std::string::npos
-                                        ? Mantissa.size()
-                                        : Mantissa.find('.') + 1) - Exp;
-        char Buf[48];
-        std::snprintf(Buf, sizeof Buf, "%.*f", std::max(Frac, 1), D);
-        S = Buf;
-      } else {
-        if (Mantissa.find('.') == std::string::npos)
-          Mantissa += ".0";
-        S = Mantissa + (SK == ScalarKind::Float32 ? "f" : "e") + std::to_string(Exp);
-      }
-      if (SK == ScalarKind::Float16)
-        S = "Float16(" + S + ")";
-      OS << S;
-      if (SK == ScalarKind::Float32 && Exp > -5 && Exp < 6 && !InArray)
-        OS << "f0";
-    }
-    if (SK == ScalarKind::Float32 && !std::isfinite(D) && !InArray)
-      OS << "32";
-  } else if (isSignedKind(SK)) {
-    OS << V.asInt();
-  } else {
-    OS << llvm::format_hex(V.bits(), 2 + 2 * scalarBytes(SK));
+  static constexpr ast::LitType Lit[] = {
+      ast::LitType::Bool,   ast::LitType::Int8,    ast::LitType::Int16,
+      ast::LitType::Int32,  ast::LitType::Int64,   ast::LitType::UInt8,
+      ast::LitType::UInt16, ast::LitType::UInt32,  ast::LitType::UInt64,
+      ast::LitType::Float16, ast::LitType::Float32, ast::LitType::Float64};
+  std::string S = formatLiteral(Lit[static_cast<unsigned>(V.scalarKind())], V.bits());
+  if (InArray && V.scalarKind() == ScalarKind::Float32) {
+    llvm::StringRef R(S);
+    if (R.endswith("f0"))
+      S.resize(S.size() - 2);
+    else if (R.endswith("NaN32") || R.endswith("Inf32"))
+      S.resize(S.size() - 2);
   }
+  OS << S;
 }
 
 std::string HostValue::str() const {

@@ -1,5 +1,7 @@
 #include "lang/Lexer.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -572,11 +574,23 @@ std::vector<Token> Lexer::run() {
 
 /// The shortest decimal digits that read back as V, with the decimal
 /// exponent of the first digit (V = 0.D1D2... * 10^(Exp+1)).
-template <typename F> void shortestDigits(F V, std::string &Digits, int &Exp) {
+/// V rounded to Float16 and back (round to nearest even).
+double viaHalf(double V) {
+  llvm::APFloat A(V);
+  bool LosesInfo = false;
+  A.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  A.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+  return A.convertToDouble();
+}
+
+template <typename F>
+void shortestDigits(F V, std::string &Digits, int &Exp, bool IsHalf = false) {
   char Buf[64];
   for (int P = 1; P <= 17; ++P) {
     std::snprintf(Buf, sizeof Buf, "%.*e", P - 1, double(V));
-    F Back = sizeof(F) == 4 ? F(std::strtof(Buf, nullptr)) : F(std::strtod(Buf, nullptr));
+    F Back = IsHalf ? F(viaHalf(std::strtod(Buf, nullptr)))
+             : sizeof(F) == 4 ? F(std::strtof(Buf, nullptr))
+                              : F(std::strtod(Buf, nullptr));
     if (Back == V)
       break;
   }
@@ -590,7 +604,9 @@ template <typename F> void shortestDigits(F V, std::string &Digits, int &Exp) {
     Digits.pop_back();
 }
 
-std::string formatFloat(double V, bool IsF32) {
+/// Julia's printing of a float; IsHalf: V is a Float16's value (shortest
+/// digits that read back as that Float16).
+std::string formatFloat(double V, bool IsF32, bool IsHalf = false) {
   if (std::isnan(V))
     return IsF32 ? "NaN32" : "NaN";
   if (std::isinf(V))
@@ -604,7 +620,7 @@ std::string formatFloat(double V, bool IsF32) {
   if (IsF32)
     shortestDigits<float>(float(V), D, E);
   else
-    shortestDigits<double>(V, D, E);
+    shortestDigits<double>(V, D, E, IsHalf);
   // Julia prints positional notation for 1e-5 < |v| < 1e6, else scientific.
   if (E > -5 && E < 6) {
     if (E >= 0) {
@@ -667,7 +683,7 @@ std::string formatLiteral(ast::LitType T, uint64_t Bits) {
     std::snprintf(Buf, sizeof Buf, "0x%016llx", (unsigned long long)Bits);
     return Buf;
   case LitType::Float16:
-    return "Float16(" + formatFloat(halfToFloat(uint16_t(Bits)), false) + ")";
+    return "Float16(" + formatFloat(halfToFloat(uint16_t(Bits)), false, true) + ")";
   case LitType::Float32: {
     uint32_t B = uint32_t(Bits);
     float F;
