@@ -21,6 +21,7 @@ int main(int Argc, char **Argv) {
   uint64_t First = 1, Count = 200;
   std::string Mode = "mixed", OutDir = ".";
   bool Verbose = false, NoMinimise = false;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0); // progress shows as it happens
   double MaxInvalid = 0.10;
   App.add_option("--first", First, "first seed");
   App.add_option("--count", Count, "number of programs");
