@@ -41,6 +41,7 @@ struct CommandOptions {
   std::string Call;
   std::string Device = "host";
   std::string Compare; ///< gui: also run --run on this device and compare
+  bool BenchScroll = false; ///< gui --bench-frames: scroll the stage panes
   std::string Blocks, Threads;
   unsigned long long Seed = 0;
   // gui

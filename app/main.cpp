@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
   Gui->add_option("--run", O.Call,
                   "run this call once the jobs compiled (Devices panel)");
   Gui->add_option("--device", O.Device, "device of --run (default host)");
+  Gui->add_flag("--bench-scroll", O.BenchScroll,
+                "with --bench-frames: scroll every stage pane 37 lines a frame");
   Gui->add_option("--compare", O.Compare,
                   "also run --run's call on this device (interp, host) and "
                   "show whether the results agree");

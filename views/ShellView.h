@@ -71,6 +71,12 @@ public:
   bool quitRequested() const { return QuitRequested; }
   ShellSettings &settings() { return Settings; }
   void resetLayout() { LayoutPending = true; }
+  /// Scrolls every stage pane Rows further down (wrapping): what
+  /// `gui --bench-scroll` does each frame to measure scrolling.
+  void scrollStagePanes(uint32_t Row) {
+    for (StagePane *P : {&Typed, &LLVMRaw, &LLVMOpt, &Asm})
+      P->scrollToRow(Row);
+  }
   /// The Devices panel's Run form (`gui --run/--compare` fill it).
   RunForm &runForm() { return Devices.Form; }
   /// Frame time shown in the menu bar (the app measures it).

@@ -33,6 +33,11 @@ public:
 
   /// Opens the find bar with a query (the Ctrl+F path, and tests).
   void find(std::string Query);
+  /// Scrolls so that row Row is at the top next frame (`--bench-scroll`).
+  void scrollToRow(uint32_t Row) {
+    PendingScroll = static_cast<int32_t>(Row % std::max<size_t>(Lines.size(), 1));
+    PendingScrollTop = true;
+  }
   /// Lines matching the current query (tests, the "n/m" counter).
   const std::vector<uint32_t> &findHits() const { return Hits; }
 
