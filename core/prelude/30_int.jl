@@ -15,6 +15,34 @@
 @inline |(x::T, y::T) where {T<:BitInteger} = or_int(x, y)
 @inline xor(x::T, y::T) where {T<:BitInteger} = xor_int(x, y)
 
+# Mixed-type integer arithmetic wraps, as Julia's does: both operands are
+# taken to the promoted type with `%`, not with a checked convert
+# (`Int8(-1) + 0x01 == 0x00`, not an InexactError).
+@inline function +(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return (x % T) + (y % T)
+end
+@inline function -(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return (x % T) - (y % T)
+end
+@inline function *(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return (x % T) * (y % T)
+end
+@inline function &(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return (x % T) & (y % T)
+end
+@inline function |(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return (x % T) | (y % T)
+end
+@inline function xor(x::BitInteger, y::BitInteger)
+    T = promote_type(typeof(x), typeof(y))
+    return xor(x % T, y % T)
+end
+
 @inline ==(x::T, y::T) where {T<:BitInteger} = eq_int(x, y)
 @inline !=(x::T, y::T) where {T<:BitInteger} = ne_int(x, y)
 @inline <(x::T, y::T) where {T<:BitSigned} = slt_int(x, y)

@@ -2,10 +2,16 @@
 //
 // The generator keeps a model of the prelude's typing rules (promotion,
 // which methods exist for which types, which conversions may throw) and
-// builds every expression for a wanted type, so the programs it prints
-// infer to concrete types everywhere. Dynamic work is bounded by a budget:
-// each statement costs the product of the trip-count bounds of the loops
-// around it, and a call costs the callee's own (bounded) cost.
+// builds every expression for a wanted type, so the programs it prints infer
+// to concrete types everywhere. Dynamic work is bounded by a budget: each
+// statement costs the product of the trip-count bounds of the loops around
+// it, and a call costs the callee's own (bounded) cost.
+//
+// Determinism: C++ leaves the order in which the operands of `+` (and the
+// arguments of a call) are evaluated unspecified, so an expression that
+// draws random numbers in two operands would generate different programs
+// under different compilers. Every such concatenation goes through `Cat{}`,
+// a braced list, whose elements are evaluated left to right.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +20,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <utility>
@@ -21,6 +28,16 @@
 
 namespace prism::difftest {
 namespace {
+
+/// Concatenation with the pieces evaluated in order (see the file comment).
+struct Cat {
+  std::string S;
+  Cat(std::initializer_list<std::string> L) {
+    for (const std::string &X : L)
+      S += X;
+  }
+  operator std::string() const { return S; }
+};
 
 //===-- Scalars and the prelude's promotion rules -------------------------===//
 
@@ -115,7 +132,9 @@ int promoteSc(int A, int B) {
   return R != SNone ? R : Rule(B, A);
 }
 
-/// Whether `convert(To, x::From)` (what `promote` does) never throws.
+/// Whether `convert(To, x::From)` (what `promote` does) never throws. (The
+/// prelude converts with a checked conversion, so a negative signed value
+/// promoted to an unsigned type throws InexactError, unlike Julia.)
 bool safeConv(int From, int To) {
   if (From == To || From == SBool)
     return true;
@@ -129,27 +148,19 @@ bool safeConv(int From, int To) {
   return false;
 }
 
-/// Types P whose mixed arithmetic with S gives S without a throwing
-/// conversion.
-std::vector<int> partnersOf(int S) {
-  std::vector<int> P;
-  for (int T = 0; T < NumSc; ++T)
-    if (promoteSc(T, S) == S && safeConv(T, S))
-      P.push_back(T);
-  return P;
-}
-
 //===-- Types -------------------------------------------------------------===//
 
 enum class TK { Scalar, Tuple, Struct, Array, Param, Abstract, FuncRef };
 /// Abstract argument annotations of generic-function methods.
 enum class AK { Signed, Unsigned, Integer, AbstractFloat, Real, Any };
-const char *const AKName[] = {"Signed", "Unsigned", "Integer",
-                              "AbstractFloat", "Real", "Any"};
+const char *const AKName[] = {"Signed",        "Unsigned", "Integer",
+                              "AbstractFloat", "Real",     "Any"};
 
 struct Type {
   TK K = TK::Scalar;
-  int S = SI64; ///< Scalar; Array element; Param class (SI64 int, SF64 float)
+  /// Scalar: the scalar; Array: the element; Param: the class (SI64 for
+  /// `T<:Integer`, SF64 for `T<:AbstractFloat`); FuncRef: `S -> S`.
+  int S = SI64;
   AK A = AK::Any;
   std::vector<int> Elems; ///< Tuple elements
   int Struct = -1;
@@ -206,17 +217,66 @@ struct Func {
 constexpr uint64_t FuncRefWeight = 30;
 
 struct Var {
-  Var(std::string N, int T, bool M = true) : Name(std::move(N)), Ty(T), Mutable(M) {}
+  Var(std::string N, int T, bool M = true)
+      : Name(std::move(N)), Ty(T), Mutable(M) {}
   std::string Name;
   int Ty;
   bool Mutable = true;
-  bool Writable = false;  ///< arrays: may be stored to
-  std::string SafeFor;    ///< an in-range index of this array
-  int64_t KnownLen = -1;  ///< arrays: the length when known statically
+  bool Writable = false; ///< arrays: may be stored to
+  std::string SafeFor;   ///< an in-range index of this array
+  int64_t KnownLen = -1; ///< arrays: the length when known statically
 };
 
 constexpr unsigned MaxArrayLen = 48;
 constexpr unsigned MaxKernelInLen = 40;
+
+/// The most specific method of a family for concrete scalar arguments; -1
+/// when none applies or the call is ambiguous.
+int dispatch(const Func &F, const std::vector<int> &Args,
+             const std::vector<Type> &Types) {
+  auto Applicable = [&](const Method &M) {
+    for (size_t I = 0; I < Args.size(); ++I) {
+      const Type &P = Types[M.Params[I]];
+      if (P.K == TK::Scalar ? P.S != Args[I] : !absMatches(P.A, Args[I]))
+        return false;
+    }
+    return true;
+  };
+  auto SubAnn = [&](int A, int B) { // annotation A <: annotation B
+    const Type &X = Types[A], &Y = Types[B];
+    if (A == B || (Y.K == TK::Abstract && Y.A == AK::Any))
+      return true;
+    if (Y.K == TK::Scalar)
+      return false;
+    if (X.K == TK::Scalar)
+      return absMatches(Y.A, X.S);
+    switch (Y.A) {
+    case AK::Real:
+      return X.A != AK::Any;
+    case AK::Integer:
+      return X.A == AK::Signed || X.A == AK::Unsigned;
+    default:
+      return false;
+    }
+  };
+  std::vector<int> App;
+  for (size_t I = 0; I < F.Methods.size(); ++I)
+    if (Applicable(F.Methods[I]))
+      App.push_back((int)I);
+  for (int M : App) {
+    bool Best = true;
+    for (int O : App) {
+      if (O == M)
+        continue;
+      for (size_t I = 0; I < Args.size() && Best; ++I)
+        if (!SubAnn(F.Methods[M].Params[I], F.Methods[O].Params[I]))
+          Best = false;
+    }
+    if (Best)
+      return M;
+  }
+  return -1;
+}
 
 //===-- The generator -----------------------------------------------------===//
 
@@ -227,6 +287,12 @@ public:
       Type T;
       T.S = S;
       Types.push_back(T);
+      // No Bool with floats: `false * x` is copysign(0, x), whose sign for
+      // a NaN x is not reproducible.
+      for (int P = 0; P < NumSc; ++P)
+        if (promoteSc(P, S) == S && safeConv(P, S) &&
+            !(P == SBool && isFloat(S)))
+          Partners[S].push_back(P);
     }
   }
   GeneratedProgram run();
@@ -235,6 +301,9 @@ private:
   std::mt19937_64 R;
   GenOptions Opt;
   std::vector<Type> Types;
+  /// Types P whose mixed arithmetic with S gives S without a throwing
+  /// conversion.
+  std::vector<int> Partners[NumSc];
   std::vector<StructDef> Structs;
   std::vector<Func> Funcs;
   std::string Src;
@@ -251,7 +320,6 @@ private:
   unsigned NextVar = 0;
   size_t NCallable = 0;
   bool KernelEntry = false, InGuard = false, AllowEarlyReturn = true;
-  bool ArraysWritable = true;
   std::string GuardIdx;
   int OutElem = SF32;
   int BaseDepth = 3;
@@ -266,6 +334,9 @@ private:
   bool pct(unsigned P) { return below(100) < P; }
   template <class T> const T &pick(const std::vector<T> &V) {
     return V[below(V.size())];
+  }
+  template <class T, size_t N> const T &pick(const T (&A)[N]) {
+    return A[below(N)];
   }
   /// An index drawn by the weights.
   size_t weighted(const std::vector<unsigned> &W) {
@@ -333,13 +404,17 @@ private:
   bool isOpaque(int Id) const {
     return ty(Id).K == TK::Param || ty(Id).K == TK::Abstract;
   }
+  /// The scalar's name, sometimes by its alias (`Int`, `UInt`).
+  std::string scName(int S) {
+    if ((S == SI64 || S == SU64) && pct(10))
+      return S == SI64 ? "Int" : "UInt";
+    return ScName[S];
+  }
   std::string tyName(int Id) {
     const Type &T = ty(Id);
     switch (T.K) {
     case TK::Scalar:
-      if (T.S == SI64 && pct(10))
-        return "Int";
-      return ScName[T.S];
+      return scName(T.S);
     case TK::Tuple: {
       std::string S = "Tuple{";
       for (size_t I = 0; I < T.Elems.size(); ++I)
@@ -360,8 +435,8 @@ private:
     }
     return "Any";
   }
-  /// Every type reachable by field access or indexing below `Id` (paths to
-  /// values of type Target).
+  /// The access paths (field access, constant indexing) below a value of
+  /// type Id that lead to values of type Target.
   void paths(const std::string &Base, int Id, int Target,
              std::vector<std::string> &Out, int Depth = 0) {
     const Type &T = ty(Id);
@@ -385,7 +460,8 @@ private:
   }
   /// A random scalar type for a new value.
   int randScalar(bool AllowBool = true) {
-    static const std::vector<unsigned> W = {6, 6, 5, 8, 14, 6, 5, 6, 6, 4, 10, 10};
+    static const std::vector<unsigned> W = {6, 6, 5, 8, 14, 6,
+                                            5, 6, 6, 4, 10, 10};
     for (;;) {
       int S = (int)weighted(W);
       if (S != SBool || AllowBool)
@@ -393,33 +469,46 @@ private:
     }
   }
   int randInt() {
-    static const std::vector<int> I = {SI8, SI16, SI32, SI64, SI64, SI64,
-                                       SU8, SU16, SU32, SU64};
+    static const int I[] = {SI8, SI16, SI32, SI64, SI64,
+                            SI64, SU8, SU16, SU32, SU64};
     return pick(I);
   }
-  /// The type of a random scalar variable in scope (most of the time), so
-  /// that expressions mix in live values rather than constants.
+  int randFloat() {
+    static const int F[] = {SF16, SF32, SF32, SF64, SF64};
+    return pick(F);
+  }
+  /// Mostly the type of a scalar (or array element) in scope, so that
+  /// expressions mix in live values rather than constants.
   int liveOf(bool (*Pred)(int), int Fallback) {
     if (pct(65)) {
       std::vector<int> C;
       for (const Var &V : Vars)
-        if (ty(V.Ty).K == TK::Scalar && Pred(ty(V.Ty).S))
-          C.push_back(ty(V.Ty).S);
-        else if (ty(V.Ty).K == TK::Array && Pred(ty(V.Ty).S))
+        if ((ty(V.Ty).K == TK::Scalar || ty(V.Ty).K == TK::Array) &&
+            Pred(ty(V.Ty).S))
           C.push_back(ty(V.Ty).S);
       if (!C.empty())
         return pick(C);
     }
     return Fallback;
   }
+  static bool anyScalar(int) { return true; }
   int liveScalar() {
-    return liveOf([](int) { return true; }, randScalar());
+    int F = randScalar();
+    return liveOf(anyScalar, F);
   }
-  int liveInt() { return liveOf(isInt, randInt()); }
-  int liveFloat() { return liveOf(isFloat, randFloat()); }
-  int randFloat() {
-    static const std::vector<int> F = {SF16, SF32, SF32, SF64, SF64};
-    return pick(F);
+  int liveInt() {
+    int F = randInt();
+    return liveOf(isInt, F);
+  }
+  /// A sign source whose sign is reproducible (never a float: a NaN's sign
+  /// bit is not).
+  int liveNonFloat() {
+    int F = randInt();
+    return liveOf([](int S) { return !isFloat(S); }, F);
+  }
+  int liveFloat() {
+    int F = randFloat();
+    return liveOf(isFloat, F);
   }
   int randTupleTy() {
     std::vector<int> E;
@@ -454,7 +543,7 @@ private:
       int64_t V = Sg ? range(-1000, 1000) : range(0, 2000);
       if (V < Min)
         V = Min;
-      if ((uint64_t)V > UMax && V > 0)
+      if (V > 0 && (uint64_t)V > UMax)
         V = (int64_t)UMax;
       return V;
     }
@@ -468,14 +557,10 @@ private:
         return Min + 1;
       case 3:
         return (int64_t)(UMax - 1);
-      case 4: {
-        int P = (int)below(Sg ? B - 1 : B);
-        return (int64_t)(1ull << P);
-      }
-      case 5: {
-        int P = (int)below(Sg ? B - 1 : B);
-        return (int64_t)((1ull << P) - 1);
-      }
+      case 4:
+        return (int64_t)(1ull << below(Sg ? B - 1 : B));
+      case 5:
+        return (int64_t)((1ull << below(Sg ? B - 1 : B)) - 1);
       default:
         return Sg ? -1 : 0;
       }
@@ -493,20 +578,22 @@ private:
     std::snprintf(Buf, sizeof Buf, "0x%0*llx", Digits, (unsigned long long)V);
     return Buf;
   }
-  /// An integer literal of type S (in an expression: negative ones wrapped).
+  /// An integer literal of type S; in an expression (not ForCall) a negative
+  /// one is parenthesised.
   std::string intLit(int S, int64_t V, bool ForCall = false) {
     if (isUnsignedInt(S)) {
       uint64_t U = (uint64_t)V;
+      uint64_t Max = bitsOf(S) == 64 ? ~0ull : (1ull << bitsOf(S)) - 1;
       if (!ForCall && U == 0 && pct(5))
         return std::string("zero(") + ScName[S] + ")";
-      if (!ForCall && pct(8) && U == (bitsOf(S) == 64 ? ~0ull : (1ull << bitsOf(S)) - 1))
+      if (!ForCall && U == Max && pct(8))
         return std::string("typemax(") + ScName[S] + ")";
       if (U <= (uint64_t)INT64_MAX && pct(30))
-        return std::string(ScName[S]) + "(" + std::to_string(U) + ")";
+        return scName(S) + "(" + std::to_string(U) + ")";
       return hex(U, bitsOf(S) / 4);
     }
     if (S == SI64) {
-      if (V == INT64_MIN)
+      if (V == INT64_MIN) // the CALL parser reads no typemin(Int64)
         return ForCall ? "-9223372036854775807" : "typemin(Int64)";
       std::string N = std::to_string(V);
       return (V < 0 && !ForCall) ? "(" + N + ")" : N;
@@ -522,26 +609,26 @@ private:
       return "(" + std::to_string(V) + " % " + ScName[S] + ")";
     return std::string(ScName[S]) + "(" + std::to_string(V) + ")";
   }
-  /// A float literal as Julia Float64 text (a decimal with optional
-  /// exponent), and whether it is negative.
+  /// A float literal as Julia Float64 text (a decimal with an optional
+  /// exponent); Neg says whether to negate it.
   std::string drawFloatText(int S, bool &Neg) {
     Neg = pct(35);
     unsigned K = (unsigned)below(100);
     if (K < 40) {
       static const char *const Fr[] = {"0", "25", "5", "75", "125", "375"};
-      return std::to_string(range(0, 12)) + "." + Fr[below(6)];
+      return Cat{std::to_string(range(0, 12)), ".", pick(Fr)};
     }
     if (K < 58) {
-      static const char *const D[] = {"0.1", "0.2", "0.3", "3.14159",
-                                      "2.71828", "1.1", "0.7", "123.456",
-                                      "1.0", "0.0", "99.9", "1000.0"};
-      return D[below(12)];
+      static const char *const D[] = {"0.1",     "0.2",     "0.3", "3.14159",
+                                      "2.71828", "1.1",     "0.7", "123.456",
+                                      "1.0",     "0.0",     "99.9", "1000.0"};
+      return pick(D);
     }
     if (K < 85) {
       int MaxE = S == SF16 ? 4 : S == SF32 ? 30 : 200;
-      std::string M = std::to_string(range(1, 9)) + "." +
-                      std::to_string(range(0, 999));
-      return M + "e" + std::to_string(range(-MaxE, MaxE));
+      return Cat{std::to_string(range(1, 9)), ".",
+                 std::to_string(range(0, 999)), "e",
+                 std::to_string(range(-MaxE, MaxE))};
     }
     static const char *const X16[] = {"65504.0", "6.0e-5", "1.0e4", "0.0"};
     static const char *const X32[] = {"3.4028235e38", "1.0e-38", "1.0e-45",
@@ -550,23 +637,23 @@ private:
                                       "5.0e-324", "9.007199254740992e15",
                                       "0.0"};
     if (S == SF16)
-      return X16[below(4)];
+      return pick(X16);
     if (S == SF32)
-      return X32[below(5)];
-    return X64[below(5)];
+      return pick(X32);
+    return pick(X64);
   }
   std::string floatLit(int S, bool ForCall = false) {
     bool Neg;
     std::string T = drawFloatText(S, Neg);
     std::string L;
+    if (S == SF16)
+      return "Float16(" + std::string(Neg ? "-" : "") + T + ")";
     if (S == SF64) {
       L = T;
-    } else if (S == SF32) {
-      size_t E = T.find('e');
-      L = E == std::string::npos ? T + "f0" : T.substr(0, E) + "f" + T.substr(E + 1);
     } else {
-      L = "Float16(" + std::string(Neg ? "-" : "") + T + ")";
-      return L;
+      size_t E = T.find('e');
+      L = E == std::string::npos ? T + "f0"
+                                 : T.substr(0, E) + "f" + T.substr(E + 1);
     }
     if (Neg)
       L = "-" + L;
@@ -575,24 +662,23 @@ private:
   std::string lit(int S) {
     if (S == SBool)
       return pct(50) ? "true" : "false";
-    if (isFloat(S)) {
-      if (pct(4))
-        return std::string(pct(50) ? "zero(" : "one(") + ScName[S] + ")";
-      return floatLit(S);
-    }
-    if (pct(3))
+    if (pct(isFloat(S) ? 4 : 3))
       return std::string(pct(50) ? "zero(" : "one(") + ScName[S] + ")";
-    return intLit(S, drawInt(S));
+    if (isFloat(S))
+      return floatLit(S);
+    int64_t V = drawInt(S);
+    return intLit(S, V);
   }
   std::string callLit(int S) {
     if (S == SBool)
       return pct(50) ? "true" : "false";
     if (isFloat(S))
       return floatLit(S, true);
-    return intLit(S, drawInt(S), true);
+    int64_t V = drawInt(S);
+    return intLit(S, V, true);
   }
   /// The literal 1 of type S.
-  std::string one(int S) {
+  static std::string one(int S) {
     if (isUnsignedInt(S))
       return hex(1, bitsOf(S) / 4);
     if (S == SI64)
@@ -632,29 +718,25 @@ private:
   std::string coerce(const std::string &E, int From, int To);
   std::string floatToInt(int S, int D);
   std::string mixVars(int S);
-  int pickPartner(int S) {
-    static std::vector<int> P[NumSc];
-    if (P[S].empty())
-      P[S] = partnersOf(S);
-    return pick(P[S]);
-  }
+  int pickPartner(int S) { return pick(Partners[S]); }
   std::pair<int, int> operandPair(int S) {
     if (pct(55))
       return {S, S};
     int O = pickPartner(S);
     return pct(50) ? std::make_pair(S, O) : std::make_pair(O, S);
   }
+  /// A divisor that is rarely zero (`b | 1`), or occasionally any value.
   std::string safeDivisor(int S, int D) {
     std::string B = scalar(S, D);
-    if (pct(4))
-      return B;
-    if (isFloat(S))
+    if (isFloat(S) || pct(4))
       return B;
     if (S == SBool)
       return "true";
     return "(" + B + " | " + one(S) + ")";
   }
-  unsigned leafPct(int D) const { return D >= BaseDepth ? 10 : D <= 1 ? 65 : 35; }
+  unsigned leafPct(int D) const {
+    return D >= BaseDepth ? 10 : D <= 1 ? 65 : 35;
+  }
 
   //===-- Statements ------------------------------------------------------===//
   void block(unsigned N);
@@ -666,36 +748,37 @@ private:
   bool stmtFor();
   bool stmtWhile();
   bool stmtArrayStore();
+  bool stmtArrayLoop();
   bool stmtDestructure();
   void stmtGuardUpdate();
   bool stmtCall();
-  bool stmtArrayLoop();
+  void stmtIfJump(bool EarlyReturn);
 
   //===-- Program parts ---------------------------------------------------===//
   void genStruct();
   void genConst();
   void beginFunc(uint64_t FnBudget);
-  std::string paramList(const Method &M, std::vector<std::string> &Names);
+  std::string paramList(const Method &M, const std::vector<std::string> &Names);
   void genPlain();
   void genPoly();
   void genFamily();
   void genRec();
-  void genEntry(std::string &Call, unsigned &Threads, unsigned &Blocks);
+  void genApply();
+  void callUncalled();
+  void genEntry(GeneratedProgram &P);
   void emitFunc(const std::string &Header, const std::string &Body,
                 const std::string &ShortExpr);
   std::string finalReturn(int Ty);
-  std::string arrayCallArg(int Elem, unsigned Len, bool Zeros, unsigned Cols = 0);
-  void genApply();
-  void callUncalled();
+  std::string arrayCallArg(int Elem, unsigned Len, bool Zeros,
+                           unsigned Cols = 0);
 };
 
 //===-- Expressions -------------------------------------------------------===//
 
 std::string Gen::expr(int Ty, int D) {
-  const Type &T = ty(Ty);
-  switch (T.K) {
+  switch (ty(Ty).K) {
   case TK::Scalar:
-    return scalar(T.S, D);
+    return scalar(ty(Ty).S, D);
   case TK::Param:
     return paramExpr(D);
   case TK::Tuple:
@@ -707,45 +790,58 @@ std::string Gen::expr(int Ty, int D) {
   return "nothing";
 }
 
+/// E (of scalar type From, evaluated more than once) as a value of type To,
+/// never throwing.
 std::string Gen::coerce(const std::string &E, int From, int To) {
   if (From == To)
     return E;
   if (isFloat(To))
     return std::string(ScName[To]) + "(" + E + ")";
   if (To == SBool)
-    return isFloat(From) ? "signbit(" + E + ")" : "isodd(" + E + ")";
+    return isFloat(From) ? "(" + E + " < zero(" + E + "))" : "isodd(" + E + ")";
   if (isFloat(From))
     return "(isnan(" + E + ") ? " + one(To) + " : trunc(" + ScName[To] +
            ", clamp(" + E + ", 0.0, 100.0)))";
   return "(" + E + " % " + ScName[To] + ")";
 }
 
-/// A float converted to the integer type S: in range by a clamp (NaN still
-/// throws InexactError unless guarded).
+/// A float converted to the integer type S, in range by a clamp; NaN (which
+/// throws InexactError) is mostly guarded.
 std::string Gen::floatToInt(int S, int D) {
   int F = liveFloat();
   std::string X = scalar(F, D);
-  const char *Fn[] = {"trunc", "round", "floor", "ceil"};
-  std::string Lo, Hi;
+  static const char *const Fn[] = {"trunc", "round", "floor", "ceil"};
+  const char *Lo, *Hi;
   switch (S) {
-  case SI8: Lo = "-100.0"; Hi = "100.0"; break;
-  case SI16: Lo = "-30000.0"; Hi = "30000.0"; break;
-  case SI32: Lo = "-2.0e9"; Hi = "2.0e9"; break;
-  case SI64: Lo = "-9.0e18"; Hi = "9.0e18"; break;
-  case SU8: Lo = "0.0"; Hi = "250.0"; break;
-  case SU16: Lo = "0.0"; Hi = "65000.0"; break;
-  case SU32: Lo = "0.0"; Hi = "4.0e9"; break;
-  default: Lo = "0.0"; Hi = "1.8e19"; break;
+  case SI8:
+    Lo = "-100.0", Hi = "100.0";
+    break;
+  case SI16:
+    Lo = "-30000.0", Hi = "30000.0";
+    break;
+  case SI32:
+    Lo = "-2.0e9", Hi = "2.0e9";
+    break;
+  case SI64:
+    Lo = "-9.0e18", Hi = "9.0e18";
+    break;
+  case SU8:
+    Lo = "0.0", Hi = "250.0";
+    break;
+  case SU16:
+    Lo = "0.0", Hi = "65000.0";
+    break;
+  case SU32:
+    Lo = "0.0", Hi = "4.0e9";
+    break;
+  default:
+    Lo = "0.0", Hi = "1.8e19";
+    break;
   }
-  std::string C = std::string(Fn[below(4)]) + "(" + ScName[S] + ", clamp(" +
-                  X + ", " + Lo + ", " + Hi + "))";
-  bool Simple = X.find_first_of("( ") == std::string::npos;
-  if (Simple && pct(85))
+  std::string C = Cat{pick(Fn), "(", ScName[S], ", clamp(", X, ", ", Lo,
+                      ", ", Hi, "))"};
+  if (pct(85))
     return "(isnan(" + X + ") ? " + one(S) + " : " + C + ")";
-  if (!Simple && pct(80)) {
-    // Keep NaN (which throws) rare: guard through a fresh binding.
-    return "(isnan(" + X + ") ? " + one(S) + " : " + C + ")";
-  }
   return C;
 }
 
@@ -772,7 +868,8 @@ std::string Gen::leafScalar(int S, int D) {
   for (const Var &V : Vars) {
     const Type &T = ty(V.Ty);
     if (T.K == TK::Scalar && T.S == S) {
-      C.push_back([&V] { return V.Name; });
+      std::string N = V.Name;
+      C.push_back([N] { return N; });
       W.push_back(6);
     } else if (T.K == TK::Tuple || T.K == TK::Struct) {
       std::vector<std::string> P;
@@ -783,11 +880,11 @@ std::string Gen::leafScalar(int S, int D) {
       }
     } else if (T.K == TK::Array && T.S == S && D >= 1 &&
                !(KernelEntry && V.Writable)) {
-      const Var *A = &V;
+      const Var *A = &V; // Vars does not change while an expression is built
       C.push_back([this, A, D] { return arrayRead(*A, D - 1); });
       W.push_back(4);
     } else if (T.K == TK::Param || T.K == TK::Abstract) {
-      // Use an opaque value through a conversion with a known result type.
+      // An opaque value is used through a conversion to a known type.
       bool IntLike = (T.K == TK::Param && T.S == SI64) ||
                      (T.K == TK::Abstract &&
                       (T.A == AK::Signed || T.A == AK::Unsigned ||
@@ -800,7 +897,11 @@ std::string Gen::leafScalar(int S, int D) {
         C.push_back([this, N, IntLike] {
           if (IntLike && pct(50))
             return std::string(pct(50) ? "isodd(" : "iseven(") + N + ")";
-          return std::string(pct(50) ? "signbit(" : "iszero(") + N + ")";
+          if (IntLike && pct(50))
+            return "signbit(" + N + ")";
+          if (pct(50))
+            return "(" + N + " < zero(" + N + "))";
+          return "iszero(" + N + ")";
         });
         W.push_back(3);
       } else if (IntLike) {
@@ -817,8 +918,9 @@ std::string Gen::indexExpr(const Var &A, bool Safe, int D) {
     if (V.SafeFor == A.Name && pct(60))
       return V.Name;
   if (pct(12))
-    return pct(50) ? "1" : (pct(50) ? "firstindex(" + A.Name + ")"
-                                    : "lastindex(" + A.Name + ")");
+    return pct(50) ? "1"
+                   : (pct(50) ? "firstindex(" + A.Name + ")"
+                              : "lastindex(" + A.Name + ")");
   int S = liveInt();
   if (KernelEntry && pct(50)) {
     for (const Var &V : Vars)
@@ -829,7 +931,7 @@ std::string Gen::indexExpr(const Var &A, bool Safe, int D) {
   }
   std::string E = scalar(S, std::max(0, D));
   if (!Safe && !Inbounds && pct(8))
-    return "((" + E + " & 15) + 1)";
+    return "((" + E + " & 15) + 1)"; // may be out of bounds: BoundsError
   if (A.KnownLen > 0 && pct(30))
     return "(mod(" + E + ", " + std::to_string(A.KnownLen) + ") + 1)";
   if (pct(20))
@@ -840,7 +942,8 @@ std::string Gen::indexExpr(const Var &A, bool Safe, int D) {
 std::string Gen::dimIndex(const Var &A, int Dim, bool Safe, int D) {
   if (pct(10))
     return "1";
-  std::string E = scalar(liveInt(), std::max(0, D));
+  int S = liveInt();
+  std::string E = scalar(S, std::max(0, D));
   std::string Sz = "size(" + A.Name + ", " + std::to_string(Dim) + ")";
   if (!Safe && !Inbounds && pct(8))
     return "((" + E + " & 3) + 1)";
@@ -852,13 +955,13 @@ std::string Gen::dimIndex(const Var &A, int Dim, bool Safe, int D) {
 /// `i` or, for a matrix, sometimes `i, j`; in range when Safe.
 std::string Gen::subscript(const Var &A, bool Safe, int D) {
   if (ty(A.Ty).Dims == 2 && pct(60))
-    return dimIndex(A, 1, Safe, D) + ", " + dimIndex(A, 2, Safe, D);
+    return Cat{dimIndex(A, 1, Safe, D), ", ", dimIndex(A, 2, Safe, D)};
   return indexExpr(A, Safe, D);
 }
 
 std::string Gen::arrayRead(const Var &A, int D) {
-  // Under `@inbounds` (which covers its whole expression) every index must
-  // be in range.
+  // `@inbounds` covers its whole expression: every index under it must be
+  // in range.
   if (pct(35)) {
     ++Inbounds;
     std::string S = subscript(A, true, D);
@@ -870,11 +973,10 @@ std::string Gen::arrayRead(const Var &A, int D) {
 
 std::string Gen::scalar(int S, int D) {
   if (PolyParam >= 0 && pct(8)) {
-    // Occasionally take a detour through the method's type parameter.
-    const Type &P = ty(PolyParam);
+    // Now and then a detour through the method's type parameter.
     if (isFloat(S))
       return std::string(ScName[S]) + "(" + paramExpr(D - 1) + ")";
-    if (P.S == SI64 && isInt(S))
+    if (ty(PolyParam).S == SI64 && isInt(S))
       return "(" + paramExpr(D - 1) + " % " + ScName[S] + ")";
   }
   if (D <= 0 || pct(leafPct(D)))
@@ -890,64 +992,62 @@ std::string Gen::scalar(int S, int D) {
 }
 
 std::string Gen::intProd(int S, int D) {
-  enum { Arith, Bit, Shift, Div, Unary, MinMax, Cond, Conv, Pow, Call, Assert,
-         Len, BoolArith, Bits, FromFloat, Mix, Ident };
+  enum { Arith, Bit, Shift, Div, Unary, MinMax, Cond, Conv, Pow, Call,
+         Assert, Len, BoolArith, Bits, FromFloat, Mix, Ident };
   bool I64 = S == SI64;
   std::vector<unsigned> W = {22, 10, 8, 7, 8, 6, 6, 12, 2, 10, 1,
-                             I64 ? 4u : 0u, I64 ? 2u : 0u, I64 ? 3u : 0u, 3, 2, 4};
+                             I64 ? 4u : 0u, I64 ? 2u : 0u, I64 ? 3u : 0u,
+                             3, 2, 4};
   int D1 = D - 1;
   switch (weighted(W)) {
   case Arith: {
     auto [A, B] = operandPair(S);
     static const char *const Op[] = {" + ", " - ", " * "};
-    return "(" + scalar(A, D1) + Op[below(3)] + scalar(B, D1) + ")";
+    return Cat{"(", scalar(A, D1), pick(Op), scalar(B, D1), ")"};
   }
   case Bit: {
     auto [A, B] = operandPair(S);
     if (pct(15)) {
-      // A rotate (LLVM forms funnel shifts from it).
+      // A rotate (LLVM forms a funnel shift from it).
       std::string X = leafScalar(S, 0);
       int K = (int)range(1, bitsOf(S) - 1);
       return "((" + X + " << " + std::to_string(K) + ") | (" + X + " >>> " +
              std::to_string(bitsOf(S) - K) + "))";
     }
     if (pct(15))
-      return "xor(" + scalar(A, D1) + ", " + scalar(B, D1) + ")";
+      return Cat{"xor(", scalar(A, D1), ", ", scalar(B, D1), ")"};
     static const char *const Op[] = {" & ", " | ", " ⊻ "};
-    return "(" + scalar(A, D1) + Op[below(3)] + scalar(B, D1) + ")";
+    return Cat{"(", scalar(A, D1), pick(Op), scalar(B, D1), ")"};
   }
   case Shift: {
     static const char *const Op[] = {" << ", " >> ", " >>> "};
     std::string N;
     if (pct(55)) {
       int T = pct(60) ? SI64 : randInt();
-      int64_t Max = std::min<int64_t>(bitsOf(S) + 2, isSignedInt(T) && bitsOf(T) == 8 ? 127 : 255);
-      N = intLit(T, range(0, Max));
+      int64_t Max = std::min<int64_t>(
+          bitsOf(S) + 2, isSignedInt(T) && bitsOf(T) == 8 ? 127 : 255);
+      int64_t V = range(0, Max);
+      N = intLit(T, V);
     } else {
-      N = scalar(liveInt(), D1);
+      int T = liveInt();
+      N = scalar(T, D1);
     }
-    return "(" + scalar(S, D1) + Op[below(3)] + N + ")";
+    return Cat{"(", scalar(S, D1), pick(Op), N, ")"};
   }
   case Div: {
     auto [A, B] = operandPair(S);
     if (B == SBool)
       B = S;
-    std::string X = scalar(A, D1), Y = safeDivisor(B, D1);
+    std::string X = scalar(A, D1);
+    std::string Y = safeDivisor(B, D1);
+    static const char *const Fn[] = {"div(", "rem(", "mod(", "fld(", "cld("};
     switch (below(7)) {
     case 0:
       return "(" + X + " ÷ " + Y + ")";
     case 1:
       return "(" + X + " % " + Y + ")";
-    case 2:
-      return "div(" + X + ", " + Y + ")";
-    case 3:
-      return "rem(" + X + ", " + Y + ")";
-    case 4:
-      return "mod(" + X + ", " + Y + ")";
-    case 5:
-      return "fld(" + X + ", " + Y + ")";
     default:
-      return "cld(" + X + ", " + Y + ")";
+      return Cat{pick(Fn), X, ", ", Y, ")"};
     }
   }
   case Unary: {
@@ -961,38 +1061,43 @@ std::string Gen::intProd(int S, int D) {
       return "abs(" + X + ")";
     case 3:
       return "sign(" + X + ")";
-    case 4:
-      return "flipsign(" + X + ", " + scalar(liveScalar(), D1) + ")";
-    case 5:
-      return "copysign(" + X + ", " + scalar(liveScalar(), D1) + ")";
+    case 4: {
+      int Y = liveNonFloat();
+      return "flipsign(" + X + ", " + scalar(Y, D1) + ")";
+    }
+    case 5: {
+      int Y = liveNonFloat();
+      return "copysign(" + X + ", " + scalar(Y, D1) + ")";
+    }
     default:
       return "abs(" + X + ")";
     }
   }
   case MinMax: {
     if (pct(25)) {
-      int64_t A = drawInt(S), B = drawInt(S);
+      int64_t A = drawInt(S);
+      int64_t B = drawInt(S);
       bool Lt = isUnsignedInt(S) ? (uint64_t)A < (uint64_t)B : A < B;
       if (!Lt)
         std::swap(A, B);
-      return "clamp(" + scalar(S, D1) + ", " + intLit(S, A) + ", " +
-             intLit(S, B) + ")";
+      return Cat{"clamp(", scalar(S, D1), ", ", intLit(S, A), ", ",
+                 intLit(S, B), ")"};
     }
     auto [A, B] = operandPair(S);
-    return std::string(pct(50) ? "min(" : "max(") + scalar(A, D1) + ", " +
-           scalar(B, D1) + ")";
+    return Cat{pct(50) ? "min(" : "max(", scalar(A, D1), ", ", scalar(B, D1),
+               ")"};
   }
   case Cond: {
     std::string C = scalar(SBool, D1);
     if (pct(50))
-      return "ifelse(" + C + ", " + scalar(S, D1) + ", " + scalar(S, D1) + ")";
-    return "(" + C + " ? " + scalar(S, D1) + " : " + scalar(S, D1) + ")";
+      return Cat{"ifelse(", C, ", ", scalar(S, D1), ", ", scalar(S, D1), ")"};
+    return Cat{"(", C, " ? ", scalar(S, D1), " : ", scalar(S, D1), ")"};
   }
   case Conv: {
     unsigned K = (unsigned)below(100);
     if (K < 40) {
       int F = pct(15) ? SBool : liveInt();
-      return "(" + scalar(F, D1) + " % " + ScName[S] + ")";
+      return Cat{"(", scalar(F, D1), " % ", scName(S), ")"};
     }
     if (K < 60) {
       // T(x & mask) with the mask in range of both types: never throws.
@@ -1000,8 +1105,8 @@ std::string Gen::intProd(int S, int D) {
       int MaxBits = std::min(isSignedInt(S) ? bitsOf(S) - 1 : bitsOf(S),
                              isSignedInt(F) ? bitsOf(F) - 1 : bitsOf(F));
       int Bits = (int)range(1, std::min(MaxBits, 12));
-      return std::string(ScName[S]) + "(" + scalar(F, D1) + " & " +
-             intLit(F, (int64_t(1) << Bits) - 1) + ")";
+      return Cat{scName(S), "(", scalar(F, D1), " & ",
+                 intLit(F, (int64_t(1) << Bits) - 1), ")"};
     }
     if (K < 68 && bitsOf(S) > 8) {
       int F = isSignedInt(S) ? toUnsigned(S) : toSigned(S);
@@ -1013,17 +1118,21 @@ std::string Gen::intProd(int S, int D) {
       if (F == S)
         return "(" + scalar(S, D1) + "::" + ScName[S] + ")";
       if (pct(20))
-        return std::string("convert(") + ScName[S] + ", " + scalar(F, D1) + ")";
-      return std::string(ScName[S]) + "(" + scalar(F, D1) + ")";
+        return Cat{"convert(", scName(S), ", ", scalar(F, D1), ")"};
+      return Cat{scName(S), "(", scalar(F, D1), ")"};
     }
     if (K < 89) {
       // May throw InexactError.
-      return std::string(ScName[S]) + "(" + scalar(liveInt(), D1) + ")";
+      int F = liveInt();
+      return Cat{scName(S), "(", scalar(F, D1), ")"};
     }
     return std::string(pct(50) ? "typemax(" : "typemin(") + ScName[S] + ")";
   }
-  case Pow:
-    return "(" + scalar(S, D1) + " ^ " + intLit(pct(70) ? SI64 : randInt(), range(0, 5)) + ")";
+  case Pow: {
+    int T = pct(70) ? SI64 : randInt();
+    int64_t P = range(0, 5);
+    return Cat{"(", scalar(S, D1), " ^ ", intLit(T, P), ")"};
+  }
   case Call:
     return callExpr(S, D1);
   case Assert:
@@ -1041,12 +1150,13 @@ std::string Gen::intProd(int S, int D) {
     return C.empty() ? "" : pick(C);
   }
   case BoolArith:
-    return "(" + scalar(SBool, D1) + (pct(50) ? " + " : " - ") +
-           scalar(SBool, D1) + ")";
+    return Cat{"(", scalar(SBool, D1), pct(50) ? " + " : " - ",
+               scalar(SBool, D1), ")"};
   case Bits: {
     static const char *const Fn[] = {"count_ones(", "leading_zeros(",
                                      "trailing_zeros("};
-    return Fn[below(3)] + scalar(liveInt(), D1) + ")";
+    int T = liveInt();
+    return Cat{pick(Fn), scalar(T, D1), ")"};
   }
   case FromFloat:
     return floatToInt(S, D1);
@@ -1055,7 +1165,8 @@ std::string Gen::intProd(int S, int D) {
   case Ident: {
     // Wrapping arithmetic that only looks like the identity.
     std::string A = leafScalar(S, 0);
-    std::string K = intLit(S, range(1, 7));
+    int64_t V = range(1, 7);
+    std::string K = intLit(S, V);
     switch (below(6)) {
     case 0:
       return "((" + A + " + " + K + ") - " + K + ")";
@@ -1077,53 +1188,52 @@ std::string Gen::intProd(int S, int D) {
 
 std::string Gen::floatProd(int S, int D) {
   enum { Arith, IntDiv, Unary, MinMax, Cond, Conv, Rem, Math, Fma, Call, Mix };
-  std::vector<unsigned> W = {25, S == SF64 ? 4u : 0u, 12, 6, 6, 10, 4, 2, 1, 10, 2};
+  std::vector<unsigned> W = {25, S == SF64 ? 4u : 0u, 12, 6, 6, 10,
+                             4,  2,                  1,  10, 2};
   int D1 = D - 1;
   switch (weighted(W)) {
   case Arith: {
     auto [A, B] = operandPair(S);
     static const char *const Op[] = {" + ", " - ", " * ", " / "};
-    return "(" + scalar(A, D1) + Op[below(4)] + scalar(B, D1) + ")";
+    return Cat{"(", scalar(A, D1), pick(Op), scalar(B, D1), ")"};
   }
-  case IntDiv:
-    return "(" + scalar(liveInt(), D1) + " / " + scalar(liveInt(), D1) + ")";
+  case IntDiv: {
+    // Integer / integer is a Float64, for any two integer types.
+    int A = liveInt();
+    int B = liveInt();
+    return Cat{"(", scalar(A, D1), " / ", scalar(B, D1), ")"};
+  }
   case Unary: {
     std::string X = scalar(S, D1);
+    static const char *const Fn[] = {"(-", "abs(", "floor(", "ceil(",
+                                     "round(", "trunc(", "sign("};
     switch (below(10)) {
     case 0:
-      return "(-" + X + ")";
-    case 1:
-      return "abs(" + X + ")";
-    case 2:
       return "sqrt(abs(" + X + "))";
-    case 3:
-      return "floor(" + X + ")";
-    case 4:
-      return "ceil(" + X + ")";
-    case 5:
-      return "round(" + X + ")";
-    case 6:
-      return "trunc(" + X + ")";
-    case 7:
-      return "sign(" + X + ")";
-    case 8:
-      return "copysign(" + X + ", " + scalar(pct(50) ? S : randScalar(false), D1) + ")";
+    case 1: {
+      int Y = liveNonFloat();
+      return "copysign(" + X + ", " + scalar(Y, D1) + ")";
+    }
+    case 2: {
+      int Y = liveNonFloat();
+      return "flipsign(" + X + ", " + scalar(Y, D1) + ")";
+    }
     default:
-      return "flipsign(" + X + ", " + scalar(randScalar(false), D1) + ")";
+      return pick(Fn) + X + ")";
     }
   }
   case MinMax: {
     auto [A, B] = operandPair(S);
     if (pct(20))
-      return "clamp(" + scalar(S, D1) + ", " + lit(S) + ", " + lit(S) + ")";
-    return std::string(pct(50) ? "min(" : "max(") + scalar(A, D1) + ", " +
-           scalar(B, D1) + ")";
+      return Cat{"clamp(", scalar(S, D1), ", ", lit(S), ", ", lit(S), ")"};
+    return Cat{pct(50) ? "min(" : "max(", scalar(A, D1), ", ", scalar(B, D1),
+               ")"};
   }
   case Cond: {
     std::string C = scalar(SBool, D1);
     if (pct(50))
-      return "ifelse(" + C + ", " + scalar(S, D1) + ", " + scalar(S, D1) + ")";
-    return "(" + C + " ? " + scalar(S, D1) + " : " + scalar(S, D1) + ")";
+      return Cat{"ifelse(", C, ", ", scalar(S, D1), ", ", scalar(S, D1), ")"};
+    return Cat{"(", C, " ? ", scalar(S, D1), " : ", scalar(S, D1), ")"};
   }
   case Conv: {
     int F = liveScalar();
@@ -1134,20 +1244,22 @@ std::string Gen::floatProd(int S, int D) {
     return std::string(ScName[S]) + "(" + scalar(F, D1) + ")";
   }
   case Rem: {
+    // fmod and friends; a zero divisor gives NaN, no throw.
     auto [A, B] = operandPair(S);
     static const char *const Fn[] = {"rem(", "mod(", "div(", "fld(", "cld("};
     if (pct(20))
-      return "(" + scalar(A, D1) + " % " + scalar(B, D1) + ")";
-    return Fn[below(5)] + scalar(A, D1) + ", " + scalar(B, D1) + ")";
+      return Cat{"(", scalar(A, D1), " % ", scalar(B, D1), ")"};
+    return Cat{pick(Fn), scalar(A, D1), ", ", scalar(B, D1), ")"};
   }
   case Math: {
     static const char *const Fn[] = {"sin(", "cos(", "exp("};
     if (pct(25))
-      return "log(abs(" + scalar(S, D1) + ") + " + std::string("one(") + ScName[S] + "))";
-    return Fn[below(3)] + scalar(S, D1) + ")";
+      return "log(abs(" + scalar(S, D1) + ") + one(" + ScName[S] + "))";
+    return Cat{pick(Fn), scalar(S, D1), ")"};
   }
   case Fma:
-    return "fma(" + scalar(S, D1) + ", " + scalar(S, D1) + ", " + scalar(S, D1) + ")";
+    return Cat{"fma(", scalar(S, D1), ", ", scalar(S, D1), ", ", scalar(S, D1),
+               ")"};
   case Call:
     return callExpr(S, D1);
   case Mix:
@@ -1160,68 +1272,69 @@ std::string Gen::boolProd(int D) {
   enum { Cmp, Logic, Pred, Conv, Cond, Call, ParamCmp, Ident };
   std::vector<unsigned> W = {30, 14, 8, 3, 3, 5, PolyParam >= 0 ? 6u : 0u, 6};
   int D1 = D - 1;
+  static const char *const CmpOp[] = {" == ", " != ", " < ",
+                                      " <= ", " > ",  " >= "};
   switch (weighted(W)) {
   case Cmp: {
-    int A = liveScalar(), B = pct(55) ? A : liveScalar();
-    static const char *const Op[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};
-    if (A == B && pct(5))
-      return "(" + scalar(A, D1) + " === " + scalar(B, D1) + ")";
-    return "(" + scalar(A, D1) + Op[below(6)] + scalar(B, D1) + ")";
+    // Any two scalar types compare (signed against unsigned by value).
+    int A = liveScalar();
+    int B = pct(55) ? A : liveScalar();
+    if (A == B && !isFloat(A) && pct(5))
+      return Cat{"(", scalar(A, D1), " === ", scalar(B, D1), ")"};
+    return Cat{"(", scalar(A, D1), pick(CmpOp), scalar(B, D1), ")"};
   }
   case Logic: {
     std::string X = scalar(SBool, D1);
+    static const char *const Op[] = {" && ", " || ", " & ", " | ", " ⊻ ",
+                                     " != "};
     switch (below(8)) {
     case 0:
-      return "(" + X + " && " + scalar(SBool, D1) + ")";
-    case 1:
-      return "(" + X + " || " + scalar(SBool, D1) + ")";
-    case 2:
       return "(!" + X + ")";
-    case 3:
-      return "(" + X + " & " + scalar(SBool, D1) + ")";
-    case 4:
-      return "(" + X + " | " + scalar(SBool, D1) + ")";
-    case 5:
-      return "(" + X + " ⊻ " + scalar(SBool, D1) + ")";
-    case 6:
+    case 1:
       return "xor(" + X + ", " + scalar(SBool, D1) + ")";
     default:
-      return "(" + X + " != " + scalar(SBool, D1) + ")";
+      return Cat{"(", X, pick(Op), scalar(SBool, D1), ")"};
     }
   }
   case Pred: {
     if (pct(40)) {
-      static const char *const Fn[] = {"isnan(", "isinf(", "isfinite(", "isinteger("};
-      return Fn[below(4)] + scalar(liveFloat(), D1) + ")";
+      static const char *const Fn[] = {"isnan(", "isinf(", "isfinite(",
+                                       "isinteger("};
+      int T = liveFloat();
+      return Cat{pick(Fn), scalar(T, D1), ")"};
     }
     if (pct(50)) {
-      static const char *const Fn[] = {"iseven(", "isodd("};
-      return Fn[below(2)] + scalar(liveInt(), D1) + ")";
+      int T = liveInt();
+      return Cat{pct(50) ? "iseven(" : "isodd(", scalar(T, D1), ")"};
     }
     static const char *const Fn[] = {"iszero(", "isone(", "signbit("};
-    return Fn[below(3)] + scalar(liveScalar(), D1) + ")";
+    int T = liveScalar();
+    if (isFloat(T)) // signbit(NaN) is not reproducible
+      return Cat{pct(50) ? "iszero(" : "isone(", scalar(T, D1), ")"};
+    return Cat{pick(Fn), scalar(T, D1), ")"};
   }
-  case Conv:
-    return "(" + scalar(liveInt(), D1) + " % Bool)";
+  case Conv: {
+    int T = liveInt();
+    return "(" + scalar(T, D1) + " % Bool)";
+  }
   case Cond: {
     std::string C = scalar(SBool, D1);
-    return "ifelse(" + C + ", " + scalar(SBool, D1) + ", " + scalar(SBool, D1) + ")";
+    return Cat{"ifelse(", C, ", ", scalar(SBool, D1), ", ", scalar(SBool, D1),
+               ")"};
   }
   case Call:
     return callExpr(SBool, D1);
-  case ParamCmp: {
-    static const char *const Op[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};
-    return "(" + paramExpr(D1) + Op[below(6)] + paramExpr(D1) + ")";
-  }
+  case ParamCmp:
+    return Cat{"(", paramExpr(D1), pick(CmpOp), paramExpr(D1), ")"};
   case Ident:
     return identityCmp(D1);
   }
   return "";
 }
 
-/// Comparisons that algebra says are constant but wrapping integers and
-/// IEEE floats do not: they catch folds that assume no overflow, no NaN or
-/// no signed zero.
+/// Comparisons that algebra says are constant but wrapping integers and IEEE
+/// floats do not: they catch folds that assume no overflow, no NaN or no
+/// signed zero.
 std::string Gen::identityCmp(int D) {
   int S = liveScalar();
   if (S == SBool)
@@ -1234,24 +1347,26 @@ std::string Gen::identityCmp(int D) {
     case 0:
       return "(" + A + " == " + A + ")";
     case 1:
-      return "((" + A + " + " + Z + ") === " + A + ")";
+      return "(isnan(" + A + ") || ((" + A + " + " + Z + ") === " + A + "))";
     case 2:
       return "((" + A + " - " + A + ") == " + Z + ")";
     case 3:
       return "((" + A + " * " + Z + ") == " + Z + ")";
     case 4:
-      return "((" + A + " * " + O + ") === " + A + ")";
+      return "(isnan(" + A + ") || ((" + A + " * " + O + ") === " + A + "))";
     case 5:
       return "(" + A + " <= " + A + ")";
     case 6:
-      return "((-(-" + A + ")) === " + A + ")";
+      return "(isnan(" + A + ") || ((-(-" + A + ")) === " + A + "))";
     case 7:
-      return "(" + std::string(ScName[S]) + "(Float64(" + A + ")) === " + A + ")";
+      return "(isnan(" + A + ") || (" + std::string(ScName[S]) + "(Float64(" +
+             A + ")) === " + A + "))";
     default:
       return "((" + A + " / " + A + ") == " + O + ")";
     }
   }
-  std::string K = intLit(S, range(1, 5));
+  int64_t V = range(1, 5);
+  std::string K = intLit(S, V);
   std::string B = scalar(S, D);
   switch (below(9)) {
   case 0:
@@ -1259,7 +1374,7 @@ std::string Gen::identityCmp(int D) {
   case 1:
     return "((" + A + " - " + K + ") < " + A + ")";
   case 2:
-    return "(abs(" + A + ") >= " + "zero(" + ScName[S] + "))";
+    return "(abs(" + A + ") >= zero(" + ScName[S] + "))";
   case 3:
     return "((-" + A + ") == " + A + ")";
   case 4:
@@ -1311,70 +1426,74 @@ std::string Gen::paramExpr(int D) {
     }
     }
   }
-  if (IsInt) {
-    switch (below(11)) {
-    case 0:
-    case 1: {
-      static const char *const Op[] = {" + ", " - ", " * "};
-      return "(" + paramExpr(D1) + Op[below(3)] + paramExpr(D1) + ")";
-    }
-    case 2: {
-      static const char *const Op[] = {" & ", " | ", " ⊻ "};
-      return "(" + paramExpr(D1) + Op[below(3)] + paramExpr(D1) + ")";
-    }
-    case 3: {
-      static const char *const Op[] = {" << ", " >> ", " >>> "};
-      return "(" + paramExpr(D1) + Op[below(3)] + intLit(SI64, range(0, 9)) + ")";
-    }
-    case 4: {
-      static const char *const Fn[] = {"div(", "rem(", "mod(", "fld(", "cld("};
-      return Fn[below(5)] + paramExpr(D1) + ", (" + paramExpr(D1) + " | one(T)))";
-    }
-    case 5: {
-      static const char *const Fn[] = {"(-", "(~", "abs("};
-      return Fn[below(3)] + paramExpr(D1) + ")";
-    }
-    case 6:
-      return std::string(pct(50) ? "min(" : "max(") + paramExpr(D1) + ", " + paramExpr(D1) + ")";
-    case 7:
-      return "ifelse(" + scalar(SBool, D1) + ", " + paramExpr(D1) + ", " + paramExpr(D1) + ")";
-    case 8:
-      return "(" + scalar(pct(20) ? SBool : liveInt(), D1) + " % T)";
-    case 9: {
-      std::string E = callExpr(PolyParam, D1);
-      if (!E.empty())
-        return E;
-      return "(" + paramExpr(D1) + " + " + paramExpr(D1) + ")";
-    }
-    default:
-      return "(" + scalar(SBool, D1) + " ? " + paramExpr(D1) + " : " + paramExpr(D1) + ")";
-    }
-  }
-  switch (below(9)) {
-  case 0:
-  case 1:
-  case 2: {
-    static const char *const Op[] = {" + ", " - ", " * ", " / "};
-    return "(" + paramExpr(D1) + Op[below(4)] + paramExpr(D1) + ")";
-  }
-  case 3: {
-    static const char *const Fn[] = {"(-", "abs(", "floor(", "ceil(", "round(", "trunc("};
-    return Fn[below(6)] + paramExpr(D1) + ")";
-  }
-  case 4:
-    return "sqrt(abs(" + paramExpr(D1) + "))";
-  case 5:
-    return std::string(pct(50) ? "min(" : "max(") + paramExpr(D1) + ", " + paramExpr(D1) + ")";
-  case 6:
-    return "ifelse(" + scalar(SBool, D1) + ", " + paramExpr(D1) + ", " + paramExpr(D1) + ")";
-  case 7:
-    return "T(" + scalar(liveScalar(), D1) + ")";
-  default: {
+  auto Call = [&](const char *Op) -> std::string {
     std::string E = callExpr(PolyParam, D1);
     if (!E.empty())
       return E;
-    return "(" + paramExpr(D1) + " * " + paramExpr(D1) + ")";
+    return Cat{"(", paramExpr(D1), Op, paramExpr(D1), ")"};
+  };
+  if (IsInt) {
+    static const char *const Arith[] = {" + ", " - ", " * "};
+    static const char *const BitOp[] = {" & ", " | ", " ⊻ "};
+    static const char *const ShOp[] = {" << ", " >> ", " >>> "};
+    static const char *const DivFn[] = {"div(", "rem(", "mod(", "fld(",
+                                        "cld("};
+    static const char *const Un[] = {"(-", "(~", "abs("};
+    switch (below(11)) {
+    case 0:
+    case 1:
+      return Cat{"(", paramExpr(D1), pick(Arith), paramExpr(D1), ")"};
+    case 2:
+      return Cat{"(", paramExpr(D1), pick(BitOp), paramExpr(D1), ")"};
+    case 3:
+      return Cat{"(", paramExpr(D1), pick(ShOp),
+                 std::to_string(range(0, 9)), ")"};
+    case 4:
+      return Cat{pick(DivFn), paramExpr(D1), ", (", paramExpr(D1),
+                 " | one(T)))"};
+    case 5:
+      return Cat{pick(Un), paramExpr(D1), ")"};
+    case 6:
+      return Cat{pct(50) ? "min(" : "max(", paramExpr(D1), ", ",
+                 paramExpr(D1), ")"};
+    case 7:
+      return Cat{"ifelse(", scalar(SBool, D1), ", ", paramExpr(D1), ", ",
+                 paramExpr(D1), ")"};
+    case 8: {
+      int F = pct(20) ? SBool : liveInt();
+      return "(" + scalar(F, D1) + " % T)";
+    }
+    case 9:
+      return Call(" + ");
+    default:
+      return Cat{"(", scalar(SBool, D1), " ? ", paramExpr(D1), " : ",
+                 paramExpr(D1), ")"};
+    }
   }
+  static const char *const Arith[] = {" + ", " - ", " * ", " / "};
+  static const char *const Un[] = {"(-",    "abs(",   "floor(",
+                                   "ceil(", "round(", "trunc("};
+  switch (below(9)) {
+  case 0:
+  case 1:
+  case 2:
+    return Cat{"(", paramExpr(D1), pick(Arith), paramExpr(D1), ")"};
+  case 3:
+    return Cat{pick(Un), paramExpr(D1), ")"};
+  case 4:
+    return "sqrt(abs(" + paramExpr(D1) + "))";
+  case 5:
+    return Cat{pct(50) ? "min(" : "max(", paramExpr(D1), ", ", paramExpr(D1),
+               ")"};
+  case 6:
+    return Cat{"ifelse(", scalar(SBool, D1), ", ", paramExpr(D1), ", ",
+               paramExpr(D1), ")"};
+  case 7: {
+    int F = liveScalar();
+    return "T(" + scalar(F, D1) + ")";
+  }
+  default:
+    return Call(" * ");
   }
 }
 
@@ -1395,10 +1514,11 @@ std::string Gen::compositeExpr(int Ty, int D) {
       return E;
   }
   int D1 = std::max(0, D - 1);
-  std::string S = T.K == TK::Tuple ? "(" : Structs[T.Struct].Name + "(";
-  size_t N = T.K == TK::Tuple ? T.Elems.size() : Structs[T.Struct].Fields.size();
+  bool Tup = T.K == TK::Tuple;
+  std::string S = Tup ? "(" : Structs[T.Struct].Name + "(";
+  size_t N = Tup ? T.Elems.size() : Structs[T.Struct].Fields.size();
   for (size_t I = 0; I < N; ++I) {
-    int E = T.K == TK::Tuple ? T.Elems[I] : Structs[T.Struct].Fields[I].second;
+    int E = Tup ? ty(Ty).Elems[I] : Structs[ty(Ty).Struct].Fields[I].second;
     S += (I ? ", " : "") + expr(E, D1);
   }
   return S + ")";
@@ -1430,54 +1550,6 @@ std::string Gen::mixVars(int S) {
   return E;
 }
 
-/// The most specific method of a family for concrete scalar arguments;
-/// -1 when none applies or the call is ambiguous.
-static int dispatch(const Func &F, const std::vector<int> &Args,
-                    const std::vector<Type> &Types) {
-  auto Applicable = [&](const Method &M) {
-    for (size_t I = 0; I < Args.size(); ++I) {
-      const Type &P = Types[M.Params[I]];
-      if (P.K == TK::Scalar ? P.S != Args[I] : !absMatches(P.A, Args[I]))
-        return false;
-    }
-    return true;
-  };
-  auto SubAnn = [&](int A, int B) { // annotation A <: annotation B
-    const Type &X = Types[A], &Y = Types[B];
-    if (A == B || (Y.K == TK::Abstract && Y.A == AK::Any))
-      return true;
-    if (Y.K == TK::Scalar)
-      return false;
-    if (X.K == TK::Scalar)
-      return absMatches(Y.A, X.S);
-    switch (Y.A) {
-    case AK::Real:
-      return X.A != AK::Any;
-    case AK::Integer:
-      return X.A == AK::Signed || X.A == AK::Unsigned;
-    default:
-      return false;
-    }
-  };
-  std::vector<int> App;
-  for (size_t I = 0; I < F.Methods.size(); ++I)
-    if (Applicable(F.Methods[I]))
-      App.push_back((int)I);
-  for (int M : App) {
-    bool Best = true;
-    for (int O : App) {
-      if (O == M)
-        continue;
-      for (size_t I = 0; I < Args.size() && Best; ++I)
-        if (!SubAnn(F.Methods[M].Params[I], F.Methods[O].Params[I]))
-          Best = false;
-    }
-    if (Best)
-      return M;
-  }
-  return -1;
-}
-
 /// The values that may be passed where a function `S -> S` is expected.
 std::vector<std::string> Gen::funcRefArgs(int S) {
   std::vector<std::string> C;
@@ -1500,6 +1572,8 @@ std::vector<std::string> Gen::funcRefArgs(int S) {
   return C;
 }
 
+/// A call returning type Ty (of Funcs[Force] when given); "" when nothing
+/// fits in scope and budget.
 std::string Gen::callExpr(int Ty, int D, int Force) {
   struct Cand {
     size_t F;
@@ -1513,13 +1587,15 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
     for (size_t I = 0; I < Vars.size(); ++I)
       if (ty(Vars[I].Ty).K == TK::FuncRef && ty(Vars[I].Ty).S == ty(Ty).S)
         C.push_back({0, 0, -1, (int)I});
+  auto ArrayOk = [&](const Func &F, const Var &V, int P) {
+    return V.Ty == P && (!F.WritesArrays || V.Writable) &&
+           !(KernelEntry && V.Writable);
+  };
   for (size_t I = 0; I < NCallable; ++I) {
     const Func &F = Funcs[I];
     if (Force >= 0 && I != (size_t)Force)
       continue;
-    if (Mult * F.Weight > Left)
-      continue;
-    if (KernelEntry && F.WritesArrays)
+    if (Mult * F.Weight > Left || (KernelEntry && F.WritesArrays))
       continue;
     for (size_t MI = 0; MI < F.Methods.size(); ++MI) {
       const Method &M = F.Methods[MI];
@@ -1527,7 +1603,8 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
       if (F.K == Func::Poly && ty(M.Ret).K == TK::Param) {
         if (Ty == PolyParam && ty(PolyParam).S == F.PolyClass)
           Subst = PolyParam;
-        else if (isScalar(Ty) && (F.PolyClass == SI64 ? isInt(ty(Ty).S) : isFloat(ty(Ty).S)))
+        else if (isScalar(Ty) && (F.PolyClass == SI64 ? isInt(ty(Ty).S)
+                                                      : isFloat(ty(Ty).S)))
           Subst = Ty;
         else
           continue;
@@ -1541,9 +1618,7 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
           continue;
         bool Found = false;
         for (const Var &V : Vars)
-          if (V.Ty == P && (!F.WritesArrays || V.Writable) &&
-              !(KernelEntry && V.Writable))
-            Found = true;
+          Found |= ArrayOk(F, V, P);
         Ok &= Found;
       }
       if (Ok)
@@ -1563,8 +1638,8 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
   const Method *M = &F.Methods[X.Method];
   std::vector<int> ArgTys;
   if (F.K == Func::Family) {
-    // Choose argument types for the target method; dispatch may pick a
-    // more specific one, which must return the same type.
+    // Argument types for the target method; dispatch may pick a more
+    // specific method, which must return the same type.
     bool Found = false;
     for (int Try = 0; Try < 8 && !Found; ++Try) {
       ArgTys.clear();
@@ -1577,13 +1652,11 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
         for (int S = 0; S < NumSc; ++S)
           if (absMatches(ty(P).A, S))
             Ok.push_back(S);
-        // Prefer the types of live values.
-        int L = liveScalar();
+        int L = liveScalar(); // prefer the types of live values
         ArgTys.push_back(absMatches(ty(P).A, L) && pct(60) ? L : pick(Ok));
       }
       int Sel = dispatch(F, ArgTys, Types);
-      if (Sel >= 0 && F.Methods[Sel].Ret == Ty)
-        Found = true;
+      Found = Sel >= 0 && F.Methods[Sel].Ret == Ty;
     }
     if (!Found)
       return "";
@@ -1602,11 +1675,15 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
       S += ", ";
     int P = M->Params[I];
     if (F.K == Func::Rec && I == 0) {
+      // The recursion depth: small, or an argument masked to be small.
       int64_t MaxN = F.Tree ? 3 : 7;
-      if (pct(50))
+      if (pct(50)) {
         S += std::to_string(range(0, MaxN));
-      else
-        S += "Int64(" + scalar(liveInt(), std::min(D1, 1)) + " & " + std::to_string(MaxN) + ")";
+      } else {
+        int T = liveInt();
+        S += "Int64(" + scalar(T, std::min(D1, 1)) + " & " +
+             std::to_string(MaxN) + ")";
+      }
       continue;
     }
     if (F.K == Func::Family) {
@@ -1615,10 +1692,9 @@ std::string Gen::callExpr(int Ty, int D, int Force) {
     }
     const Type &PT = ty(P);
     if (PT.K == TK::Array) {
-      std::vector<std::string> A;
+      std::vector<std::string> A; // the same array may be passed twice
       for (const Var &V : Vars)
-        if (V.Ty == P && (!F.WritesArrays || V.Writable) &&
-            !(KernelEntry && V.Writable))
+        if (ArrayOk(F, V, P))
           A.push_back(V.Name);
       S += pick(A);
     } else if (PT.K == TK::FuncRef) {
@@ -1648,14 +1724,21 @@ void Gen::stmt() {
          EarlyRet, CallStmt, Guard, ArrLoop };
   bool HasWritable = false;
   for (const Var &V : Vars)
-    if (ty(V.Ty).K == TK::Array && V.Writable && (!KernelEntry))
+    if (ty(V.Ty).K == TK::Array && V.Writable && !KernelEntry)
       HasWritable = true;
-  std::vector<unsigned> W = {26, 12, 16, 10, 7, 4,
-                             HasWritable ? 9u : 0u, 4,
+  std::vector<unsigned> W = {26,
+                             12,
+                             16,
+                             10,
+                             7,
+                             4,
+                             HasWritable ? 9u : 0u,
+                             4,
                              LoopDepth ? 5u : 0u,
                              AllowEarlyReturn ? 2u : 0u,
-                             (!KernelEntry && HasWritable) ? 3u : 0u,
-                             InGuard ? 12u : 0u, 5};
+                             HasWritable ? 3u : 0u,
+                             InGuard ? 12u : 0u,
+                             5};
   for (int Try = 0; Try < 6; ++Try) {
     switch (weighted(W)) {
     case NewVar:
@@ -1689,18 +1772,10 @@ void Gen::stmt() {
         return;
       break;
     case BreakCont:
-      line("if " + scalar(SBool, 2));
-      ++Indent;
-      line(pct(50) ? "break" : "continue");
-      --Indent;
-      line("end");
+      stmtIfJump(false);
       return;
     case EarlyRet:
-      line("if " + scalar(SBool, 2));
-      ++Indent;
-      line(KernelEntry ? "return nothing" : "return " + expr(RetTy, BaseDepth - 1));
-      --Indent;
-      line("end");
+      stmtIfJump(true);
       return;
     case CallStmt:
       if (stmtCall())
@@ -1718,6 +1793,20 @@ void Gen::stmt() {
   stmtNewVar();
 }
 
+/// `if c; break|continue|return ...; end`.
+void Gen::stmtIfJump(bool EarlyReturn) {
+  line("if " + scalar(SBool, 2));
+  ++Indent;
+  if (!EarlyReturn)
+    line(pct(50) ? "break" : "continue");
+  else if (KernelEntry)
+    line(pct(50) ? "return nothing" : "return");
+  else
+    line("return " + expr(RetTy, BaseDepth - 1));
+  --Indent;
+  line("end");
+}
+
 void Gen::stmtNewVar() {
   int T = PolyParam >= 0 && pct(30) ? PolyParam : randValueTy();
   std::string E = expr(T, BaseDepth);
@@ -1729,7 +1818,8 @@ void Gen::stmtNewVar() {
 bool Gen::stmtAssign() {
   std::vector<const Var *> C;
   for (const Var &V : Vars)
-    if (V.Mutable && ty(V.Ty).K != TK::Array && ty(V.Ty).K != TK::Abstract)
+    if (V.Mutable && ty(V.Ty).K != TK::Array && ty(V.Ty).K != TK::Abstract &&
+        ty(V.Ty).K != TK::FuncRef)
       C.push_back(&V);
   if (C.empty())
     return false;
@@ -1749,50 +1839,56 @@ bool Gen::stmtUpdate() {
     return false;
   const Var *V = pick(C);
   std::string N = V->Name;
+  int D = BaseDepth - 1;
   if (V->Ty == PolyParam) {
-    bool IsInt = ty(PolyParam).S == SI64;
-    static const char *const IOp[] = {" += ", " -= ", " *= ", " &= ", " |= ", " ⊻= "};
+    static const char *const IOp[] = {" += ", " -= ", " *= ",
+                                      " &= ", " |= ", " ⊻= "};
     static const char *const FOp[] = {" += ", " -= ", " *= ", " /= "};
-    line(N + (IsInt ? IOp[below(6)] : FOp[below(4)]) + paramExpr(BaseDepth - 1));
+    std::string Op = ty(PolyParam).S == SI64 ? pick(IOp) : pick(FOp);
+    line(N + Op + paramExpr(D));
     return true;
   }
   int S = ty(V->Ty).S;
-  int D = BaseDepth - 1;
   if (S == SBool) {
     static const char *const Op[] = {" &= ", " |= ", " ⊻= "};
-    line(N + Op[below(3)] + scalar(SBool, D));
+    line(Cat{N, pick(Op), scalar(SBool, D)});
     return true;
   }
   if (isFloat(S)) {
     static const char *const Op[] = {" += ", " -= ", " *= ", " /= "};
-    line(N + Op[below(4)] + scalar(pickPartner(S), D));
+    int P = pickPartner(S);
+    line(Cat{N, pick(Op), scalar(P, D)});
     return true;
   }
+  static const char *const Arith[] = {" += ", " -= ", " *= "};
+  static const char *const BitOp[] = {" &= ", " |= ", " ⊻= "};
+  static const char *const ShOp[] = {" <<= ", " >>= ", " >>>= "};
   switch (below(10)) {
   case 0:
   case 1:
   case 2: {
-    static const char *const Op[] = {" += ", " -= ", " *= "};
-    line(N + Op[below(3)] + scalar(pickPartner(S), D));
+    int P = pickPartner(S);
+    line(Cat{N, pick(Arith), scalar(P, D)});
     return true;
   }
   case 3:
   case 4: {
-    static const char *const Op[] = {" &= ", " |= ", " ⊻= "};
-    line(N + Op[below(3)] + scalar(pickPartner(S), D));
+    int P = pickPartner(S);
+    line(Cat{N, pick(BitOp), scalar(P, D)});
     return true;
   }
   case 5:
   case 6: {
-    static const char *const Op[] = {" <<= ", " >>= ", " >>>= "};
-    line(N + Op[below(3)] + intLit(pct(50) ? SI64 : randInt(), range(0, std::min(bitsOf(S) + 1, 100))));
+    int T = pct(50) ? SI64 : randInt();
+    int64_t K = range(0, std::min(bitsOf(S) + 1, 100));
+    line(Cat{N, pick(ShOp), intLit(T, K)});
     return true;
   }
   case 7: {
     int P = pickPartner(S);
     if (P == SBool)
       P = S;
-    line(N + (pct(50) ? " ÷= " : " %= ") + safeDivisor(P, D));
+    line(Cat{N, pct(50) ? " ÷= " : " %= ", safeDivisor(P, D)});
     return true;
   }
   default:
@@ -1821,8 +1917,7 @@ void Gen::stmtIf() {
     unsigned Cases = (unsigned)range(2, 5);
     int64_t Base = isSignedInt(S) ? range(-3, 3) : range(0, 4);
     for (unsigned I = 0; I < Cases; ++I) {
-      int64_t Step = range(1, 3);
-      Base += Step;
+      Base += range(1, 3);
       std::string Cond = "(" + N + " == " + intLit(S, Base) + ")";
       if (pct(20))
         Cond = "(" + Cond + " || (" + N + " == " + intLit(S, Base + 10) + "))";
@@ -1883,9 +1978,12 @@ bool Gen::stmtFor() {
   case 4: {
     int64_t Step = range(2, 3);
     Trip = range(1, MaxTrip);
-    Range = "1:" + std::to_string(Step) + ":" + std::to_string(Step * (Trip - 1) + 1 + range(0, Step - 1));
+    int64_t Extra = range(0, Step - 1);
+    Range = "1:" + std::to_string(Step) + ":" +
+            std::to_string(Step * (Trip - 1) + 1 + Extra);
     if (pct(30))
-      Range = std::to_string(Step * (Trip - 1)) + ":-" + std::to_string(Step) + ":0";
+      Range = std::to_string(Step * (Trip - 1)) + ":-" +
+              std::to_string(Step) + ":0";
     break;
   }
   case 5:
@@ -1912,7 +2010,8 @@ bool Gen::stmtFor() {
     while (Mask * 2 + 1 <= MaxTrip)
       Mask = Mask * 2 + 1;
     Trip = Mask;
-    Range = "1:Int64(" + scalar(liveInt(), 1) + " & " + std::to_string(Mask) + ")";
+    int T = liveInt();
+    Range = "1:Int64(" + scalar(T, 1) + " & " + std::to_string(Mask) + ")";
     break;
   }
   }
@@ -1943,17 +2042,16 @@ bool Gen::stmtWhile() {
   int64_t Trip = range(1, (int64_t)std::min<uint64_t>(Allowed, 8));
   std::string W = fresh("w");
   line(W + " = 0");
+  // The counter is read-only to other statements: the loop terminates.
   Vars.push_back({W, SI64, false});
   bool Forever = pct(35);
-  if (Forever) {
-    line("while true");
-  } else {
-    line("while " + W + " < " + std::to_string(Trip));
-  }
+  line(Forever ? std::string("while true")
+               : "while " + W + " < " + std::to_string(Trip));
   ++Indent;
   line(W + " += 1");
   if (Forever) {
-    line("if " + W + " > " + std::to_string(Trip) + " || " + scalar(SBool, 2));
+    line("if " + W + " > " + std::to_string(Trip) + " || " +
+         scalar(SBool, 2));
     ++Indent;
     line("break");
     --Indent;
@@ -1989,7 +2087,7 @@ bool Gen::stmtArrayStore() {
   std::string E;
   if (S != SBool && pct(30)) {
     static const char *const Ops[] = {" += ", " -= ", " *= "};
-    Op = Ops[below(3)];
+    Op = pick(Ops);
     E = scalar(S, BaseDepth - 1);
   } else {
     E = scalar(S, BaseDepth);
@@ -2000,45 +2098,35 @@ bool Gen::stmtArrayStore() {
 }
 
 /// The loops a vectoriser looks for: an element-wise map, a reduction, a
-/// zip of two arrays, a prefix scan.
+/// zip of two arrays (possibly the same one), a prefix scan.
 bool Gen::stmtArrayLoop() {
   if (LoopDepth >= 2)
     return false;
-  std::vector<const Var *> Readable, Writable;
-  for (const Var &V : Vars) {
-    if (ty(V.Ty).K != TK::Array || ty(V.Ty).S == SBool)
-      continue;
-    if (KernelEntry && V.Writable)
-      continue;
-    Readable.push_back(&V);
-    if (V.Writable)
-      Writable.push_back(&V);
-  }
+  std::vector<const Var *> Readable;
+  for (const Var &V : Vars)
+    if (ty(V.Ty).K == TK::Array && ty(V.Ty).S != SBool &&
+        !(KernelEntry && V.Writable))
+      Readable.push_back(&V);
   if (Readable.empty())
     return false;
   // Copies: the loop's own variables may reallocate Vars.
-  const Var AV = *pick(Readable);
-  const Var BV = *pick(Readable);
-  const Var *A = &AV;
-  bool AWritable = std::find_if(Writable.begin(), Writable.end(), [&](const Var *W) {
-                     return W->Name == AV.Name;
-                   }) != Writable.end();
-  int64_t Len = A->KnownLen > 0 ? A->KnownLen : (int64_t)MaxParamLen;
+  const Var A = *pick(Readable);
+  const Var B = *pick(Readable);
+  int64_t Len = A.KnownLen > 0 ? A.KnownLen : (int64_t)MaxParamLen;
   if ((uint64_t)Len * Mult * 3 > left())
     return false;
-  int S = ty(A->Ty).S;
+  int S = ty(A.Ty).S;
   std::string I = fresh("i");
   std::string X = fresh("x");
   size_t M = mark();
   uint64_t SavedMult = Mult;
-  unsigned Kind = (unsigned)below(4);
-  if (!AWritable)
-    Kind = 1;
-  auto Enter = [&](const std::string &Range) {
+  unsigned Kind = A.Writable && !KernelEntry ? (unsigned)below(4) : 1;
+  auto Enter = [&](const std::string &Range, bool Safe) {
     line("for " + I + " in " + Range);
     ++Indent;
     Var LV{I, SI64, false};
-    LV.SafeFor = A->Name;
+    if (Safe)
+      LV.SafeFor = A.Name;
     Vars.push_back(LV);
     Mult *= (uint64_t)Len;
     ++LoopDepth;
@@ -2049,15 +2137,18 @@ bool Gen::stmtArrayLoop() {
     --Indent;
     line("end");
   };
+  std::string AI = A.Name + "[" + I + "]";
   switch (Kind) {
   case 0: { // map
-    Enter(pct(80) ? "1:length(" + A->Name + ")" : "1:lastindex(" + A->Name + ")");
-    line(X + " = @inbounds " + A->Name + "[" + I + "]");
+    Enter(pct(80) ? "1:length(" + A.Name + ")"
+                  : "1:lastindex(" + A.Name + ")",
+          true);
+    line(X + " = @inbounds " + AI);
     Vars.push_back({X, S, false});
     ++Inbounds;
     std::string E = scalar(S, 2);
     --Inbounds;
-    line("@inbounds " + A->Name + "[" + I + "] = " + E);
+    line("@inbounds " + AI + " = " + E);
     Leave();
     break;
   }
@@ -2066,37 +2157,31 @@ bool Gen::stmtArrayLoop() {
     static const char *const FOp[] = {" + ", " * "};
     std::string Acc = fresh("v");
     line(Acc + " = " + lit(S));
-    Enter("1:length(" + A->Name + ")");
-    std::string El = pct(70) ? "(@inbounds " + A->Name + "[" + I + "])"
-                             : A->Name + "[" + I + "]";
+    Enter("1:length(" + A.Name + ")", true);
+    std::string El = pct(70) ? "(@inbounds " + AI + ")" : AI;
     if (pct(25))
-      line(Acc + " = " + (pct(50) ? "max(" : "min(") + Acc + ", " + El + ")");
+      line(Cat{Acc, " = ", pct(50) ? "max(" : "min(", Acc, ", ", El, ")"});
     else
-      line(Acc + " = " + Acc + (isFloat(S) ? FOp[below(2)] : IOp[below(5)]) + El);
+      line(Acc + " = " + Acc + (isFloat(S) ? pick(FOp) : pick(IOp)) + El);
     Leave();
     popTo(M);
     Vars.push_back({Acc, S});
     return true;
   }
-  case 2: { // zip with another array (possibly the same one)
-    const Var *B = &BV;
-    int SB = ty(B->Ty).S;
-    std::string Range = "1:min(length(" + A->Name + "), length(" + B->Name + "))";
-    Enter(Range);
-    Vars.back().SafeFor.clear();
-    std::string Rhs = "(@inbounds " + B->Name + "[" + I + "])";
-    std::string Conv = coerce(Rhs, SB, S);
+  case 2: { // zip with another array, possibly the same one
+    int SB = ty(B.Ty).S;
+    Enter("1:min(length(" + A.Name + "), length(" + B.Name + "))", false);
+    std::string Rhs = coerce("(@inbounds " + B.Name + "[" + I + "])", SB, S);
     static const char *const Op[] = {" + ", " - ", " * "};
-    line("@inbounds " + A->Name + "[" + I + "] = " + A->Name + "[" + I + "]" +
-         Op[below(3)] + Conv);
+    line("@inbounds " + AI + " = " + AI + pick(Op) + Rhs);
     Leave();
     break;
   }
   default: { // prefix scan
-    Enter("2:length(" + A->Name + ")");
+    Enter("2:length(" + A.Name + ")", true);
     static const char *const Op[] = {" + ", " * ", " - "};
-    line("@inbounds " + A->Name + "[" + I + "] = " + A->Name + "[" + I +
-         " - 1]" + Op[below(3)] + "(@inbounds " + A->Name + "[" + I + "])");
+    line("@inbounds " + AI + " = " + A.Name + "[" + I + " - 1]" + pick(Op) +
+         "(@inbounds " + AI + ")");
     Leave();
     break;
   }
@@ -2110,7 +2195,8 @@ bool Gen::stmtDestructure() {
   if (pct(25)) {
     for (size_t Try = 0; Try < 4 && !Vars.empty(); ++Try) {
       const Var &A = pick(Vars);
-      if (!A.Mutable || ty(A.Ty).K == TK::Array || isOpaque(A.Ty))
+      if (!A.Mutable || ty(A.Ty).K == TK::Array || isOpaque(A.Ty) ||
+          ty(A.Ty).K == TK::FuncRef)
         continue;
       for (const Var &B : Vars)
         if (&B != &A && B.Ty == A.Ty && B.Mutable) {
@@ -2134,6 +2220,7 @@ bool Gen::stmtDestructure() {
   return true;
 }
 
+/// In a kernel, inside `if i <= length(out)`: this thread's own element.
 void Gen::stmtGuardUpdate() {
   std::string Out = "out[" + GuardIdx + "]";
   int S = OutElem;
@@ -2147,7 +2234,7 @@ void Gen::stmtGuardUpdate() {
     return;
   case 1: {
     static const char *const Op[] = {" + ", " - ", " * "};
-    line(Out + " = " + Out + Op[below(3)] + scalar(S, BaseDepth - 1));
+    line(Cat{Out, " = ", Out, pick(Op), scalar(S, BaseDepth - 1)});
     return;
   }
   default: {
@@ -2158,6 +2245,7 @@ void Gen::stmtGuardUpdate() {
   }
 }
 
+/// A call for its effect on arrays.
 bool Gen::stmtCall() {
   std::vector<size_t> C;
   for (size_t I = 0; I < NCallable; ++I)
@@ -2165,9 +2253,9 @@ bool Gen::stmtCall() {
       C.push_back(I);
   if (C.empty())
     return false;
-  const Func &F = Funcs[pick(C)];
-  std::string E = callExpr(F.Methods[0].Ret, BaseDepth - 1);
-  if (E.empty() || E.compare(0, F.Name.size() + 1, F.Name + "(") != 0)
+  size_t F = pick(C);
+  std::string E = callExpr(Funcs[F].Methods[0].Ret, BaseDepth - 1, (int)F);
+  if (E.empty())
     return false;
   line(E);
   return true;
@@ -2179,7 +2267,8 @@ void Gen::genStruct() {
   StructDef S;
   S.Name = "S" + std::to_string(Structs.size() + 1);
   unsigned N = (unsigned)range(1, 4);
-  static const char *const FieldNames[] = {"a", "b", "c", "d", "lo", "hi", "x", "y"};
+  static const char *const FieldNames[] = {"a",  "b",  "c", "d",
+                                           "lo", "hi", "x", "y"};
   unsigned Base = (unsigned)below(4);
   for (unsigned I = 0; I < N; ++I) {
     int T;
@@ -2198,6 +2287,34 @@ void Gen::genStruct() {
   Src += "end\n\n";
 }
 
+/// `const` definitions: literals, and Int64 arithmetic on earlier ones.
+void Gen::genConst() {
+  static const int Ty[] = {SI64, SI64, SF64, SF32, SU8,
+                           SU16, SU32, SU64, SBool};
+  int S = pick(Ty);
+  std::string N = "K" + std::to_string(Globals.size() + 1);
+  std::string E;
+  if (S == SI64) {
+    std::vector<std::string> Prev;
+    for (const Var &G : Globals)
+      if (G.Ty == SI64)
+        Prev.push_back(G.Name);
+    if (!Prev.empty() && pct(50)) {
+      std::string P = pick(Prev);
+      E = Cat{P, pct(50) ? " * " : " + ", std::to_string(range(-9, 9))};
+    } else {
+      int64_t V = drawInt(SI64);
+      E = V == INT64_MIN ? "1" : intLit(SI64, V, true);
+    }
+  } else if (isUnsignedInt(S)) {
+    E = hex((uint64_t)drawInt(S), bitsOf(S) / 4);
+  } else {
+    E = callLit(S);
+  }
+  Src += "const " + N + " = " + E + "\n";
+  Globals.push_back({N, S, false});
+}
+
 void Gen::beginFunc(uint64_t FnBudget) {
   Vars.clear();
   Text.clear();
@@ -2211,22 +2328,25 @@ void Gen::beginFunc(uint64_t FnBudget) {
   InGuard = false;
   KernelEntry = false;
   AllowEarlyReturn = true;
+  Inbounds = 0;
+  MaxParamLen = Opt.Kernel ? MaxKernelInLen : MaxArrayLen;
   BaseDepth = (int)range(2, 4);
   for (const Var &G : Globals)
     Vars.push_back(G);
 }
 
-std::string Gen::paramList(const Method &M, std::vector<std::string> &Names) {
+std::string Gen::paramList(const Method &M,
+                           const std::vector<std::string> &Names) {
   std::string S;
   for (size_t I = 0; I < M.Params.size(); ++I) {
-    std::string N = Names[I];
     const Type &T = ty(M.Params[I]);
     if (I)
       S += ", ";
-    if (T.K == TK::Abstract && T.A == AK::Any && pct(70))
-      S += N;
+    if ((T.K == TK::Abstract && T.A == AK::Any && pct(70)) ||
+        T.K == TK::FuncRef)
+      S += Names[I];
     else
-      S += N + "::" + tyName(M.Params[I]);
+      S += Names[I] + "::" + tyName(M.Params[I]);
   }
   return S;
 }
@@ -2238,11 +2358,13 @@ void Gen::emitFunc(const std::string &Header, const std::string &Body,
     Src += Ann + Header + " = " + ShortExpr + "\n\n";
     return;
   }
-  Src += Ann + "function " + Header + "\n" + Body + "    return " + ShortExpr + "\nend\n\n";
+  Src += Ann + "function " + Header + "\n" + Body + "    return " + ShortExpr +
+         "\nend\n\n";
 }
 
+/// The value a function returns at its end; prefers live variables, so that
+/// more of the computation is observable.
 std::string Gen::finalReturn(int Ty) {
-  // Prefer live variables: it makes more of the computation observable.
   if (isScalar(Ty)) {
     std::vector<std::string> C;
     for (const Var &V : Vars)
@@ -2271,15 +2393,19 @@ void Gen::genPlain() {
   Method M;
   unsigned NP = (unsigned)range(1, 3);
   std::vector<std::string> Names;
-  std::vector<int> ArrayElems;
   beginFunc(40 + below(40));
   bool Writes = !Opt.Kernel && pct(60);
   for (unsigned I = 0; I < NP; ++I) {
     int T;
-    if (pct(15) || (I > 0 && ty(M.Params.back()).K == TK::Array && pct(50))) {
-      T = (I > 0 && ty(M.Params.back()).K == TK::Array && pct(70))
-              ? M.Params.back()
-              : arrayTy(randScalar(false), pct(20) ? 2 : 1);
+    bool PrevArray = I > 0 && ty(M.Params.back()).K == TK::Array;
+    if (pct(15) || (PrevArray && pct(50))) {
+      // Two array parameters of one type may receive the same array.
+      if (PrevArray && pct(70)) {
+        T = M.Params.back();
+      } else {
+        int E = randScalar(false);
+        T = arrayTy(E, pct(20) ? 2 : 1);
+      }
       F.WritesArrays = Writes;
     } else {
       T = randValueTy();
@@ -2292,21 +2418,22 @@ void Gen::genPlain() {
   }
   M.Ret = randValueTy();
   RetTy = M.Ret;
-  MaxParamLen = Opt.Kernel ? MaxKernelInLen : MaxArrayLen;
   std::string Header = F.Name + "(" + paramList(M, Names) + ")";
   if (pct(30))
     Header += "::" + tyName(M.Ret);
-  unsigned N = pct(25) ? 0 : (unsigned)range(1, std::max(2u, Opt.MaxStmts / 2));
+  unsigned N =
+      pct(25) ? 0 : (unsigned)range(1, std::max(2u, Opt.MaxStmts / 2));
   block(N);
   std::string Ret = finalReturn(M.Ret);
   F.Methods.push_back(M);
-  F.Weight = std::max<uint64_t>(Weight + 1, 1);
+  F.Weight = Weight + 1;
   F.Unary = M.Params.size() == 1 && isScalar(M.Params[0]) &&
             M.Params[0] == M.Ret && M.Ret != SBool;
   emitFunc(Header, Text, Ret);
   Funcs.push_back(F);
 }
 
+/// `g(x::T, ...) where {T<:Integer}` (or AbstractFloat).
 void Gen::genPoly() {
   Func F;
   F.Name = "g" + std::to_string(Funcs.size() + 1);
@@ -2325,11 +2452,13 @@ void Gen::genPoly() {
   }
   M.Ret = pct(75) ? PolyParam : randScalar();
   RetTy = M.Ret;
-  std::string Header = F.Name + "(" + paramList(M, Names) + ") where {T<:" +
-                       (F.PolyClass == SI64 ? "Integer" : "AbstractFloat") + "}";
+  std::string Header =
+      F.Name + "(" + paramList(M, Names) + ") where {T<:" +
+      (F.PolyClass == SI64 ? "Integer" : "AbstractFloat") + "}";
   unsigned N = pct(30) ? 0 : (unsigned)range(1, 4);
   block(N);
-  std::string Ret = M.Ret == PolyParam ? paramExpr(BaseDepth) : finalReturn(M.Ret);
+  std::string Ret =
+      M.Ret == PolyParam ? paramExpr(BaseDepth) : finalReturn(M.Ret);
   F.Methods.push_back(M);
   F.Weight = Weight + 1;
   emitFunc(Header, Text, Ret);
@@ -2337,14 +2466,16 @@ void Gen::genPoly() {
   PolyParam = -1;
 }
 
+/// A generic function with several methods on concrete and abstract
+/// argument types; calls are generated only where dispatch is unambiguous.
 void Gen::genFamily() {
   Func F;
   F.Name = "h" + std::to_string(Funcs.size() + 1);
   F.K = Func::Family;
   unsigned Arity = (unsigned)range(1, 2);
   unsigned NM = (unsigned)range(2, 4);
-  static const AK Abs[] = {AK::Signed, AK::Unsigned, AK::Integer,
-                           AK::AbstractFloat, AK::Real, AK::Any};
+  static const AK Abs[] = {AK::Signed,        AK::Unsigned, AK::Integer,
+                           AK::AbstractFloat, AK::Real,     AK::Any};
   uint64_t MaxW = 1;
   std::string Out;
   for (unsigned K = 0; K < NM; ++K) {
@@ -2352,7 +2483,7 @@ void Gen::genFamily() {
     for (int Try = 0; Try < 10; ++Try) {
       M.Params.clear();
       for (unsigned I = 0; I < Arity; ++I)
-        M.Params.push_back(pct(45) ? randScalar() : absTy(Abs[below(6)]));
+        M.Params.push_back(pct(45) ? randScalar() : absTy(pick(Abs)));
       bool Dup = false;
       for (auto &O : F.Methods)
         Dup |= O.Params == M.Params;
@@ -2378,17 +2509,19 @@ void Gen::genFamily() {
     std::string Ret = finalReturn(M.Ret);
     MaxW = std::max<uint64_t>(MaxW, Weight + 1);
     F.Methods.push_back(M);
-    std::string Saved = Src;
+    std::string Saved = std::move(Src);
     Src.clear();
     emitFunc(Header, Text, Ret);
     Out += Src;
-    Src = Saved;
+    Src = std::move(Saved);
   }
   F.Weight = MaxW;
   Src += Out;
   Funcs.push_back(F);
 }
 
+/// Bounded recursion on an explicit depth argument `n` (the callers pass a
+/// small constant or a masked value).
 void Gen::genRec() {
   Func F;
   F.Name = "r" + std::to_string(Funcs.size() + 1);
@@ -2406,271 +2539,41 @@ void Gen::genRec() {
   Vars.push_back({"x", X, false});
   std::string Base = expr(X, 2);
   std::string Arg = expr(X, 2);
-  std::string Body;
   std::string Header = F.Name + "(n::Int64, x::" + tyName(X) + ")";
+  std::string Body;
+  uint64_t Calls = 9;
   if (F.Tree) {
     std::string Arg2 = expr(X, 1);
     Vars.push_back({"u", X, false});
     Vars.push_back({"w", X, false});
     std::string Comb = expr(X, 2);
-    Body = "    if n <= 0\n        return " + Base + "\n    end\n" +
-           "    u = " + F.Name + "(n - 1, " + Arg + ")\n" +
-           "    w = " + F.Name + "(n - 2, " + Arg2 + ")\n" +
-           "    return " + Comb + "\n";
+    Body = "    if n <= 0\n        return " + Base + "\n    end\n" + "    u = " +
+           F.Name + "(n - 1, " + Arg + ")\n" + "    w = " + F.Name +
+           "(n - 2, " + Arg2 + ")\n" + "    return " + Comb + "\n";
+    Calls = 16;
   } else if (pct(40)) {
     Vars.push_back({"u", X, false});
     std::string Comb = expr(X, 2);
-    Body = "    if n <= 0\n        return " + Base + "\n    end\n" +
-           "    u = " + F.Name + "(n - 1, " + Arg + ")\n" +
-           "    return " + Comb + "\n";
+    Body = "    if n <= 0\n        return " + Base + "\n    end\n" + "    u = " +
+           F.Name + "(n - 1, " + Arg + ")\n" + "    return " + Comb + "\n";
   } else {
     // r(n, x) = n <= 0 ? base : _r(r(n - 1, arg), x, n)
-    std::string Comb;
-    {
-      size_t M = mark();
-      Vars.push_back({"u", X, false});
-      Comb = expr(X, 2);
-      popTo(M);
-    }
-    Src += "_" + F.Name + "(u::" + tyName(X) + ", x::" + tyName(X) +
-           ", n::Int64) = " + Comb + "\n\n";
-    Src += "function " + Header + "\n    return n <= 0 ? " + Base + " : _" +
-           F.Name + "(" + F.Name + "(n - 1, " + Arg + "), x, n)\nend\n\n";
-    F.Methods.push_back(M);
-    F.Weight = (Weight + 4) * 9;
-    Funcs.push_back(F);
-    return;
+    Vars.push_back({"u", X, false});
+    std::string Comb = expr(X, 2);
+    std::string XT = tyName(X);
+    Src += "_" + F.Name + "(u::" + XT + ", x::" + XT + ", n::Int64) = " +
+           Comb + "\n\n";
+    Body = "    return n <= 0 ? " + Base + " : _" + F.Name + "(" + F.Name +
+           "(n - 1, " + Arg + "), x, n)\n";
   }
   Src += "function " + Header + "\n" + Body + "end\n\n";
   F.Methods.push_back(M);
-  uint64_t Calls = F.Tree ? 16 : 9;
   F.Weight = (Weight + 4) * Calls;
   Funcs.push_back(F);
 }
 
-std::string Gen::arrayCallArg(int Elem, unsigned Len, bool Zeros,
-                              unsigned Cols) {
-  if (Cols) {
-    unsigned Rows = Len / Cols;
-    if (Zeros)
-      return std::string("zeros(") + ScName[Elem] + ", " + std::to_string(Rows) + ", " + std::to_string(Cols) + ")";
-    return "reshape(" + arrayCallArg(Elem, Len, false, 0) + ", " + std::to_string(Rows) + ", " + std::to_string(Cols) + ")";
-  }
-  if (Zeros)
-    return std::string("zeros(") + ScName[Elem] + ", " + std::to_string(Len) + ")";
-  if (pct(8) && Elem != SBool)
-    return std::string("fill(") + callLit(Elem) + ", " + std::to_string(Len) + ")";
-  if (pct(8) && isInt(Elem) && Elem != SI8 && Elem != SU8)
-    return std::string("collect(") + ScName[Elem] + ", 1:" + std::to_string(Len) + ")";
-  std::string S = std::string(ScName[Elem]) + "[";
-  for (unsigned I = 0; I < Len; ++I) {
-    std::string L;
-    if (isFloat(Elem)) {
-      bool Neg;
-      L = drawFloatText(Elem, Neg);
-      if (Neg)
-        L = "-" + L;
-    } else if (Elem == SBool) {
-      L = pct(50) ? "true" : "false";
-    } else {
-      int64_t V = drawInt(Elem);
-      L = isUnsignedInt(Elem) ? hex((uint64_t)V, bitsOf(Elem) / 4) : std::to_string(V);
-      if (Elem == SI64 && V == INT64_MIN)
-        L = "-9223372036854775807";
-    }
-    S += (I ? ", " : "") + L;
-  }
-  return S + "]";
-}
-
-void Gen::genEntry(std::string &Call, unsigned &Threads, unsigned &Blocks) {
-  beginFunc(Opt.Kernel ? 100 : 2500);
-  std::vector<std::string> Params, Args;
-  MaxParamLen = Opt.Kernel ? MaxKernelInLen : MaxArrayLen;
-  if (Opt.Kernel) {
-    Threads = (unsigned)range(1, 32);
-    Blocks = pct(40) ? (unsigned)range(2, 3) : 1;
-    unsigned Total = Threads * Blocks;
-    Budget = std::max<uint64_t>(60, 4000 / Total);
-    KernelEntry = true;
-    OutElem = randScalar(false);
-    if (pct(5))
-      OutElem = SBool;
-    unsigned OutLen = pct(75) ? Total : (unsigned)range(1, Total + 4);
-    Params.push_back("out::DeviceArray{" + std::string(ScName[OutElem]) + ",1}");
-    Args.push_back(arrayCallArg(OutElem, OutLen, pct(70)));
-    Var O{"out", arrayTy(OutElem)};
-    O.Writable = true;
-    O.Mutable = false;
-    O.KnownLen = OutLen;
-    Vars.push_back(O);
-  }
-  unsigned NScalars = (unsigned)range(1, 4);
-  unsigned NArrays = Opt.Kernel ? (unsigned)range(0, 2) : (unsigned)range(0, 3);
-  unsigned NTuples = pct(12) ? 1 : 0;
-  std::vector<int> Order;
-  NCallable = Funcs.size();
-  std::vector<size_t> Unary;
-  for (size_t I = 0; I < Funcs.size(); ++I)
-    if (Funcs[I].Unary && Funcs[I].Weight <= FuncRefWeight)
-      Unary.push_back(I);
-  if (!Unary.empty() && pct(40))
-    Order.push_back(3);
-  for (unsigned I = 0; I < NScalars; ++I)
-    Order.push_back(0);
-  for (unsigned I = 0; I < NArrays; ++I)
-    Order.push_back(1);
-  for (unsigned I = 0; I < NTuples; ++I)
-    Order.push_back(2);
-  for (size_t I = Order.size(); I > 1; --I)
-    std::swap(Order[I - 1], Order[below(I)]);
-  unsigned PN = 0, AN = 0;
-  for (int K : Order) {
-    if (K == 0) {
-      int S = randScalar();
-      std::string N = "p" + std::to_string(++PN);
-      Params.push_back(N + "::" + tyName(S));
-      Args.push_back(callLit(S));
-      Vars.push_back({N, S});
-    } else if (K == 1) {
-      int S = randScalar();
-      if (S == SBool && pct(50))
-        S = SF32;
-      unsigned Len = (unsigned)(Opt.Kernel ? range(1, MaxKernelInLen)
-                                : pct(75) ? range(1, 16) : range(17, MaxArrayLen));
-      unsigned Cols = 0;
-      if (pct(20)) {
-        Cols = (unsigned)range(1, 4);
-        Len = Cols * (unsigned)range(1, 4);
-      }
-      std::string N = "a" + std::to_string(++AN);
-      int T = arrayTy(S, Cols ? 2 : 1);
-      Params.push_back(N + "::" + tyName(T));
-      Args.push_back(arrayCallArg(S, Len, false, Cols));
-      Var V{N, T};
-      V.Mutable = false;
-      V.Writable = !Opt.Kernel;
-      V.KnownLen = Len;
-      Vars.push_back(V);
-    } else if (K == 3) {
-      Func &F = Funcs[pick(Unary)];
-      std::string N = "fn" + std::to_string(++PN);
-      Params.push_back(N);
-      Args.push_back(F.Name);
-      F.Called = true;
-      Vars.push_back({N, funcRefTy(F.Methods[0].Ret), false});
-    } else {
-      int T = randTupleTy();
-      std::string N = "p" + std::to_string(++PN);
-      Params.push_back(N + "::" + tyName(T));
-      std::string A = "(";
-      for (size_t I = 0; I < ty(T).Elems.size(); ++I)
-        A += (I ? ", " : "") + callLit(ty(T).Elems[I]);
-      Args.push_back(A + ")");
-      Vars.push_back({N, T});
-    }
-  }
-  NCallable = Funcs.size();
-  std::string Name = Opt.Kernel ? "entry!" : "entry";
-  std::string Header = "function " + Name + "(";
-  for (size_t I = 0; I < Params.size(); ++I)
-    Header += (I ? ", " : "") + Params[I];
-  Header += ")";
-  Call = Name + "(";
-  for (size_t I = 0; I < Args.size(); ++I)
-    Call += (I ? ", " : "") + Args[I];
-  Call += ")";
-
-  unsigned N = (unsigned)range(std::max(2u, Opt.MaxStmts / 2), std::max(3u, Opt.MaxStmts));
-  if (!Opt.Kernel) {
-    if (pct(45)) {
-      RetTy = randScalar();
-    } else {
-      std::vector<int> E;
-      unsigned K = (unsigned)range(2, 5);
-      for (unsigned I = 0; I < K; ++I)
-        E.push_back(randScalar());
-      RetTy = tupleTy(E);
-    }
-    block(N);
-    callUncalled();
-    Text += "    return " + finalReturn(RetTy) + "\n";
-    Src += Header + "\n" + Text + "end\n";
-    return;
-  }
-
-  // Kernel: thread indices, optional shared memory, then the guarded write.
-  RetTy = -1;
-  AllowEarlyReturn = pct(30);
-  line("t = threadIdx().x");
-  Vars.push_back({"t", SI32, false});
-  if (Blocks > 1 || pct(30)) {
-    line("gi = (blockIdx().x - 1) * blockDim().x + t");
-    Vars.push_back({"gi", SI64, false});
-    GuardIdx = "gi";
-  } else {
-    GuardIdx = "t";
-  }
-  if (pct(20)) {
-    line("bd = blockDim().x");
-    Vars.push_back({"bd", SI32, false});
-  }
-  if (pct(40)) {
-    int U = randScalar(false);
-    std::string E = scalar(U, BaseDepth);
-    line("sh = CuStaticSharedArray(" + std::string(ScName[U]) + ", " + std::to_string(Threads) + ")");
-    line("sh[t] = " + E);
-    line("sync_threads()");
-    Var V{"sh", arrayTy(U)};
-    V.Mutable = false;
-    V.KnownLen = Threads;
-    Vars.push_back(V);
-  }
-  block(N / 2);
-  callUncalled();
-  line("if " + GuardIdx + " <= length(out)");
-  ++Indent;
-  size_t M = mark();
-  InGuard = true;
-  std::string First = mixVars(OutElem);
-  line("out[" + GuardIdx + "] = " + (First.empty() || pct(30) ? scalar(OutElem, BaseDepth) : First));
-  block((unsigned)range(1, std::max(2u, N / 2)));
-  stmtGuardUpdate();
-  InGuard = false;
-  popTo(M);
-  --Indent;
-  line("end");
-  line(pct(50) ? "return nothing" : "return");
-  Src += Header + "\n" + Text + "end\n";
-}
-
-void Gen::genConst() {
-  // Constants: literals, and integer arithmetic on Int64 ones.
-  static const int Ty[] = {SI64, SI64, SF64, SF32, SU8, SU16, SU32, SU64, SBool};
-  int S = Ty[below(9)];
-  std::string N = "K" + std::to_string(Globals.size() + 1);
-  std::string E;
-  if (S == SI64) {
-    E = intLit(SI64, drawInt(SI64), true);
-    std::vector<std::string> Prev;
-    for (const Var &G : Globals)
-      if (G.Ty == SI64)
-        Prev.push_back(G.Name);
-    if (!Prev.empty() && pct(50))
-      E = pick(Prev) + (pct(50) ? " * " : " + ") + std::to_string(range(-9, 9));
-    else if (E == "-9223372036854775807")
-      E = "1";
-  } else if (isUnsignedInt(S)) {
-    E = hex((uint64_t)drawInt(S), bitsOf(S) / 4);
-  } else {
-    E = callLit(S);
-  }
-  Src += "const " + N + " = " + E + "\n";
-  Globals.push_back({N, S, false});
-}
-
-/// A callable `uK(x::S)::S` and a function `apK(f, x::S)` calling its
-/// function-valued argument (resolved statically per `typeof(f)`).
+/// A cheap `uK(x::S)` and `apK(f, x::S)`, which calls its function-valued
+/// argument (resolved statically per `typeof(f)`).
 void Gen::genApply() {
   int S = randScalar(false);
   {
@@ -2700,8 +2603,7 @@ void Gen::genApply() {
   Vars.push_back({"f", M.Params[0], false});
   Vars.push_back({"x", S});
   RetTy = M.Ret;
-  // Make sure the argument is called at least once.
-  Weight += FuncRefWeight;
+  Weight += FuncRefWeight; // the call below
   line("y = f(" + expr(S, BaseDepth - 1) + ")");
   Vars.push_back({"y", S});
   block((unsigned)range(0, 3));
@@ -2712,16 +2614,15 @@ void Gen::genApply() {
   Funcs.push_back(F);
 }
 
-/// Calls every helper nothing has called yet (from the entry).
+/// Calls (from the entry) most helpers nothing has called yet.
 void Gen::callUncalled() {
   for (size_t I = 0; I < NCallable; ++I) {
-    const Func &F = Funcs[I];
-    if (F.Called || pct(15))
+    if (Funcs[I].Called || pct(15))
       continue;
-    const Method &M = pick(F.Methods);
+    const Method &M = pick(Funcs[I].Methods);
     int Ty = M.Ret;
     if (ty(Ty).K == TK::Param)
-      Ty = F.PolyClass == SI64 ? liveInt() : liveFloat();
+      Ty = Funcs[I].PolyClass == SI64 ? liveInt() : liveFloat();
     std::string E = callExpr(Ty, BaseDepth - 1, (int)I);
     if (E.empty())
       continue;
@@ -2731,10 +2632,210 @@ void Gen::callUncalled() {
   }
 }
 
+std::string Gen::arrayCallArg(int Elem, unsigned Len, bool Zeros,
+                              unsigned Cols) {
+  if (Cols) {
+    std::string Dims =
+        std::to_string(Len / Cols) + ", " + std::to_string(Cols);
+    if (Zeros)
+      return std::string("zeros(") + ScName[Elem] + ", " + Dims + ")";
+    return "reshape(" + arrayCallArg(Elem, Len, false, 0) + ", " + Dims + ")";
+  }
+  std::string N = std::to_string(Len);
+  if (Zeros)
+    return std::string("zeros(") + ScName[Elem] + ", " + N + ")";
+  if (Elem != SBool && pct(8))
+    return "fill(" + callLit(Elem) + ", " + N + ")";
+  if (isInt(Elem) && Elem != SI8 && Elem != SU8 && pct(8))
+    return std::string("collect(") + ScName[Elem] + ", 1:" + N + ")";
+  std::string S = std::string(ScName[Elem]) + "[";
+  for (unsigned I = 0; I < Len; ++I) {
+    std::string L;
+    if (isFloat(Elem)) {
+      bool Neg;
+      L = drawFloatText(Elem, Neg);
+      if (Neg)
+        L = "-" + L;
+    } else if (Elem == SBool) {
+      L = pct(50) ? "true" : "false";
+    } else {
+      int64_t V = drawInt(Elem);
+      if (isUnsignedInt(Elem))
+        L = hex((uint64_t)V, bitsOf(Elem) / 4);
+      else
+        L = V == INT64_MIN ? "-9223372036854775807" : std::to_string(V);
+    }
+    S += (I ? ", " : "") + L;
+  }
+  return S + "]";
+}
+
+void Gen::genEntry(GeneratedProgram &P) {
+  beginFunc(Opt.Kernel ? 100 : 2500);
+  std::vector<std::string> Params, Args;
+  if (Opt.Kernel) {
+    P.Threads = (unsigned)range(1, 32);
+    P.Blocks = pct(40) ? (unsigned)range(2, 3) : 1;
+    unsigned Total = P.Threads * P.Blocks;
+    Budget = std::max<uint64_t>(60, 4000 / Total);
+    KernelEntry = true;
+    OutElem = pct(5) ? SBool : randScalar(false);
+    unsigned OutLen = pct(75) ? Total : (unsigned)range(1, Total + 4);
+    Params.push_back("out::DeviceArray{" + std::string(ScName[OutElem]) +
+                     ",1}");
+    bool Zeros = pct(70);
+    Args.push_back(arrayCallArg(OutElem, OutLen, Zeros));
+    Var O{"out", arrayTy(OutElem), false};
+    O.Writable = true;
+    O.KnownLen = OutLen;
+    Vars.push_back(O);
+  }
+  unsigned NScalars = (unsigned)range(1, 4);
+  unsigned NArrays = (unsigned)range(0, Opt.Kernel ? 2 : 3);
+  unsigned NTuples = pct(12) ? 1 : 0;
+  NCallable = Funcs.size();
+  std::vector<size_t> Unary;
+  for (size_t I = 0; I < Funcs.size(); ++I)
+    if (Funcs[I].Unary && Funcs[I].Weight <= FuncRefWeight)
+      Unary.push_back(I);
+  // Parameter kinds: 0 scalar, 1 array, 2 tuple, 3 function.
+  std::vector<int> Order;
+  if (!Unary.empty() && pct(40))
+    Order.push_back(3);
+  Order.insert(Order.end(), NScalars, 0);
+  Order.insert(Order.end(), NArrays, 1);
+  Order.insert(Order.end(), NTuples, 2);
+  for (size_t I = Order.size(); I > 1; --I)
+    std::swap(Order[I - 1], Order[below(I)]);
+  unsigned PN = 0, AN = 0;
+  for (int K : Order) {
+    if (K == 0) {
+      int S = randScalar();
+      std::string N = "p" + std::to_string(++PN);
+      Params.push_back(N + "::" + tyName(S));
+      Args.push_back(callLit(S));
+      Vars.push_back({N, S});
+    } else if (K == 1) {
+      int S = randScalar();
+      if (S == SBool && pct(50))
+        S = SF32;
+      unsigned Len = (unsigned)(Opt.Kernel ? range(1, MaxKernelInLen)
+                                : pct(75) ? range(1, 16)
+                                          : range(17, MaxArrayLen));
+      unsigned Cols = 0;
+      if (pct(20)) {
+        Cols = (unsigned)range(1, 4);
+        Len = Cols * (unsigned)range(1, 4);
+      }
+      std::string N = "a" + std::to_string(++AN);
+      int T = arrayTy(S, Cols ? 2 : 1);
+      Params.push_back(N + "::" + tyName(T));
+      Args.push_back(arrayCallArg(S, Len, false, Cols));
+      Var V{N, T, false};
+      V.Writable = !Opt.Kernel;
+      V.KnownLen = Len;
+      Vars.push_back(V);
+    } else if (K == 3) {
+      Func &F = Funcs[pick(Unary)];
+      std::string N = "fn" + std::to_string(++PN);
+      Params.push_back(N);
+      Args.push_back(F.Name);
+      F.Called = true;
+      Vars.push_back({N, funcRefTy(F.Methods[0].Ret), false});
+    } else {
+      int T = randTupleTy();
+      std::string N = "p" + std::to_string(++PN);
+      Params.push_back(N + "::" + tyName(T));
+      std::string A = "(";
+      for (size_t I = 0; I < ty(T).Elems.size(); ++I)
+        A += (I ? ", " : "") + callLit(ty(T).Elems[I]);
+      Args.push_back(A + ")");
+      Vars.push_back({N, T});
+    }
+  }
+  std::string Name = Opt.Kernel ? "entry!" : "entry";
+  std::string Header = "function " + Name + "(";
+  P.Call = Name + "(";
+  for (size_t I = 0; I < Params.size(); ++I) {
+    Header += (I ? ", " : "") + Params[I];
+    P.Call += (I ? ", " : "") + Args[I];
+  }
+  Header += ")";
+  P.Call += ")";
+
+  unsigned Lo = std::max(2u, Opt.MaxStmts / 2);
+  unsigned N = (unsigned)range(Lo, std::max(Lo, Opt.MaxStmts));
+  if (!Opt.Kernel) {
+    // A scalar or a tuple of scalars.
+    if (pct(45)) {
+      RetTy = randScalar();
+    } else {
+      std::vector<int> E;
+      unsigned K = (unsigned)range(2, 5);
+      for (unsigned I = 0; I < K; ++I)
+        E.push_back(randScalar());
+      RetTy = tupleTy(E);
+    }
+    block(N);
+    callUncalled();
+    Text += "    return " + finalReturn(RetTy) + "\n";
+    Src += Header + "\n" + Text + "end\n";
+    return;
+  }
+
+  // A kernel: thread indices, maybe shared memory (written by every thread
+  // before the barrier, read after it), statements, then the guarded write
+  // of this thread's own element. No early return before the barrier.
+  RetTy = -1;
+  line("t = threadIdx().x");
+  Vars.push_back({"t", SI32, false});
+  if (P.Blocks > 1 || pct(30)) {
+    line("gi = (blockIdx().x - 1) * blockDim().x + t");
+    Vars.push_back({"gi", SI64, false});
+    GuardIdx = "gi";
+  } else {
+    GuardIdx = "t";
+  }
+  if (pct(20)) {
+    line("bd = blockDim().x");
+    Vars.push_back({"bd", SI32, false});
+  }
+  if (pct(40)) {
+    int U = randScalar(false);
+    std::string E = scalar(U, BaseDepth);
+    line("sh = CuStaticSharedArray(" + std::string(ScName[U]) + ", " +
+         std::to_string(P.Threads) + ")");
+    line("sh[t] = " + E);
+    line("sync_threads()");
+    Var V{"sh", arrayTy(U), false};
+    V.KnownLen = P.Threads;
+    Vars.push_back(V);
+  }
+  AllowEarlyReturn = pct(30);
+  block(N / 2);
+  callUncalled();
+  line("if " + GuardIdx + " <= length(out)");
+  ++Indent;
+  size_t M = mark();
+  InGuard = true;
+  std::string First = mixVars(OutElem);
+  if (First.empty() || pct(30))
+    First = scalar(OutElem, BaseDepth);
+  line("out[" + GuardIdx + "] = " + First);
+  block((unsigned)range(1, std::max(2u, N / 2)));
+  stmtGuardUpdate();
+  InGuard = false;
+  popTo(M);
+  --Indent;
+  line("end");
+  line(pct(50) ? "return nothing" : "return");
+  Src += Header + "\n" + Text + "end\n";
+}
+
 GeneratedProgram Gen::run() {
   GeneratedProgram P;
   Src = "# generated by prism_gen\n\n";
-  unsigned NStructs = (unsigned)(pct(60) ? range(1, 2) : 0);
+  unsigned NStructs = pct(60) ? (unsigned)range(1, 2) : 0;
   for (unsigned I = 0; I < NStructs; ++I)
     genStruct();
   unsigned NConsts = (unsigned)range(0, 2);
@@ -2742,7 +2843,7 @@ GeneratedProgram Gen::run() {
     genConst();
   if (NConsts)
     Src += "\n";
-  unsigned NHelpers = Opt.MaxHelpers ? (unsigned)range(0, Opt.MaxHelpers) : 0;
+  unsigned NHelpers = (unsigned)range(0, Opt.MaxHelpers);
   for (unsigned I = 0; I < NHelpers; ++I) {
     NCallable = Funcs.size();
     if (pct(12)) {
@@ -2768,7 +2869,7 @@ GeneratedProgram Gen::run() {
       break;
     }
   }
-  genEntry(P.Call, P.Threads, P.Blocks);
+  genEntry(P);
   P.Source = Src;
   return P;
 }
