@@ -257,3 +257,37 @@ TEST(Panels, LargePaneUsesTheClipper) {
               "max %.3f ms\n",
               Ms[Ms.size() / 2], Ms[Ms.size() * 95 / 100], Ms.back());
 }
+
+TEST(Panels, ThemeFontScaleAndPanelsPersistThroughTheIni) {
+  // What `prism gui` writes to imgui.ini and reads back next session: the
+  // Prism section (theme, zoom, open panels) and ImGui's window layout.
+  std::string Ini;
+  {
+    ImGuiHarness H;
+    ShellView Shell;
+    Shell.installSettingsHandler();
+    Shell.setMonoFont(H.mono());
+    Shell.settings().Theme = ThemeKind::Light;
+    Shell.settings().FontScale = 1.25f;
+    Shell.settings().Visible[size_t(Panel::Pipeline)] = false;
+    GuiSnapshot S;
+    S.Source = test::SaxpySource;
+    CommandQueue Q;
+    for (int I = 0; I < 2; ++I)
+      H.frame([&] { Shell.draw(S, Q); });
+    ImGui::MarkIniSettingsDirty();
+    Ini = ImGui::SaveIniSettingsToMemory();
+  }
+  EXPECT_NE(Ini.find("[Prism][Settings]"), std::string::npos) << Ini;
+  EXPECT_NE(Ini.find("Theme=light"), std::string::npos) << Ini;
+  EXPECT_NE(Ini.find("[Window][Jobs]"), std::string::npos) << Ini;
+
+  ImGuiHarness H;
+  ShellView Shell;
+  Shell.installSettingsHandler();
+  ImGui::LoadIniSettingsFromMemory(Ini.c_str(), Ini.size());
+  EXPECT_EQ(Shell.settings().Theme, ThemeKind::Light);
+  EXPECT_FLOAT_EQ(Shell.settings().FontScale, 1.25f);
+  EXPECT_FALSE(Shell.settings().Visible[size_t(Panel::Pipeline)]);
+  EXPECT_TRUE(Shell.settings().Visible[size_t(Panel::Jobs)]);
+}
