@@ -165,6 +165,8 @@ def load_cases(path=CASES_FILE):
 class Context:
     """What the cases need to know about the binary and the machine."""
 
+    no_gui = False
+
     def __init__(self, prism, sanitizer, timeout_scale):
         self.prism = prism
         self.sanitizer = sanitizer
@@ -325,6 +327,8 @@ class Result:
 
 def run_case(case, ctx, keep=False):
     name = case["name"]
+    if ctx.no_gui and "gui" in case.get("argv", [])[:4]:
+        return Result(name, "SKIP", "this build has no GUI (-DPRISM_BUILD_GUI=OFF)")
     for req in case.get("requires", []):
         why = ctx.unmet(req)
         if why:
@@ -491,6 +495,8 @@ def main():
                     help="the binary is built with a sanitizer: skip no-sanitizer cases")
     ap.add_argument("--timeout-scale", type=float, default=1.0,
                     help="multiply every timeout (slow builds, sanitizers)")
+    ap.add_argument("--no-gui", action="store_true",
+                    help="the binary was built without the GUI: skip `prism gui` cases")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run in parallel")
     ap.add_argument("-v", "--verbose", action="store_true", help="details of passing cases too")
     ap.add_argument("--keep", action="store_true", help="keep each case's {TMP}")
@@ -525,6 +531,7 @@ def main():
         cases = [by_name[n] for n in args.case]
 
     ctx = Context(prism, args.sanitizer, args.timeout_scale)
+    ctx.no_gui = args.no_gui
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_case, c, ctx, args.keep) for c in cases]
