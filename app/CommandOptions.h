@@ -42,6 +42,7 @@ struct CommandOptions {
   std::string Device = "host";
   std::string Compare; ///< gui: also run --run on this device and compare
   bool BenchScroll = false; ///< gui --bench-frames: scroll the stage panes
+  bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string Blocks, Threads;
   unsigned long long Seed = 0;
   // gui

@@ -54,6 +54,9 @@ int main(int argc, char **argv) {
   Gui->add_option("--device", O.Device, "device of --run (default host)");
   Gui->add_flag("--bench-scroll", O.BenchScroll,
                 "with --bench-frames: scroll every stage pane 37 lines a frame");
+  Gui->add_flag("--bench-edit", O.BenchEdit,
+                "with --bench-frames: edit the source every 20 frames, so that "
+                "jobs recompile while frames are measured");
   Gui->add_option("--compare", O.Compare,
                   "also run --run's call on this device (interp, host) and "
                   "show whether the results agree");

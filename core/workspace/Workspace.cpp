@@ -90,7 +90,11 @@ static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
   std::string_view T = F.File->text();
   if (R.End > T.size() || R.Begin > R.End)
     return {};
-  return std::string(T.substr(R.Begin, R.End - R.Begin));
+  // The first line is part of the key: a definition that moved keeps its
+  // text but not its line numbers, and stale debug lines would misplace the
+  // source correlation of every stage pane.
+  return std::to_string(F.File->lineCol(R.Begin).Line) + ":" +
+         std::string(T.substr(R.Begin, R.End - R.Begin));
 }
 
 std::string Workspace::autosavePathFor(const std::string &FilePath) {

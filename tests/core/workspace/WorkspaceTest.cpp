@@ -109,6 +109,37 @@ TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   llvm::sys::fs::remove(Path);
 }
 
+TEST_F(WorkspaceTest, ADefinitionThatMovedRecompilesWithItsNewLines) {
+  std::string Path = writeTemp(Program);
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.addJob(nativeJob("solo(Int)"));
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  uint64_t KCompiles = findJob(*S, "kernel(Int)")->Compiles;
+  uint64_t SoloCompiles = findJob(*S, "solo(Int)")->Compiles;
+  EXPECT_NE(findJob(*S, "solo(Int)")->Report->stage(Stage::LLVMRaw).Text.find(
+                "line: 4"),
+            std::string::npos);
+
+  // A blank line above `solo`: its text is the same, its lines are not.
+  std::string Edited = Program;
+  Edited.insert(Edited.find("solo(i::Int)"), "\n");
+  WS.setSource(Edited);
+  WS.waitIdle();
+
+  S = WS.snapshot();
+  const JobState *K = findJob(*S, "kernel(Int)");
+  const JobState *Solo = findJob(*S, "solo(Int)");
+  EXPECT_EQ(K->Compiles, KCompiles) << "kernel did not move";
+  EXPECT_EQ(Solo->Compiles, SoloCompiles + 1) << "solo moved a line down";
+  const std::string &Raw = Solo->Report->stage(Stage::LLVMRaw).Text;
+  EXPECT_NE(Raw.find("line: 5"), std::string::npos) << Raw;
+  EXPECT_EQ(Raw.find("line: 4"), std::string::npos) << Raw;
+  llvm::sys::fs::remove(Path);
+}
+
 TEST_F(WorkspaceTest, SyntaxErrorsKeepTheLastGoodJobs) {
   std::string Path = writeTemp(Program);
   Workspace WS(makeDriverJobCompiler());
