@@ -542,15 +542,21 @@ void Lowerer::lowerFor(const Node *N) {
     error(Iter->Range, "only `for i in a:b` and `for i in a:s:b` loops are supported");
     return;
   }
-  IRValue Start = lower(Iter->Kids[0], true);
-  IRValue Step;
+  // Julia's ranges promote their ends (and step) to one type, which is the
+  // loop variable's: `Int32(1):n` counts in Int32 when n is an Int32.
   bool HasStep = Iter->Kids.size() == 3;
-  if (HasStep)
-    Step = stable(lower(Iter->Kids[1], true), N);
-  IRValue Stop = stable(lower(Iter->Kids.back(), true), N);
+  std::vector<IRValue> Ends;
+  for (const Node *K : Iter->Kids)
+    Ends.push_back(lower(K, true));
   Cur = N->Range;
+  IRValue Promoted = callGlobal("promote", Ends);
+  auto Part = [&](unsigned I) {
+    return callGlobal("getfield", {Promoted, IRValue::constant(intConst(I))});
+  };
   uint32_t Counter = newTemp();
-  assign(Counter, Start);
+  assign(Counter, Part(1));
+  IRValue Step = HasStep ? Part(2) : IRValue();
+  IRValue Stop = Part(HasStep ? 3 : 2);
   uint32_t Head = label();
   IRValue Cond;
   if (!HasStep) {
@@ -580,17 +586,30 @@ void Lowerer::lowerFor(const Node *N) {
   Cur = N->Range;
   Loop L = std::move(Loops.back());
   Loops.pop_back();
+  uint32_t Last = UINT32_MAX;
   if (Reachable || !L.Continues.empty()) {
     uint32_t Next = label();
     for (uint32_t C : L.Continues)
       patch(C, Next);
-    IRValue Inc = callGlobal("+", {IRValue::slot(Counter),
-                                   HasStep ? Step : IRValue::constant(intConst(1))});
+    IRValue Inc;
+    if (HasStep) {
+      Inc = callGlobal("+", {IRValue::slot(Counter), Step});
+    } else {
+      // `a:typemax(T)` ends at the stop instead of wrapping past it (Julia's
+      // UnitRange stops at `i == last`); the test at the head still ends
+      // float ranges such as 1.0:2.5.
+      Last = jumpIfNot(callGlobal("<", {IRValue::slot(Counter), Stop}));
+      IRValue One = callGlobal("oftype", {IRValue::slot(Counter),
+                                          IRValue::constant(intConst(1))});
+      Inc = callGlobal("+", {IRValue::slot(Counter), One});
+    }
     assign(Counter, Inc);
     jumpTo(Head);
   }
   uint32_t End = label();
   patch(Exit, End);
+  if (Last != UINT32_MAX)
+    patch(Last, End);
   for (uint32_t B : L.Breaks)
     patch(B, End);
 }

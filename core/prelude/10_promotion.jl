@@ -45,6 +45,11 @@ promote_rule(::Type{T}, ::Type{S}) where {T<:AbstractFloat, S<:Integer} = T
     return (convert(R, x), convert(R, y))
 end
 @inline promote(x::T, y::T) where {T} = (x, y)
+@inline function promote(x::T, y::S, z::U) where {T,S,U}
+    R = promote_type(promote_type(T, S), U)
+    return (convert(R, x), convert(R, y), convert(R, z))
+end
+@inline promote(x::T, y::T, z::T) where {T} = (x, y, z)
 
 @inline convert(::Type{T}, x::T) where {T} = x
 @inline convert(::Type{T}, x::T) where {T<:Number} = x

@@ -108,6 +108,33 @@ Float64(x::Float64) = x
 @inline unsafe_trunc(::Type{T}, x::IEEEFloat) where {T<:BitSigned} = fptosi(T, x)
 @inline unsafe_trunc(::Type{T}, x::IEEEFloat) where {T<:BitUnsigned} = fptoui(T, x)
 
+# Int64/UInt64 against Float32/Float64 compare exactly, as in Julia (not
+# after rounding the integer to the float): 2^53 + 1 != 2.0^53. The float
+# of typemax(Ti) is 2^63 (or 2^64), one past the integer range, and
+# unsafe_trunc runs only on a float inside it (`&&`, not `&`: out of range
+# it is poison, which `&` would not mask).
+@inline function ==(x::Tf, y::Ti) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}}
+    fy = Tf(y)
+    return x == fy && fy != Tf(typemax(Ti)) && y == unsafe_trunc(Ti, fy)
+end
+@inline ==(y::Ti, x::Tf) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}} = x == y
+@inline function <(x::Ti, y::Tf) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}}
+    fx = Tf(x)
+    return fx < y || (fx == y && (fx == Tf(typemax(Ti)) || x < unsafe_trunc(Ti, fx)))
+end
+@inline function <=(x::Ti, y::Tf) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}}
+    fx = Tf(x)
+    return fx < y || (fx == y && (fx == Tf(typemax(Ti)) || x <= unsafe_trunc(Ti, fx)))
+end
+@inline function <(x::Tf, y::Ti) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}}
+    fy = Tf(y)
+    return x < fy || (x == fy && fy < Tf(typemax(Ti)) && unsafe_trunc(Ti, fy) < y)
+end
+@inline function <=(x::Tf, y::Ti) where {Tf<:Union{Float32, Float64}, Ti<:Union{Int64, UInt64}}
+    fy = Tf(y)
+    return x < fy || (x == fy && fy < Tf(typemax(Ti)) && unsafe_trunc(Ti, fy) <= y)
+end
+
 # Float to integer, rounding toward zero; InexactError when out of range
 # (NaN and the infinities are out of every range). The bounds are powers of
 # two, exact in every float type (or infinite).

@@ -327,13 +327,16 @@ private:
   }
 
   /// Julia's default constructors: `S(f1::F1, ...) where {P...}` calling
-  /// `new`, and for parametric structs `S{P...}(f1, ...)` converting each
-  /// argument to its field type.
+  /// `new`, and one converting each argument to its field type: `S(f1, ...)`
+  /// for a plain struct (unless every field is `Any`), `S{P...}(f1, ...)`
+  /// for a parametric one.
   void addDefaultConstructors(TypeName *N, const ast::StructDef &D) {
     TypeContext &C = TypeContext::get();
     GenericFunction *Ctor = Env.constructorFunction(N);
     Type *Bare = C.bareType(N);
-    for (int Variant = 0; Variant < (N->Params.empty() ? 1 : 2); ++Variant) {
+    bool AllAny = llvm::all_of(N->FieldTypes, [&](Type *F) { return F == C.any(); });
+    bool Plain = N->Params.empty();
+    for (int Variant = 0; Variant < (Plain && AllAny ? 1 : 2); ++Variant) {
       bool Converting = Variant == 1;
       // Fresh variables per method: each method owns its where-variables.
       // A bound may mention earlier parameters (`S{T, U<:T}`).
@@ -347,7 +350,8 @@ private:
       auto M = std::make_unique<Method>();
       M->Name = N->Name;
       M->Sparams = Vars;
-      M->Sig.push_back(Converting ? C.typeOfType(C.apply(N, Vars)) : C.typeOfType(Bare));
+      M->Sig.push_back(Converting && !Plain ? C.typeOfType(C.apply(N, Vars))
+                                            : C.typeOfType(Bare));
       std::vector<Type *> FieldPats;
       for (Type *F : N->FieldTypes)
         FieldPats.push_back(C.substitute(F, N->Params, Vars));

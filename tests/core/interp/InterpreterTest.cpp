@@ -23,17 +23,18 @@ struct Program {
     Engine = std::make_unique<InferenceEngine>(*Env);
   }
 
-  RunOutcome run(const std::string &Call, Dim3 Grid = {}, Dim3 Block = {}) {
+  RunOutcome run(const std::string &Call, Dim3 Grid = {}, Dim3 Block = {},
+                 const char *Device = InterpDeviceName) {
     RunRequest R;
-    R.Device = InterpDeviceName;
+    R.Device = Device;
     R.Call = Call;
     R.Grid = Grid;
     R.Block = Block;
     return runCall(*Env, *Engine, R);
   }
   /// The returned value as text, or the first diagnostic's message.
-  std::string value(const std::string &Call) {
-    RunOutcome O = run(Call);
+  std::string value(const std::string &Call, const char *Device = InterpDeviceName) {
+    RunOutcome O = run(Call, {}, {}, Device);
     if (!O.ok())
       return O.Diagnostics.empty() ? "?" : O.Diagnostics[0].Message;
     return O.Launch.Return.str();
@@ -47,6 +48,39 @@ TEST(InterpreterTest, IntegersWrapAtTheirWidth) {
   EXPECT_EQ(P.value("f(Int8(127))"), "-128");
   EXPECT_EQ(P.value("g(UInt16(300))"), "0x5f90"); // 90000 mod 65536
   EXPECT_EQ(P.value("h(-9223372036854775807)"), "9223372036854775807");
+}
+
+// What the program generator found against Julia; the interpreter and the
+// host agree on each (they share the lowering and the prelude).
+TEST(InterpreterTest, RangesComparisonsAndConstructorsFollowJulia) {
+  Program P("function s32(n::Int32)\n  s = Int32(0)\n  for i in Int32(1):n\n"
+            "    s += i\n  end\n  return s\nend\n"
+            "function tomax()\n  c = 0\n  for i in Int8(125):typemax(Int8)\n"
+            "    c += 1\n  end\n  return c\nend\n"
+            "function halves()\n  s = 0.0\n  for x in 1.0:2.5\n    s += x\n  end\n"
+            "  return s\nend\n"
+            "eq(x::Int64, y::Float64) = x == y\n"
+            "lt(x::Int64, y::Float64) = y < x\n"
+            "struct P\n  a::Int8\n  b::Float64\nend\n"
+            "mk(x::Int64) = P(x, 2).b + P(x, 2).a\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    // An Int32 range counts in Int32: s stays an Int32 (wrapping at 2^31).
+    EXPECT_EQ(P.value("s32(Int32(5))", Device), "15");
+    EXPECT_EQ(P.value("s32(Int32(70000))", Device), "-1844932296");
+    // A range that ends at typemax stops there instead of wrapping.
+    EXPECT_EQ(P.value("tomax()", Device), "3");
+    EXPECT_EQ(P.value("halves()", Device), "3.0");
+    // 2^53 + 1 is not 2.0^53, although it rounds to it.
+    EXPECT_EQ(P.value("eq(9007199254740993, 9007199254740992.0)", Device), "false");
+    EXPECT_EQ(P.value("eq(9007199254740992, 9007199254740992.0)", Device), "true");
+    EXPECT_EQ(P.value("lt(9007199254740993, 9007199254740992.0)", Device), "true");
+    EXPECT_EQ(P.value("eq(9223372036854775807, 9.223372036854775807e18)", Device),
+              "false");
+    // The default constructor converts to the field types.
+    EXPECT_EQ(P.value("mk(3)", Device), "5.0");
+    EXPECT_NE(P.value("mk(300)", Device).find("InexactError"), std::string::npos);
+  }
 }
 
 TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {

@@ -228,42 +228,52 @@ TEST(Lowering, ForLoopWithBreakContinue) {
   EXPECT_EQ(lowered("function f(n)\n  s = 0\n  for i in 1:n\n    i == 2 && continue\n"
                     "    i > 5 && break\n    s += i\n  end\n  s\nend"),
             R"(CodeInfo(
-1 ─       s = 0
-└──       @_5 = 1
-2 ─  %3 = Main.:(<=)(@_5, n)
-└──       goto #9 if not %3
-3 ─       i = @_5
-│    %6 = Main.:(==)(i, 2)
-└──       goto #5 if not %6
-4 ─       goto #8
-5 ─  %9 = Main.:>(i, 5)
-└──       goto #7 if not %9
-6 ─       goto #9
-7 ─ %12 = Main.:+(s, i)
-└──       s = %12
-8 ─ %14 = Main.:+(@_5, 1)
-│         @_5 = %14
-└──       goto #2
-9 ─       return s
+ 1 ─       s = 0
+│     %2 = Main.promote(1, n)
+│     %3 = Core.getfield(%2, 1)
+│          @_5 = %3
+└───  %5 = Core.getfield(%2, 2)
+ 2 ─  %6 = Main.:(<=)(@_5, %5)
+└───       goto #10 if not %6
+ 3 ─       i = @_5
+│     %9 = Main.:(==)(i, 2)
+└───       goto #5 if not %9
+ 4 ─       goto #8
+ 5 ─ %12 = Main.:>(i, 5)
+└───       goto #7 if not %12
+ 6 ─       goto #10
+ 7 ─ %15 = Main.:+(s, i)
+└───       s = %15
+ 8 ─ %17 = Main.:<(@_5, %5)
+└───       goto #10 if not %17
+ 9 ─ %19 = Main.oftype(@_5, 1)
+│    %20 = Main.:+(@_5, %19)
+│          @_5 = %20
+└───       goto #2
+10 ─       return s
 ))");
 }
 
 TEST(Lowering, SteppedForLoop) {
   EXPECT_EQ(lowered("function f(n)\n  for i in n:-1:1\n    g(i)\n  end\nend"),
             R"(CodeInfo(
-1 ─       @_4 = n
-2 ─  %2 = Main.:>(-1, 0)
-└──       goto #4 if not %2
-3 ─  %4 = Main.:(<=)(@_4, 1)
-│         @_5 = %4
+1 ─  %1 = Main.promote(n, -1, 1)
+│    %2 = Core.getfield(%1, 1)
+│         @_4 = %2
+│    %4 = Core.getfield(%1, 2)
+└──  %5 = Core.getfield(%1, 3)
+2 ─  %6 = Main.:>(%4, 0)
+└──       goto #4 if not %6
+3 ─  %8 = Main.:(<=)(@_4, %5)
+│         @_5 = %8
 └──       goto #5
-4 ─  %7 = Main.:(>=)(@_4, 1)
-└──       @_5 = %7
+4 ─ %11 = Main.:(>=)(@_4, %5)
+└──       @_5 = %11
 5 ─       goto #7 if not @_5
 6 ─       i = @_4
-│   %11 = Main.g(i)
-│   %12 = Main.:+(@_4, -1)
-│         @_4 = %12
+│   %15 = Main.g(i)
+│   %16 = Main.:+(@_4, %4)
+│         @_4 = %16
 └──       goto #2
 7 ─       return nothing
 ))");

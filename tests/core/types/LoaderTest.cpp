@@ -219,8 +219,11 @@ TEST(Loader, DefaultConstructors) {
   TypeName *Plain = Env.lookupType(Symbol::get("Plain"));
   ASSERT_NE(Plain, nullptr);
   auto PMs = Env.constructorFunction(Plain)->methodsIn(W);
-  ASSERT_EQ(PMs.size(), 1u);
+  // The exact constructor, and Julia's converting one: Plain(1, p) works.
+  ASSERT_EQ(PMs.size(), 2u);
   EXPECT_EQ(PMs[0]->signatureString(), "Plain(a::Int32, p::Ptr{Float32})");
+  EXPECT_EQ(PMs[1]->signatureString(), "Plain(a, p)");
+  EXPECT_THAT(printLowered(*PMs[1]->Lowered), testing::HasSubstr("convert"));
 }
 
 TEST(Loader, ConstructorAndConversionMethods) {
