@@ -1519,6 +1519,15 @@ std::string Gen::compositeExpr(int Ty, int D) {
   size_t N = Tup ? T.Elems.size() : Structs[T.Struct].Fields.size();
   for (size_t I = 0; I < N; ++I) {
     int E = Tup ? ty(Ty).Elems[I] : Structs[ty(Ty).Struct].Fields[I].second;
+    // A struct's default constructor converts its arguments to the field
+    // types (Julia's `P(a, b) = new(convert(A, a), convert(B, b))`).
+    if (!Tup && ty(E).K == TK::Scalar && pct(15)) {
+      int From = liveScalar();
+      if (From != ty(E).S && safeConv(From, ty(E).S)) {
+        S += (I ? ", " : "") + scalar(From, D1);
+        continue;
+      }
+    }
     S += (I ? ", " : "") + expr(E, D1);
   }
   return S + ")";
@@ -1954,6 +1963,7 @@ bool Gen::stmtFor() {
   std::string I = fresh("i");
   std::string Range;
   std::string SafeFor;
+  int LoopTy = SI64;
   int64_t Trip = 0;
   std::vector<const Var *> Arrays;
   for (const Var &V : Vars)
@@ -2011,6 +2021,14 @@ bool Gen::stmtFor() {
       Mask = Mask * 2 + 1;
     Trip = Mask;
     int T = liveInt();
+    if (isSignedInt(T) && T != SI64 && pct(50)) {
+      // A range of T counts in T: the loop variable is a T, not an Int64.
+      std::string Name = ScName[T];
+      Range = Name + "(1):(" + scalar(T, 1) + " & " + Name + "(" +
+              std::to_string(Mask) + "))";
+      LoopTy = T;
+      break;
+    }
     Range = "1:Int64(" + scalar(T, 1) + " & " + std::to_string(Mask) + ")";
     break;
   }
@@ -2018,7 +2036,7 @@ bool Gen::stmtFor() {
   line("for " + I + " in " + Range);
   ++Indent;
   size_t M = mark();
-  Var LV{I, SI64, false};
+  Var LV{I, LoopTy, false};
   LV.SafeFor = SafeFor;
   Vars.push_back(LV);
   uint64_t SavedMult = Mult;
