@@ -21,6 +21,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 // A context switch costs two syscalls with swapcontext (it saves and
@@ -98,6 +99,10 @@ struct Fiber {
   ucontext_t Ctx;
 #endif
   bool Done = false;
+  /// Where a stack overflow in this fiber lands (fiberMain's frame, at the
+  /// top of the fiber's stack): the fault handler leaves with siglongjmp,
+  /// the one way out of a signal handler, never with a stack switch.
+  sigjmp_buf Jmp;
 
   ~Fiber() {
     if (Mapping)
@@ -115,6 +120,10 @@ struct Worker {
 
   // Direct mode: a throw returns here with siglongjmp.
   sigjmp_buf Jmp;
+  /// Set by the fault handler, which may not allocate (the fault may have
+  /// hit inside malloc); the exception is recorded once back on the
+  /// scheduler's side (flushStackOverflow).
+  volatile sig_atomic_t StackOverflowPending = 0;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -294,10 +303,22 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   siglongjmp(W.Jmp, 1);
 }
 
+/// Records the StackOverflowError the fault handler left pending, outside
+/// the signal handler.
+void flushStackOverflow(Worker &W) {
+  if (!W.StackOverflowPending)
+    return;
+  W.StackOverflowPending = 0;
+  recordThrow(W, int32_t(ThrowKind::StackOverflowError), "StackOverflowError",
+              nullptr, 0);
+}
+
 /// The worker running compiled code on this thread, for the fault handler
 /// (which must not construct one).
 thread_local Worker *ActiveWorker = nullptr;
 struct sigaction PreviousSegv, PreviousBus;
+/// Read before the handler is installed: sysconf is not async-signal-safe.
+uintptr_t FaultPageSize = 4096;
 
 /// SIGSEGV/SIGBUS while compiled code runs: a fault in the guard region
 /// below the running stack is a stack overflow, which becomes Julia's
@@ -307,7 +328,7 @@ struct sigaction PreviousSegv, PreviousBus;
 void faultHandler(int Sig, siginfo_t *Info, void *) {
   Worker *W = ActiveWorker;
   if (W && W->Launch) {
-    static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t Page = FaultPageSize;
     uintptr_t A = reinterpret_cast<uintptr_t>(Info->si_addr);
     uintptr_t Lo = W->StackLo;
     if (W->InFiber && W->CurrentFiber < W->Fibers.size())
@@ -315,11 +336,8 @@ void faultHandler(int Sig, siginfo_t *Info, void *) {
     // The guard page(s) just below the stack, with room for one large frame
     // that stepped over them.
     if (Lo && A < Lo + Page && A + (1u << 20) >= Lo) {
-      recordThrow(*W, int32_t(ThrowKind::StackOverflowError), "StackOverflowError",
-                  nullptr, 0);
-      if (W->InFiber)
-        leaveFiber(*W);
-      siglongjmp(W->Jmp, 1);
+      W->StackOverflowPending = 1;
+      siglongjmp(W->InFiber ? W->Fibers[W->CurrentFiber]->Jmp : W->Jmp, 1);
     }
   }
   sigaction(Sig, Sig == SIGBUS ? &PreviousBus : &PreviousSegv, nullptr);
@@ -328,6 +346,7 @@ void faultHandler(int Sig, siginfo_t *Info, void *) {
 void installFaultHandler() {
   static std::once_flag Once;
   std::call_once(Once, [] {
+    FaultPageSize = uintptr_t(sysconf(_SC_PAGESIZE));
     struct sigaction SA {};
     SA.sa_sigaction = faultHandler;
     // SA_NODEFER: the handler leaves with siglongjmp or a stack switch, so
@@ -352,10 +371,13 @@ void syncThreadsHook(const NativeKernelState *S) {
 /// Fiber entry: runs the current fiber's thread and reports back.
 void fiberMain() {
   Worker &W = Worker::get();
-  const GridLaunch &L = W.Launch->L;
-  uint32_t I = W.CurrentFiber;
-  L.Fn(&W.States[I], L.Args, L.Ret);
-  W.Fibers[I]->Done = true;
+  const uint32_t I = W.CurrentFiber;
+  Fiber &F = *W.Fibers[I];
+  if (sigsetjmp(F.Jmp, /*savemask=*/0) == 0) {
+    const GridLaunch &L = W.Launch->L;
+    L.Fn(&W.States[I], L.Args, L.Ret);
+  }
+  F.Done = true;
   leaveFiber(W);
 }
 
@@ -381,8 +403,10 @@ void setThreadIdx(NativeKernelState &S, uint32_t X, uint32_t Y, uint32_t Z) {
 }
 
 void runBlockDirect(Worker &W, const GridLaunch &L) {
-  if (sigsetjmp(W.Jmp, /*savemask=*/0) != 0)
+  if (sigsetjmp(W.Jmp, /*savemask=*/0) != 0) {
+    flushStackOverflow(W);
     return; // a thread threw; the launch has the exception
+  }
   runThreadsDirect(W, L);
 }
 
@@ -415,6 +439,7 @@ void runBlockFibers(Worker &W, const GridLaunch &L) {
       W.CurrentFiber = I;
       W.Current = &W.States[I];
       enterFiber(W, F);
+      flushStackOverflow(W);
       if (F.Done)
         --Live;
     }
@@ -461,6 +486,45 @@ void runBlock(LaunchControl &C, uint64_t B) {
   ActiveWorker = nullptr;
 }
 
+#if defined(__SANITIZE_THREAD__)
+#define PRISM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PRISM_TSAN 1
+#endif
+#endif
+
+/// Runs every block of the launch, in parallel. oneTBB's scheduler hands
+/// tasks between threads inside libtbb.so, which ThreadSanitizer cannot see
+/// (Debian's TBB is not instrumented), so under TSan every TBB object looks
+/// racy; there the blocks go to plain threads taking block numbers from a
+/// counter, which TSan understands, and what it checks is the runtime's own
+/// shared state (LaunchControl, the workers, the fault handling).
+template <typename Fn> void forEachBlock(uint64_t Blocks, Fn &&RunOne) {
+#ifndef PRISM_TSAN
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, Blocks),
+                    [&](const tbb::blocked_range<uint64_t> &R) {
+                      for (uint64_t B = R.begin(); B != R.end(); ++B)
+                        if (!RunOne(B))
+                          return;
+                    });
+#else
+  std::atomic<uint64_t> Next{0};
+  auto Work = [&] {
+    for (uint64_t B; (B = Next.fetch_add(1)) < Blocks;)
+      if (!RunOne(B))
+        return;
+  };
+  unsigned N = std::max(2u, std::thread::hardware_concurrency());
+  std::vector<std::thread> Threads;
+  for (unsigned I = 1; I < N && I < Blocks; ++I)
+    Threads.emplace_back(Work);
+  Work();
+  for (std::thread &T : Threads)
+    T.join();
+#endif
+}
+
 } // namespace
 
 std::optional<ThrownException> runGrid(const GridLaunch &L) {
@@ -471,14 +535,12 @@ std::optional<ThrownException> runGrid(const GridLaunch &L) {
     // The common case for calls of ordinary functions: no task overhead.
     runBlock(C, 0);
   } else {
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, Blocks),
-                      [&](const tbb::blocked_range<uint64_t> &R) {
-                        for (uint64_t B = R.begin(); B != R.end(); ++B) {
-                          if (C.Failed.load(std::memory_order_relaxed))
-                            return;
-                          runBlock(C, B);
-                        }
-                      });
+    forEachBlock(Blocks, [&](uint64_t B) {
+      if (C.Failed.load(std::memory_order_relaxed))
+        return false;
+      runBlock(C, B);
+      return true;
+    });
   }
   return std::move(C.Thrown);
 }

@@ -51,7 +51,7 @@ A case in cases.json (a JSON array of objects; unknown keys are an error):
                   --json`), "no-device:NAME" (reported unavailable),
                   "option:COMMAND:--flag" (`prism COMMAND --help` lists
                   it), "tool:NAME" (on PATH), "xvfb-run", "not-root",
-                  "no-sanitizer"; an unmet requirement skips the case with
+                  "no-sanitizer", "no-tsan"; an unmet requirement skips the case with
                   the reason
   xfail           a one-line reason: the case shows a known bug. It must
                   fail; if it passes it is reported XPASS, which fails
@@ -110,7 +110,7 @@ KEYS = {
     "xfail", "serial", "note", "files_present", "files_absent",
 }
 REQUIREMENTS = re.compile(
-    r"^(device:\w+|no-device:\w+|option:\w+:-[-\w]+|tool:[\w.+-]+|xvfb-run|not-root|no-sanitizer)$")
+    r"^(device:\w+|no-device:\w+|option:\w+:-[-\w]+|tool:[\w.+-]+|xvfb-run|not-root|no-sanitizer|no-tsan)$")
 
 
 class CaseError(Exception):
@@ -166,6 +166,7 @@ class Context:
     """What the cases need to know about the binary and the machine."""
 
     no_gui = False
+    tsan = False
 
     def __init__(self, prism, sanitizer, timeout_scale):
         self.prism = prism
@@ -234,6 +235,9 @@ class Context:
             return None if shutil.which("xvfb-run") else "xvfb-run not found"
         if req == "not-root":
             return "running as root (permissions are not enforced)" if os.geteuid() == 0 else None
+        if req == "no-tsan":
+            return ("ThreadSanitizer build (its runtime faults with SIGBUS under a small "
+                    "RLIMIT_FSIZE)") if self.tsan else None
         if req == "no-sanitizer":
             return "sanitizer build (resource limits break its shadow memory)" if self.sanitizer else None
         return f"unknown requirement {req}"
@@ -327,7 +331,9 @@ class Result:
 
 def run_case(case, ctx, keep=False):
     name = case["name"]
-    if ctx.no_gui and "gui" in case.get("argv", [])[:4]:
+    argv0 = case.get("argv", [])
+    runs_gui = any(a == "{PRISM}" and argv0[i + 1:i + 2] == ["gui"] for i, a in enumerate(argv0))
+    if ctx.no_gui and runs_gui:
         return Result(name, "SKIP", "this build has no GUI (-DPRISM_BUILD_GUI=OFF)")
     for req in case.get("requires", []):
         why = ctx.unmet(req)
@@ -495,6 +501,8 @@ def main():
                     help="the binary is built with a sanitizer: skip no-sanitizer cases")
     ap.add_argument("--timeout-scale", type=float, default=1.0,
                     help="multiply every timeout (slow builds, sanitizers)")
+    ap.add_argument("--tsan", action="store_true",
+                    help="the binary is built with ThreadSanitizer: skip no-tsan cases")
     ap.add_argument("--no-gui", action="store_true",
                     help="the binary was built without the GUI: skip `prism gui` cases")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run in parallel")
@@ -532,6 +540,7 @@ def main():
 
     ctx = Context(prism, args.sanitizer, args.timeout_scale)
     ctx.no_gui = args.no_gui
+    ctx.tsan = args.tsan
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(run_case, c, ctx, args.keep) for c in cases]

@@ -377,7 +377,9 @@ TEST_F(HostDeviceTest, WrongArtefactsAreDiagnostics) {
   EXPECT_EQ(test::firstDiag(K.takeError()).Kind, "load");
 }
 
-TEST_F(HostDeviceTest, LaunchOverheadIsSmall) {
+// Twenty thousand launches of an empty kernel all succeed. The time per
+// launch is printed, not asserted (a benchmark figure: scripts/bench).
+TEST_F(HostDeviceTest, ManyLaunchesOfAnEmptyKernel) {
   loadText("empty.jl", "function empty!(a::DeviceArray{Float32,1})\n    return nothing\nend\n");
   auto K = load("empty!(DeviceArray{Float32,1})");
   ASSERT_TRUE(K);
@@ -396,8 +398,6 @@ TEST_F(HostDeviceTest, LaunchOverheadIsSmall) {
   double Us = std::chrono::duration<double, std::micro>(
                   std::chrono::steady_clock::now() - T0).count() / N;
   std::printf("host launch overhead (1x1, one array argument): %.3f us\n", Us);
-  // Generous: the machine running the tests may be loaded.
-  EXPECT_LT(Us, 20.0);
 }
 
 } // namespace
