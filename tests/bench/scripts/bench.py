@@ -915,12 +915,37 @@ def section_host(a, R, prism, outdir):
                  ps, sn, "C loop, clang-16 -O3, %d pthreads" % cores, "ms", ratio,
                  "throughput Prism ÷ C", "—", None, "")
         detail["c_all_cores_ms"] = sn
+    # The launch overhead proper: prism_device_bench launches an empty
+    # kernel again and again in one process (Google Benchmark).
+    dbench = os.path.join(a.build_dir, "tests", "bench", "prism_device_bench")
+    if os.access(dbench, os.X_OK):
+        try:
+            gb = run_gbench(dbench, 5)
+            for name, e in sorted(gb["benchmarks"].items()):
+                us = to_ns(gb_median(e), e["time_unit"]) / 1e3
+                spread = to_ns(gb_spread(e), e["time_unit"]) / 1e3
+                allocs = e["counters"].get("allocs_per_iter")
+                one_by_one = "blocks:1/threads:1" in name
+                R.figure(sec, "Host launch overhead, empty kernel, %s (steady state)" %
+                         name.split("/", 1)[1].replace("/", ", ").replace(":", " "),
+                         {"median": us, "spread": spread, "n": 5}, None, "", "µs", None, "",
+                         "≤ 2 µs" if one_by_one else "—",
+                         us <= 2.0 if one_by_one else None,
+                         "prism_device_bench: launches after the first in one process, "
+                         "arguments marshalled and read back; %s allocations per launch" %
+                         (fmt_num(allocs) if allocs is not None else "?"))
+            detail["prism_device_bench"] = gb
+        except (RuntimeError, OSError, ValueError) as e:
+            R.skip(sec, "host launch overhead (prism_device_bench)", str(e))
+    else:
+        R.skip(sec, "host launch overhead (prism_device_bench)",
+               "not built: %s is absent (Google Benchmark not installed?)" % dbench)
     if one:
         so = summary([x * 1e3 for x in one])
-        R.figure(sec, "Host launch overhead, empty 1×1 kernel", so, None, "", "µs", None, "",
-                 "≤ 2 µs", so["median"] <= 2.0,
-                 "the only launch of a fresh `prism run` process (the CLI cannot launch "
-                 "twice in one process), so it includes first-launch costs")
+        R.figure(sec, "Host first launch in a fresh `prism run` process, empty 1×1 kernel",
+                 so, None, "", "µs", None, "", "—", None,
+                 "the only launch of a fresh process (the CLI cannot launch twice in one "
+                 "process): first-launch costs included")
         detail["empty_1x1_us"] = so
     if two:
         st = summary(two)
