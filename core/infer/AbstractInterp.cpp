@@ -162,6 +162,24 @@ void Interpreter::run() {
   F.States[0] = std::move(Entry);
   Work.insert(0);
 
+  // The statements reading each SSA value. A value's type can widen while
+  // the slot state at its users stays the same (a loop's second iteration),
+  // so its users are revisited when it changes, not only on state changes.
+  std::vector<std::vector<uint32_t>> Users(N);
+  for (uint32_t PC = 0; PC < N; ++PC)
+    for (const IRValue &V : Src.Code[PC].Args)
+      if (V.K == IRValue::SSA && V.Index < N)
+        Users[V.Index].push_back(PC);
+  auto SetSSAType = [&](uint32_t PC, const LatticeType &R) {
+    LatticeType J = join(F.SSATypes[PC], R);
+    if (J == F.SSATypes[PC])
+      return;
+    F.SSATypes[PC] = std::move(J);
+    for (uint32_t U : Users[PC])
+      if (F.States[U])
+        Work.insert(U);
+  };
+
   while (!Work.empty()) {
     uint32_t PC = *Work.begin();
     Work.erase(Work.begin());
@@ -171,7 +189,7 @@ void Interpreter::run() {
     switch (S.K) {
     case StmtKind::Call: {
       LatticeType R = evalCall(PC, State);
-      F.SSATypes[PC] = join(F.SSATypes[PC], R);
+      SetSSAType(PC, R);
       if (!R.isBottom())
         propagate(PC + 1, State);
       break;
@@ -179,7 +197,7 @@ void Interpreter::run() {
     case StmtKind::Assign: {
       LatticeType V = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
       F.ArgTypes[PC] = {V};
-      F.SSATypes[PC] = join(F.SSATypes[PC], V);
+      SetSSAType(PC, V);
       if (V.isBottom())
         break;
       if (S.Slot < State.size())
