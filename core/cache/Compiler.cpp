@@ -357,6 +357,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return std::move(Result);
     if (Opts.EmitObject) {
       std::unique_ptr<llvm::Module> ForObj = llvm::CloneModule(*Result.Module);
+      if (Tgt.objectLinesAtUserCode())
+        locateAtUserCode(*ForObj);
       llvm::Expected<std::string> Obj = [&] {
         std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
         return Tgt.emitObject(*ForObj, *TM);

@@ -751,15 +751,39 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
 // Throw locations after optimisation
 //===----------------------------------------------------------------------===//
 
-void retargetThrowLocations(llvm::Module &M) {
-  llvm::Function *Hook = M.getFunction(ThrowHookName);
-  if (!Hook)
-    return;
+/// The files of prelude functions, as the emitter recorded them.
+static llvm::StringSet<> preludeFiles(const llvm::Module &M) {
   llvm::StringSet<> Prelude;
   if (llvm::NamedMDNode *N = M.getNamedMetadata("prism.prelude_files"))
     for (llvm::MDNode *Op : N->operands())
       if (auto *S = llvm::dyn_cast<llvm::MDString>(Op->getOperand(0)))
         Prelude.insert(S->getString());
+  return Prelude;
+}
+
+void locateAtUserCode(llvm::Module &M) {
+  llvm::StringSet<> Prelude = preludeFiles(M);
+  if (Prelude.empty())
+    return;
+  for (llvm::Function &F : M)
+    for (llvm::Instruction &I : llvm::instructions(F))
+      for (const llvm::DILocation *L = I.getDebugLoc().get(); L;
+           L = L->getInlinedAt()) {
+        if (Prelude.contains(L->getFilename()))
+          continue;
+        // A frame of the chain is a location of its own: its scope and
+        // inlinedAt stay consistent with the function's subprogram.
+        if (L->getLine() != 0 && L != I.getDebugLoc().get())
+          I.setDebugLoc(llvm::DebugLoc(L));
+        break;
+      }
+}
+
+void retargetThrowLocations(llvm::Module &M) {
+  llvm::Function *Hook = M.getFunction(ThrowHookName);
+  if (!Hook)
+    return;
+  llvm::StringSet<> Prelude = preludeFiles(M);
   for (llvm::User *U : llvm::make_early_inc_range(Hook->users())) {
     auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
     if (!Call || Call->getCalledFunction() != Hook || Call->arg_size() != 4)

@@ -56,4 +56,9 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
 /// `!dbg` inlining chain, so the runtime reports the user's line.
 void retargetThrowLocations(llvm::Module &M);
 
+/// Gives every instruction the location of its first inlining frame outside
+/// the prelude (for Target::objectLinesAtUserCode): `+` inlined into the
+/// user's loop is located on the loop's line.
+void locateAtUserCode(llvm::Module &M);
+
 } // namespace prism

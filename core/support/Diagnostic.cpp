@@ -98,18 +98,40 @@ static void renderSourceLine(llvm::raw_ostream &OS, const DiagLoc &L,
   OS << '\n';
 }
 
-/// A message clipped to a readable length (one naming a 1 MB token).
+/// A message clipped to a readable length: each line (one naming a 1 MB
+/// token) and the whole (a loader's log in a note). Line breaks are kept:
+/// logs and verifier output are multi-line on purpose.
 static void putMessage(llvm::raw_ostream &OS, const std::string &Msg) {
-  constexpr size_t Max = 1000;
-  if (Msg.size() <= Max) {
-    putSafe(OS, Msg);
-    return;
+  constexpr size_t MaxLine = 1000, MaxTotal = 64 * 1024;
+  auto Cut = [&](size_t At) {
+    while (At > 0 && (static_cast<unsigned char>(Msg[At]) & 0xC0) == 0x80)
+      --At;
+    return At;
+  };
+  size_t Pos = 0, Written = 0;
+  while (Pos <= Msg.size()) {
+    size_t End = Msg.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Msg.size();
+    size_t Len = End - Pos;
+    if (Written + std::min(Len, MaxLine) > MaxTotal) {
+      OS << "... (" << (Msg.size() - Pos) << " more bytes)";
+      return;
+    }
+    if (Len > MaxLine) {
+      size_t Keep = Cut(Pos + MaxLine) - Pos;
+      putSafe(OS, std::string_view(Msg).substr(Pos, Keep));
+      OS << "... (" << (Len - Keep) << " more bytes)";
+      Written += Keep;
+    } else {
+      putSafe(OS, std::string_view(Msg).substr(Pos, Len));
+      Written += Len;
+    }
+    if (End == Msg.size())
+      return;
+    OS << '\n';
+    Pos = End + 1;
   }
-  size_t Cut = Max;
-  while (Cut > 0 && (static_cast<unsigned char>(Msg[Cut]) & 0xC0) == 0x80)
-    --Cut;
-  putSafe(OS, std::string_view(Msg).substr(0, Cut));
-  OS << "... (" << (Msg.size() - Cut) << " more bytes)";
 }
 
 void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,

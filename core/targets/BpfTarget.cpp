@@ -239,6 +239,7 @@ public:
   bool supportsDeviceIntrinsics() const override { return false; }
   bool supportsSharedMemory() const override { return false; }
   bool supportsPacketLoads() const override { return true; }
+  bool objectLinesAtUserCode() const override { return true; }
 
   llvm::Error checkConfig(const CompilerConfig &C) const override {
     // LLVM only warns on stderr about an unknown CPU and then ignores it;

@@ -101,6 +101,11 @@ public:
   virtual bool wantsLaunchWrapper() const { return false; }
   /// BPF packet loads (`bpf_load_byte` ...) are available.
   virtual bool supportsPacketLoads() const { return false; }
+  /// The object's line info names the user's line of each instruction (the
+  /// first frame outside the prelude) rather than the innermost inlined one:
+  /// what reads it is a loader that knows no inlining (the BPF verifier's
+  /// log and its rejection).
+  virtual bool objectLinesAtUserCode() const { return false; }
   /// Whether final IR may call the declared, non-intrinsic function `Name`
   /// (runtime hooks, libm on the host). Anything else is "call to an
   /// unknown function".
