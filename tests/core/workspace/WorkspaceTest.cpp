@@ -52,6 +52,13 @@ JobSpec nativeJob(const std::string &Sig) {
 
 class WorkspaceTest : public ::testing::Test {
 protected:
+  /// Program opened with two jobs: kernel(Int) (uses child) and solo(Int).
+  static void openWithKernelAndSolo(Workspace &WS, const std::string &Path) {
+    WS.openFile(Path);
+    WS.addJob(nativeJob("kernel(Int)"));
+    WS.addJob(nativeJob("solo(Int)"));
+    WS.waitIdle();
+  }
   void SetUp() override {
     // Autosaves go to a private directory, not the user's.
     llvm::SmallString<128> Dir;
@@ -65,10 +72,7 @@ protected:
 TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   std::string Path = writeTemp(Program);
   Workspace WS(makeDriverJobCompiler());
-  WS.openFile(Path);
-  WS.addJob(nativeJob("kernel(Int)"));
-  WS.addJob(nativeJob("solo(Int)"));
-  WS.waitIdle();
+  openWithKernelAndSolo(WS, Path);
 
   auto S = WS.snapshot();
   ASSERT_TRUE(S->Diagnostics.empty());
@@ -112,10 +116,7 @@ TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
 TEST_F(WorkspaceTest, ADefinitionThatMovedRecompilesWithItsNewLines) {
   std::string Path = writeTemp(Program);
   Workspace WS(makeDriverJobCompiler());
-  WS.openFile(Path);
-  WS.addJob(nativeJob("kernel(Int)"));
-  WS.addJob(nativeJob("solo(Int)"));
-  WS.waitIdle();
+  openWithKernelAndSolo(WS, Path);
   auto S = WS.snapshot();
   uint64_t KCompiles = findJob(*S, "kernel(Int)")->Compiles;
   uint64_t SoloCompiles = findJob(*S, "solo(Int)")->Compiles;
