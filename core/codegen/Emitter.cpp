@@ -14,6 +14,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 
+#include <functional>
+
 namespace prism {
 
 //===----------------------------------------------------------------------===//
@@ -601,15 +603,18 @@ llvm::Value *FunctionEmitter::emitEgal(llvm::Value *A, llvm::Value *Bv,
 
 /// `void jfptr_NAME(ptr state, ptr args, ptr ret)`: loads each source-level
 /// argument from `args[i]`, calls the entry, stores the result to `ret`.
+/// PerBlock (kernels): `jfptr_block_NAME` with the same signature calls the
+/// entry for every thread of the block, setting the state's threadIdx.
 static llvm::Function *emitLaunchWrapper(ModuleState &MS, CodeInstance &CI,
-                                         llvm::Function &Entry) {
+                                         llvm::Function &Entry, bool PerBlock) {
   llvm::LLVMContext &Ctx = MS.Ctx;
   llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
   auto *FT = llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
                                      {Ptr, Ptr, Ptr}, false);
-  auto *W = llvm::Function::Create(FT, llvm::GlobalValue::ExternalLinkage,
-                                   nativeLaunchSymbol(Entry.getName().str()),
-                                   MS.M);
+  std::string Name = Entry.getName().str();
+  auto *W = llvm::Function::Create(
+      FT, llvm::GlobalValue::ExternalLinkage,
+      PerBlock ? nativeBlockLaunchSymbol(Name) : nativeLaunchSymbol(Name), MS.M);
   W->getArg(0)->setName("state");
   W->getArg(1)->setName("args");
   W->getArg(2)->setName("ret");
@@ -645,6 +650,39 @@ static llvm::Function *emitLaunchWrapper(ModuleState &MS, CodeInstance &CI,
     if (Sig[A]->isBool())
       V = B.CreateTrunc(V, B.getInt1Ty());
     Args.push_back(V);
+  }
+  if (PerBlock) {
+    // for z, for y, for x (x innermost, as CUDA numbers threads): each
+    // thread's index goes to the state, where the entry reads it.
+    llvm::Value *State = W->getArg(0);
+    const Builtin DimOf[3] = {Builtin::BlockDimX, Builtin::BlockDimY,
+                              Builtin::BlockDimZ};
+    llvm::Value *Dims[3];
+    for (unsigned D = 0; D < 3; ++D)
+      Dims[D] = MS.Tgt.emitDeviceIndex(B, DimOf[D], State);
+    std::function<void(int)> Nest = [&](int D) {
+      if (D < 0) {
+        B.CreateCall(&Entry, Args)->addFnAttr(llvm::Attribute::AlwaysInline);
+        return;
+      }
+      llvm::BasicBlock *Pre = B.GetInsertBlock();
+      const char *Axis[3] = {"x", "y", "z"};
+      auto *Body = llvm::BasicBlock::Create(Ctx, std::string("thread.") + Axis[D], W);
+      auto *Exit = llvm::BasicBlock::Create(Ctx, std::string("done.") + Axis[D], W);
+      B.CreateBr(Body);
+      B.SetInsertPoint(Body);
+      llvm::PHINode *IV = B.CreatePHI(B.getInt32Ty(), 2, Axis[D]);
+      IV->addIncoming(B.getInt32(0), Pre);
+      storeNativeThreadIdx(B, State, unsigned(D), IV);
+      Nest(D - 1);
+      llvm::Value *Next = B.CreateAdd(IV, B.getInt32(1), "", true, true);
+      IV->addIncoming(Next, B.GetInsertBlock());
+      B.CreateCondBr(B.CreateICmpULT(Next, Dims[D]), Body, Exit);
+      B.SetInsertPoint(Exit);
+    };
+    Nest(2);
+    B.CreateRetVoid();
+    return W;
   }
   llvm::CallInst *Call = B.CreateCall(&Entry, Args);
   // The wrapper exists to be called by the runtime; the entry's body
@@ -737,8 +775,11 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
       return std::move(E);
   }
   Out.Entry = MS.Functions[Root];
-  if (C.target().wantsLaunchWrapper())
-    Out.LaunchWrapper = emitLaunchWrapper(MS, *Root, *Out.Entry);
+  if (C.target().wantsLaunchWrapper()) {
+    Out.LaunchWrapper = emitLaunchWrapper(MS, *Root, *Out.Entry, false);
+    if (C.kernel())
+      emitLaunchWrapper(MS, *Root, *Out.Entry, true);
+  }
   if (MS.DI)
     MS.DI->finalize();
   Out.SharedBytes = MS.SharedBytes;

@@ -183,6 +183,7 @@ public:
   HostDevice &Dev;
   llvm::orc::JITDylib *JD;
   host::LaunchWrapperFn Fn = nullptr;
+  host::LaunchWrapperFn BlockFn = nullptr; ///< kernels: all threads of a block
   uint64_t SharedBytes = 0;
   bool UsesBarriers = false;
   HostValue ReturnShape;
@@ -330,6 +331,11 @@ HostDevice::load(const DeviceArtefact &A, std::string &Log) {
 
   auto K = std::make_unique<HostKernel>(*this, *JD, A.Entry);
   K->Fn = Addr->toPtr<host::LaunchWrapperFn>();
+  // Kernels also have a block wrapper; ordinary functions do not.
+  if (auto Block = JIT->lookup(*JD, nativeBlockLaunchSymbol(A.Entry)))
+    K->BlockFn = Block->toPtr<host::LaunchWrapperFn>();
+  else
+    llvm::consumeError(Block.takeError());
   K->SharedBytes = A.SharedBytes;
   K->UsesBarriers = *Barrier;
   K->ReturnShape = A.ReturnShape;
@@ -337,8 +343,11 @@ HostDevice::load(const DeviceArtefact &A, std::string &Log) {
   K->setAttributes({{"launch wrapper", Wrapper},
                    {"shared bytes", std::to_string(A.SharedBytes)},
                    {"object bytes", std::to_string(A.Object.size())},
-                   {"threads run as", *Barrier ? "fibers (sync_threads)"
-                                               : "direct calls"}});
+                   {"threads run as",
+                    *Barrier      ? "fibers (sync_threads)"
+                    : K->BlockFn ? "a loop in compiled code (" +
+                                       nativeBlockLaunchSymbol(A.Entry) + ")"
+                                 : "direct calls"}});
   Log = JitLog;
   return std::unique_ptr<LoadedKernel>(std::move(K));
 }
@@ -391,6 +400,7 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
 
   host::GridLaunch L;
   L.Fn = K.Fn;
+  L.BlockFn = K.BlockFn;
   L.Grid = Grid;
   L.Block = Block;
   L.Args = ArgPtrs.data();

@@ -407,6 +407,12 @@ void runBlockDirect(Worker &W, const GridLaunch &L) {
     flushStackOverflow(W);
     return; // a thread threw; the launch has the exception
   }
+  if (L.BlockFn) {
+    // The compiled loop sets each thread's index in the state it is given.
+    W.Current = &W.States[0];
+    L.BlockFn(&W.States[0], L.Args, L.Ret);
+    return;
+  }
   runThreadsDirect(W, L);
 }
 

@@ -39,6 +39,9 @@ using LaunchWrapperFn = void (*)(const NativeKernelState *, void **, void *);
 /// Everything one launch needs; the pointers must stay valid during it.
 struct GridLaunch {
   LaunchWrapperFn Fn = nullptr;
+  /// Optional (kernels): runs every thread of a block in one call, used
+  /// when the block needs no barriers (`jfptr_block_NAME`).
+  LaunchWrapperFn BlockFn = nullptr;
   Dim3 Grid, Block;
   void **Args = nullptr;    ///< args[i] → i-th source-level argument
   void *Ret = nullptr;      ///< receives the return value (non-kernels)

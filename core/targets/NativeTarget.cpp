@@ -15,6 +15,9 @@
 
 namespace prism {
 
+/// NativeKernelState as an LLVM struct (see NativeStateField).
+static llvm::StructType *stateType(llvm::LLVMContext &Ctx);
+
 namespace {
 
 class NativeTarget final : public Target {
@@ -79,9 +82,11 @@ public:
     P = B.CreateConstInBoundsGEP2_32(
         llvm::ArrayType::get(B.getInt32Ty(), 3), P, 0, Dim);
     auto *L = B.CreateAlignedLoad(B.getInt32Ty(), P, llvm::Align(4));
-    // The runtime never changes the state during a launch.
-    L->setMetadata(llvm::LLVMContext::MD_invariant_load,
-                   llvm::MDNode::get(B.getContext(), {}));
+    // The runtime never changes the state during a launch, except the
+    // thread index, which a block wrapper's loop sets for each thread.
+    if (Field != NSF_ThreadIdx)
+      L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                     llvm::MDNode::get(B.getContext(), {}));
     return L;
   }
 
@@ -127,15 +132,30 @@ public:
     return LibM.contains(Name);
   }
 
-private:
-  static llvm::StructType *stateType(llvm::LLVMContext &Ctx) {
-    auto *I3 = llvm::ArrayType::get(llvm::Type::getInt32Ty(Ctx), 3);
-    auto *P = llvm::PointerType::get(Ctx, 0);
-    return llvm::StructType::get(Ctx, {I3, I3, I3, I3, P, P});
-  }
 };
 
 } // namespace
+
+static llvm::StructType *stateType(llvm::LLVMContext &Ctx) {
+  auto *I3 = llvm::ArrayType::get(llvm::Type::getInt32Ty(Ctx), 3);
+  auto *P = llvm::PointerType::get(Ctx, 0);
+  return llvm::StructType::get(Ctx, {I3, I3, I3, I3, P, P});
+}
+
+void storeNativeThreadIdx(llvm::IRBuilderBase &B, llvm::Value *State,
+                          unsigned Dim, llvm::Value *V) {
+  llvm::Value *P = B.CreateConstInBoundsGEP2_32(stateType(B.getContext()),
+                                                State, 0, NSF_ThreadIdx);
+  P = B.CreateConstInBoundsGEP2_32(llvm::ArrayType::get(B.getInt32Ty(), 3), P,
+                                   0, Dim);
+  B.CreateAlignedStore(V, P, llvm::Align(4));
+}
+
+std::string nativeBlockLaunchSymbol(const std::string &EntrySymbol) {
+  llvm::StringRef S(EntrySymbol);
+  S.consume_front("julia_");
+  return "jfptr_block_" + S.str();
+}
 
 std::string nativeLaunchSymbol(const std::string &EntrySymbol) {
   llvm::StringRef S(EntrySymbol);

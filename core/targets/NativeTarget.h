@@ -62,6 +62,17 @@ enum NativeStateField : unsigned {
 /// `jfptr_saxpy!`, `my_kernel` → `jfptr_my_kernel`.
 std::string nativeLaunchSymbol(const std::string &EntrySymbol);
 
+/// A kernel's block wrapper: `jfptr_block_saxpy!(state, args, ret)` runs
+/// every thread of the block (state's BlockDim) in a loop in compiled code,
+/// for blocks that need no barrier: no call per thread, and the kernel's
+/// body inlined into the loop.
+std::string nativeBlockLaunchSymbol(const std::string &EntrySymbol);
+
+/// Stores V into the state's threadIdx field Dim (0..2): the block
+/// wrapper's loop, so that a throw reports the right thread.
+void storeNativeThreadIdx(llvm::IRBuilderBase &B, llvm::Value *State,
+                          unsigned Dim, llvm::Value *V);
+
 /// The singleton native target.
 const Target &nativeTarget();
 

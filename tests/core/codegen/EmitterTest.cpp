@@ -235,10 +235,16 @@ TEST(Emitter, KernelStateAndLaunchWrapperOnNative) {
       << Missing << "\n" << Raw;
   const std::string &Opt = R.Report->stage(Stage::LLVMOpt).Text;
   EXPECT_EQ(Opt.find("alloca"), std::string::npos) << Opt;
-  // The wrapper got the entry inlined.
-  size_t Wrapper = Opt.find("define void @jfptr_fill1");
-  ASSERT_NE(Wrapper, std::string::npos);
-  EXPECT_EQ(Opt.find("call", Wrapper), std::string::npos) << Opt;
+  // Both wrappers got the entry inlined: the per-thread one, and the block
+  // one, whose loop sets the state's threadIdx for each thread.
+  for (const char *W : {"define void @jfptr_fill1(", "define void @jfptr_block_fill1("}) {
+    size_t Begin = Opt.find(W);
+    ASSERT_NE(Begin, std::string::npos) << W << "\n" << Opt;
+    std::string Body = Opt.substr(Begin, Opt.find("\n}\n", Begin) - Begin);
+    EXPECT_EQ(Body.find("@julia_fill1"), std::string::npos) << Body;
+  }
+  size_t Block = Opt.find("define void @jfptr_block_fill1(");
+  EXPECT_NE(Opt.find("store i32", Block), std::string::npos) << Opt;
 }
 
 TEST(Emitter, StageHooksFireInOrderAndStopAtRequestedStage) {
