@@ -777,7 +777,9 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
   Out.Entry = MS.Functions[Root];
   if (C.target().wantsLaunchWrapper()) {
     Out.LaunchWrapper = emitLaunchWrapper(MS, *Root, *Out.Entry, false);
-    if (C.kernel())
+    // Functions returning nothing are what the host grid launches over
+    // many threads (kernels, whether or not the config says so).
+    if (Out.Entry->getReturnType()->isVoidTy())
       emitLaunchWrapper(MS, *Root, *Out.Entry, true);
   }
   if (MS.DI)
