@@ -962,8 +962,8 @@ def section_host(a, R, prism, outdir):
                 (se["median"] - st["median"]) * 1e6 / n)
         R.figure(sec, "Host launch of an empty kernel on the saxpy grid (%s×%d)" % (
             grid[1], threads), se, None, "", "ms", None, "", "—", None,
-            "%.0f%% of the saxpy time goes to the grid runtime, not the loop%s (the kernel "
-            "is called once per thread; the C loop is vectorised)" % (
+            "%.0f%% of the saxpy time goes to the grid runtime, not the loop%s (each "
+            "block is one call of its compiled thread loop, jfptr_block_NAME)" % (
                 100 * se["median"] / ps["median"], per_thread))
         detail["empty_grid_ms"] = se
     R.details[sec] = detail
