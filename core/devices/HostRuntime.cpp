@@ -349,8 +349,9 @@ void installFaultHandler() {
     FaultPageSize = uintptr_t(sysconf(_SC_PAGESIZE));
     struct sigaction SA {};
     SA.sa_sigaction = faultHandler;
-    // SA_NODEFER: the handler leaves with siglongjmp or a stack switch, so
-    // the signal must not stay blocked afterwards.
+    // SA_NODEFER: the handler leaves with siglongjmp (to the worker, or to
+    // the entry of the fiber that overflowed), so the signal must not stay
+    // blocked afterwards.
     SA.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&SA.sa_mask);
     sigaction(SIGSEGV, &SA, &PreviousSegv);
