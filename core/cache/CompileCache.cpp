@@ -291,9 +291,10 @@ CompileCache::compileEntry(Entry &E, World W) {
     O.StageText = false;
     O.Resources = false;
     O.RawAsm = true;
+    O.KeepModule = false;
     O.EmitObject = Opts.EmitObject && !C.target().objectIsAsm();
     CompileResult R =
-        compileInferred(*Inferred, Job, Stage::Asm, {}, O, &Engine.env());
+        compileInferred(*Inferred, Job, Stage::Asm, {}, O, &Engine);
     if (!R.ok()) {
       std::vector<Diagnostic> Errors;
       for (const Diagnostic &D : R.Report->Diagnostics)

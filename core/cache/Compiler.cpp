@@ -250,10 +250,20 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return std::move(Result);
     }
     TM = *TMOr;
+    // Julia's split: inference and its optimiser decide what code exists
+    // (callees inlined, constants folded), codegen emits that. LLVM's
+    // pipeline then starts from one function per kernel instead of dozens
+    // of tiny prelude ones. -O0 emits every instance as inferred.
+    InferResult Optimized;
+    const InferResult *ForCodegen = Inferred;
+    if (Engine && Config.optLevel() > 0) {
+      Optimized = Engine->optimizeForCodegen(*Inferred);
+      ForCodegen = &Optimized;
+    }
     Result.Context = std::make_unique<llvm::LLVMContext>();
     Result.Context->setDiagnosticHandler(
         std::make_unique<CollectingDiagnosticHandler>(BackendDiags));
-    auto Emitted = emitModule(*Result.Context, *Inferred, Config,
+    auto Emitted = emitModule(*Result.Context, *ForCodegen, Config,
                               TM->createDataLayout(),
                               TM->getTargetTriple().str());
     if (!Emitted) {
@@ -297,6 +307,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     OO.CollectSnapshots = Opts.Snapshots;
     OO.KeepUnchanged = Opts.KeepUnchangedPasses;
     OO.Cancel = Opts.Cancel;
+    OO.InputVerified = true; // the raw stage just did
     const Target &Tgt = Config.target();
     OO.TuneHook = [&Tgt, this](llvm::PassBuilder &PB) {
       Tgt.tunePipeline(PB, Config);
@@ -336,12 +347,18 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return std::move(Result);
     }
     const Target &Tgt = Config.target();
-    // Code generation rewrites the IR it runs on; the report's optimised
-    // module must stay as the optimiser left it.
-    std::unique_ptr<llvm::Module> ForAsm = llvm::CloneModule(*Result.Module);
     // Asm shown annotated is generated from a copy whose locations are
     // tagged, so each `.loc` names one full inlining chain.
     bool Annotate = !Opts.RawAsm && Opts.StageText;
+    // Code generation rewrites the IR it runs on; the report's optimised
+    // module must stay as the optimiser left it, unless nobody keeps it.
+    auto TakeOrClone = [&](bool Last) {
+      if (Last && !Opts.KeepModule)
+        return std::move(Result.Module);
+      return llvm::CloneModule(*Result.Module);
+    };
+    std::unique_ptr<llvm::Module> ForAsm =
+        TakeOrClone(!Opts.EmitObject && !Annotate);
     std::vector<const llvm::DILocation *> Tags;
     if (Annotate)
       Tags = tagLocations(*ForAsm);
@@ -356,7 +373,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (backendFailed())
       return std::move(Result);
     if (Opts.EmitObject) {
-      std::unique_ptr<llvm::Module> ForObj = llvm::CloneModule(*Result.Module);
+      std::unique_ptr<llvm::Module> ForObj = TakeOrClone(!Annotate);
       if (Tgt.objectLinesAtUserCode())
         locateAtUserCode(*ForObj);
       llvm::Expected<std::string> Obj = [&] {
@@ -399,8 +416,10 @@ CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,
 
 CompileResult compileInferred(const InferResult &R, const CompilerJob &Job,
                               Stage UpTo, const CompileHooks &Hooks,
-                              const CompileOptions &Opts, const GlobalEnv *Env) {
-  return Driver(Job, UpTo, Hooks, Opts).run(nullptr, &R, Env);
+                              const CompileOptions &Opts,
+                              InferenceEngine *Engine) {
+  return Driver(Job, UpTo, Hooks, Opts)
+      .run(Engine, &R, Engine ? &Engine->env() : nullptr);
 }
 
 } // namespace prism

@@ -59,6 +59,9 @@ struct CompileOptions {
   bool StageText = true;
   /// Measure resources (ptx: runs `ptxas -v`, a separate process).
   bool Resources = true;
+  /// Keep the optimised module in CompileResult::Module. The compile cache
+  /// does not: code generation then runs on it instead of on a copy.
+  bool KeepModule = true;
   /// Raised by another thread to cancel the compile (the GUI does when a
   /// newer edit arrives): checked between stages and between LLVM passes;
   /// the report then holds one "cancelled" error.
@@ -69,7 +72,8 @@ struct CompileResult {
   // Declared first so that it is destroyed last: the module lives in it.
   std::unique_ptr<llvm::LLVMContext> Context;
   /// The optimised module (after LLVMOpt), or the raw one when the job
-  /// stopped at LLVMRaw; null when emission did not happen.
+  /// stopped at LLVMRaw; null when emission did not happen or, after the
+  /// Asm stage, when CompileOptions::KeepModule was off.
   std::unique_ptr<llvm::Module> Module;
   std::shared_ptr<JobReport> Report;
   std::vector<uint8_t> Object;    ///< with CompileOptions::EmitObject
@@ -90,10 +94,13 @@ CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,
                       const CompileOptions &Opts = {});
 
 /// Same, from inference results the caller already has (R.Roots[0] is the
-/// job's entry); the Typed stage prints them instead of inferring.
+/// job's entry); the Typed stage prints them instead of inferring. With the
+/// engine that inferred them, codegen at -O1 and above emits the typed
+/// optimiser's code (callees inlined), as compile() does; without it, every
+/// instance's own code.
 CompileResult compileInferred(const InferResult &R, const CompilerJob &Job,
                               Stage UpTo, const CompileHooks &Hooks = {},
                               const CompileOptions &Opts = {},
-                              const GlobalEnv *Env = nullptr);
+                              InferenceEngine *Engine = nullptr);
 
 } // namespace prism

@@ -158,7 +158,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::BoundsCheck:
     // Inference types it Const in every instance; this is the fallback for
     // hand-built code: false in @inbounds instances and regions.
-    return B.getInt1(!(CI.MI->InBounds || (S.Flags & SF_InBounds)));
+    return B.getInt1(!(instanceOf(I)->InBounds || (S.Flags & SF_InBounds)));
   case Builtin::Throw:
     emitThrow(I, NArgs ? ArgT(0) : nullptr);
     return nullptr;

@@ -52,9 +52,21 @@ llvm::DISubprogram *DebugInfoEmitter::subprogram(llvm::Function &Fn,
   return SP;
 }
 
-llvm::DebugLoc DebugInfoEmitter::location(llvm::DISubprogram *Scope,
-                                          const SourceFileRef &File,
-                                          SrcRange Range) {
+llvm::DISubprogram *DebugInfoEmitter::inlinedSubprogram(
+    llvm::StringRef Name, const SourceFileRef &File, SrcRange Range) {
+  unsigned Line = File && Range.valid() ? File->lineCol(Range.Begin).Line : 0;
+  llvm::DIFile *F = file(File);
+  return DIB.createFunction(F, Name, "", F, Line, EmptyFnType, Line,
+                            llvm::DINode::FlagZero,
+                            llvm::DISubprogram::SPFlagDefinition |
+                                llvm::DISubprogram::SPFlagOptimized |
+                                llvm::DISubprogram::SPFlagLocalToUnit);
+}
+
+llvm::DILocation *DebugInfoEmitter::location(llvm::DISubprogram *Scope,
+                                             const SourceFileRef &File,
+                                             SrcRange Range,
+                                             llvm::DILocation *InlinedAt) {
   unsigned Line = 0, Col = 0;
   if (File && Range.valid()) {
     LineCol LC = File->lineCol(Range.Begin);
@@ -66,7 +78,7 @@ llvm::DebugLoc DebugInfoEmitter::location(llvm::DISubprogram *Scope,
   // code) gets a lexical block file so the DILocation names the right file.
   if (File && Scope && Scope->getFile() != file(File))
     S = DIB.createLexicalBlockFile(Scope, file(File));
-  return llvm::DILocation::get(M.getContext(), Line, Col, S);
+  return llvm::DILocation::get(M.getContext(), Line, Col, S, InlinedAt);
 }
 
 void DebugInfoEmitter::finalize() { DIB.finalize(); }

@@ -31,9 +31,16 @@ public:
   llvm::DISubprogram *subprogram(llvm::Function &Fn, llvm::StringRef Name,
                                  const SourceFileRef &File, SrcRange Range,
                                  bool LocalToUnit, bool Artificial = false);
-  /// The location of `Range` in `File` inside `Scope` (line 0 when unknown).
-  llvm::DebugLoc location(llvm::DISubprogram *Scope, const SourceFileRef &File,
-                          SrcRange Range);
+  /// A subprogram for a function that only exists inlined (Prism's typed
+  /// inliner put its code into its callers): the scope of its statements.
+  llvm::DISubprogram *inlinedSubprogram(llvm::StringRef Name,
+                                        const SourceFileRef &File,
+                                        SrcRange Range);
+  /// The location of `Range` in `File` inside `Scope` (line 0 when unknown),
+  /// inlined at `InlinedAt` when given.
+  llvm::DILocation *location(llvm::DISubprogram *Scope,
+                             const SourceFileRef &File, SrcRange Range,
+                             llvm::DILocation *InlinedAt = nullptr);
   /// Finalises the DIBuilder; call once after all functions are emitted.
   void finalize();
 

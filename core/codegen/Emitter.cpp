@@ -4,6 +4,7 @@
 #include "codegen/EmitterImpl.h"
 
 #include "codegen/Runtime.h"
+#include "infer/DefiniteAssignment.h"
 #include "targets/NativeTarget.h"
 #include "types/Type.h"
 
@@ -80,7 +81,7 @@ static void computeNeedsState(ModuleState &MS, const InferResult &R) {
   if (!MS.Tgt.usesKernelState())
     return;
   for (CodeInstance *CI : R.All)
-    for (Builtin Bi : CI->Code->Builtins)
+    for (Builtin Bi : MS.codeOf(*CI).Builtins)
       if (isDeviceStateBuiltin(Bi)) {
         MS.NeedsState.insert(CI);
         break;
@@ -91,8 +92,8 @@ static void computeNeedsState(ModuleState &MS, const InferResult &R) {
     for (CodeInstance *CI : R.All) {
       if (MS.NeedsState.contains(CI))
         continue;
-      for (MethodInstance *Callee : CI->Edges) {
-        CodeInstance *C = MS.Instances.lookup(Callee);
+      for (MethodInstance *Callee : MS.codeOf(*CI).Invokes) {
+        CodeInstance *C = Callee ? MS.Instances.lookup(Callee) : nullptr;
         if (C && MS.NeedsState.contains(C)) {
           MS.NeedsState.insert(CI);
           Changed = true;
@@ -142,8 +143,46 @@ static void setInlineAttributes(ModuleState &MS, CodeInstance &CI,
 // FunctionEmitter
 //===----------------------------------------------------------------------===//
 
+llvm::DISubprogram *ModuleState::inlinedScope(MethodInstance *MI) {
+  auto [It, Inserted] = InlinedScopes.try_emplace(MI, nullptr);
+  if (Inserted) {
+    const Method *Def = MI->Def;
+    It->second = DI->inlinedSubprogram(Def ? Def->Name.str() : "anonymous",
+                                       Def ? Def->File : nullptr,
+                                       Def ? Def->Range : SrcRange{});
+  }
+  return It->second;
+}
+
+SourceFileRef FunctionEmitter::fileOf(unsigned I) const {
+  if (I < Code.StmtFiles.size() && Code.StmtFiles[I])
+    return Code.StmtFiles[I];
+  return Code.File;
+}
+
+MethodInstance *FunctionEmitter::instanceOf(unsigned I) const {
+  if (I < Code.InlineStacks.size() && !Code.InlineStacks[I].empty())
+    return Code.InlineStacks[I].back().MI;
+  return CI.MI;
+}
+
+llvm::DILocation *FunctionEmitter::debugLocOf(unsigned I) {
+  SrcRange Range = I < Code.Code.size() ? Code.Code[I].Range : SrcRange{};
+  if (I >= Code.InlineStacks.size() || Code.InlineStacks[I].empty())
+    return MS.DI->location(SP, fileOf(I), Range);
+  // Outermost frame first: each call site lies in the scope of the frame
+  // before it, and the statement itself in the innermost callee's.
+  llvm::DILocation *At = nullptr;
+  llvm::DISubprogram *Scope = SP;
+  for (const InlineFrame &Fr : Code.InlineStacks[I]) {
+    At = MS.DI->location(Scope, Fr.File, Fr.CallSite, At);
+    Scope = MS.inlinedScope(Fr.MI);
+  }
+  return MS.DI->location(Scope, fileOf(I), Range, At);
+}
+
 DiagLoc FunctionEmitter::locOf(unsigned I) const {
-  return DiagLoc::fromRange(Code.File, I < Code.Code.size()
+  return DiagLoc::fromRange(fileOf(I), I < Code.Code.size()
                                            ? Code.Code[I].Range
                                            : SrcRange{});
 }
@@ -175,7 +214,7 @@ Type *FunctionEmitter::argType(unsigned Stmt, unsigned Arg) const {
   case IRValue::Const:
     return V.C.Ty;
   case IRValue::StaticParam: {
-    Type *P = CI.MI->SparamValues[V.Index];
+    Type *P = instanceOf(Stmt)->SparamValues[V.Index];
     if (P && P->isIntValue())
       return TypeContext::get().int64();
     return P ? TypeContext::get().typeOfType(P) : nullptr;
@@ -244,7 +283,7 @@ llvm::Value *FunctionEmitter::value(unsigned Stmt, unsigned Arg) {
   case IRValue::Const:
     return constant(V.C, T);
   case IRValue::StaticParam: {
-    Type *P = CI.MI->SparamValues[V.Index];
+    Type *P = instanceOf(Stmt)->SparamValues[V.Index];
     if (P && P->isIntValue())
       return B.getInt64(P->intValue());
     return nullptr;
@@ -265,66 +304,6 @@ llvm::Value *FunctionEmitter::fromMem(llvm::Value *V, Type *T) {
     return B.CreateTrunc(V, B.getInt1Ty());
   return V;
 }
-
-namespace {
-/// Definite assignment: per statement, the slots assigned on every path
-/// that reaches it (arguments at entry). A read of any other slot may see
-/// no value, which Julia reports as an UndefVarError.
-std::vector<llvm::BitVector> definitelyAssigned(const TypedCode &Code) {
-  const size_t N = Code.Code.size(), NS = Code.Slots.size();
-  std::vector<llvm::BitVector> In(N + 1, llvm::BitVector(NS, true));
-  std::vector<bool> Reached(N + 1, false);
-  llvm::BitVector Entry(NS, false);
-  for (unsigned S = 0; S <= Code.NumArgs && S < NS; ++S)
-    Entry.set(S);
-  In[0] = Entry;
-  Reached[0] = true;
-  std::vector<unsigned> Work{0};
-  auto Flow = [&](unsigned To, const llvm::BitVector &Out) {
-    if (To > N)
-      return;
-    llvm::BitVector Meet = Out;
-    if (Reached[To])
-      Meet &= In[To];
-    if (!Reached[To] || Meet != In[To]) {
-      In[To] = std::move(Meet);
-      Reached[To] = true;
-      Work.push_back(To);
-    }
-  };
-  while (!Work.empty()) {
-    unsigned I = Work.back();
-    Work.pop_back();
-    if (I >= N)
-      continue;
-    const Stmt &S = Code.Code[I];
-    llvm::BitVector Out = In[I];
-    if (S.K == StmtKind::Assign && S.Slot < NS)
-      Out.set(S.Slot);
-    switch (S.K) {
-    case StmtKind::Goto:
-      Flow(S.Label, Out);
-      break;
-    case StmtKind::GotoIfNot:
-      Flow(I + 1, Out);
-      Flow(S.Label, Out);
-      break;
-    case StmtKind::Return:
-      break;
-    case StmtKind::Call:
-      if (I < Code.SSATypes.size() && Code.SSATypes[I].T &&
-          Code.SSATypes[I].T->isBottom())
-        break;
-      Flow(I + 1, Out);
-      break;
-    default:
-      Flow(I + 1, Out);
-      break;
-    }
-  }
-  return In;
-}
-} // namespace
 
 void FunctionEmitter::checkAssigned(unsigned I, unsigned Slot) {
   if (I >= Assigned.size() || Slot >= SlotFlags.size() || !SlotFlags[Slot] ||
@@ -428,7 +407,7 @@ llvm::Error FunctionEmitter::emit() {
     }
     const Stmt &S = Code.Code[I];
     if (MS.DI)
-      B.SetCurrentDebugLocation(MS.DI->location(SP, Code.File, S.Range));
+      B.SetCurrentDebugLocation(debugLocOf(I));
     switch (S.K) {
     case StmtKind::Nop:
       break;
@@ -505,8 +484,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
   if (!Callee)
     return internal(I, "no CodeInstance for " + MI->str());
   llvm::Function *Fn = MS.Functions.lookup(Callee);
-  if (Callee->Code &&
-      llvm::is_contained(Callee->Code->Builtins, Builtin::SharedArray)) {
+  if (llvm::is_contained(MS.codeOf(*Callee).Builtins, Builtin::SharedArray)) {
     // Two `CuStaticSharedArray(Float32, 256)` calls are two arrays: every
     // call site after the first calls a copy emitted with fresh allocations.
     unsigned Site = MS.SharedAllocSites[Callee]++;
@@ -559,10 +537,10 @@ void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView) {
   ThrowKind Kind = throwKindForTypeName(TypeName);
   LineCol LC{};
   std::string File = "<unknown>";
-  if (Code.File) {
-    File = Code.File->name();
+  if (SourceFileRef SF = fileOf(I)) {
+    File = SF->name();
     if (Code.Code[I].Range.valid())
-      LC = Code.File->lineCol(Code.Code[I].Range.Begin);
+      LC = SF->lineCol(Code.Code[I].Range.Begin);
   }
   B.CreateCall(MS.throwHook(),
                {B.getInt32(static_cast<int32_t>(Kind)),
@@ -729,8 +707,11 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
            : C.target().lineInfoAsDirectives()
                ? llvm::DICompileUnit::DebugDirectivesOnly
                : llvm::DICompileUnit::LineTablesOnly);
-  for (CodeInstance *CI : R.All)
-    MS.Instances[CI->MI] = CI;
+  for (size_t I = 0; I < R.All.size(); ++I) {
+    MS.Instances[R.All[I]->MI] = R.All[I];
+    if (I < R.Codes.size() && R.Codes[I])
+      MS.Codes[R.All[I]] = R.Codes[I].get();
+  }
   if (!MS.Instances.count(Root->MI))
     MS.Instances[Root->MI] = Root;
   computeNeedsState(MS, R);
@@ -743,7 +724,33 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
     if (CI != Root)
       Order.push_back(CI);
   unsigned Counter = 0;
-  llvm::NamedMDNode *PreludeFiles = nullptr;
+  // Remembered for retargetThrowLocations: which files are Base, including
+  // those of prelude code the typed inliner put into user functions.
+  llvm::StringSet<> PreludeFiles;
+  for (CodeInstance *CI : Order) {
+    if (!CI->Code)
+      continue;
+    if (CI->MI->Def && CI->MI->Def->IsPrelude && CI->Code->File)
+      PreludeFiles.insert(CI->Code->File->name());
+    const TypedCode &Code = MS.codeOf(*CI);
+    for (size_t I = 0; I < Code.InlineStacks.size(); ++I)
+      if (!Code.InlineStacks[I].empty()) {
+        const Method *Def = Code.InlineStacks[I].back().MI->Def;
+        SourceFileRef F = I < Code.StmtFiles.size() && Code.StmtFiles[I]
+                              ? Code.StmtFiles[I] : Def->File;
+        if (Def->IsPrelude && F)
+          PreludeFiles.insert(F->name());
+      }
+  }
+  if (!PreludeFiles.empty()) {
+    llvm::NamedMDNode *N = M.getOrInsertNamedMetadata("prism.prelude_files");
+    std::vector<llvm::StringRef> Sorted;
+    for (const auto &E : PreludeFiles)
+      Sorted.push_back(E.getKey());
+    llvm::sort(Sorted);
+    for (llvm::StringRef Name : Sorted)
+      N->addOperand(llvm::MDNode::get(Ctx, llvm::MDString::get(Ctx, Name)));
+  }
   for (CodeInstance *CI : Order) {
     if (!CI->Code)
       return makeDiagError(Diagnostic::error(
@@ -761,13 +768,6 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
     F->addFnAttr(llvm::Attribute::NoUnwind);
     setInlineAttributes(MS, *CI, *F);
     MS.Functions[CI] = F;
-    if (CI->MI->Def && CI->MI->Def->IsPrelude && CI->Code->File) {
-      // Remembered for retargetThrowLocations: which files are Base.
-      if (!PreludeFiles)
-        PreludeFiles = M.getOrInsertNamedMetadata("prism.prelude_files");
-      PreludeFiles->addOperand(llvm::MDNode::get(
-          Ctx, llvm::MDString::get(Ctx, CI->Code->File->name())));
-    }
   }
   for (CodeInstance *CI : Order) {
     FunctionEmitter FE(MS, *CI, *MS.Functions[CI]);

@@ -33,6 +33,10 @@ struct ModuleState {
   TypeLowering TL;
   std::unique_ptr<DebugInfoEmitter> DI; ///< null for --debuginfo=none
   llvm::DenseMap<MethodInstance *, CodeInstance *> Instances;
+  /// The typed code emitted for each instance (optimised or its own).
+  llvm::DenseMap<CodeInstance *, const TypedCode *> Codes;
+  /// Scopes of instances that only exist inlined by the typed inliner.
+  llvm::DenseMap<MethodInstance *, llvm::DISubprogram *> InlinedScopes;
   llvm::DenseMap<CodeInstance *, llvm::Function *> Functions;
   llvm::DenseSet<CodeInstance *> NeedsState; ///< take the hidden state argument
   /// Call sites emitted so far of each function that allocates shared
@@ -50,12 +54,17 @@ struct ModuleState {
   /// A NUL-terminated string constant as a generic-address-space pointer.
   llvm::Constant *stringConstant(llvm::StringRef S);
   llvm::FunctionCallee throwHook();
+  const TypedCode &codeOf(CodeInstance &CI) const {
+    const TypedCode *C = Codes.lookup(&CI);
+    return C ? *C : *CI.Code;
+  }
+  llvm::DISubprogram *inlinedScope(MethodInstance *MI);
 };
 
 class FunctionEmitter {
 public:
   FunctionEmitter(ModuleState &MS, CodeInstance &CI, llvm::Function &F)
-      : MS(MS), CI(CI), Code(*CI.Code), F(F), B(MS.Ctx) {}
+      : MS(MS), CI(CI), Code(MS.codeOf(CI)), F(F), B(MS.Ctx) {}
 
   llvm::Error emit();
 
@@ -86,6 +95,12 @@ private:
   llvm::Value *emitEgal(llvm::Value *A, llvm::Value *B, Type *T);
   llvm::Error internal(unsigned I, const std::string &Message) const;
   DiagLoc locOf(unsigned I) const;
+  /// The file statement I's range refers to (an inlined callee's, maybe).
+  SourceFileRef fileOf(unsigned I) const;
+  /// The instance whose body statement I comes from (through inlining).
+  MethodInstance *instanceOf(unsigned I) const;
+  /// Statement I's location, with an inlinedAt chain for inlined code.
+  llvm::DILocation *debugLocOf(unsigned I);
   /// Before a read of Slot at statement I: throws UndefVarError when the
   /// slot may be unassigned there and is.
   void checkAssigned(unsigned I, unsigned Slot);

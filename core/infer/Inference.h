@@ -24,6 +24,15 @@ struct InferResult {
   std::vector<CodeInstance *> Roots;
   std::vector<CodeInstance *> All;
   World W = 0;
+  /// Per element of All, the typed code codegen emits for it. Empty: each
+  /// instance's own `Code`. After InferenceEngine::optimizeForCodegen: the
+  /// optimised code (callees inlined), with All cut to the instances that
+  /// are still called.
+  std::vector<std::shared_ptr<const TypedCode>> Codes;
+
+  const TypedCode &codeOf(size_t I) const {
+    return I < Codes.size() && Codes[I] ? *Codes[I] : *All[I]->Code;
+  }
 };
 
 class InferenceEngine {
@@ -51,6 +60,12 @@ public:
   /// Typed IR after inlining/const-folding/DCE, for code_typed(optimize=yes)
   /// and the GUI; each statement keeps its location and inlining stack.
   std::shared_ptr<const TypedCode> optimizedCode(CodeInstance *CI);
+
+  /// Julia's division of labour: inference and its optimiser decide what
+  /// code exists, codegen emits it. Returns R with every instance's
+  /// optimised code and only the instances that calls left after inlining
+  /// still reach (roots first, callers before callees).
+  InferResult optimizeForCodegen(const InferResult &R);
 
   GlobalEnv &env() { return Env; }
 

@@ -9,9 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "infer/DefiniteAssignment.h"
 #include "infer/InferenceImpl.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace prism {
 
@@ -51,6 +53,12 @@ size_t inlineCost(const TypedCode &C) {
   for (const Stmt &S : C.Code)
     N += S.K != StmtKind::Nop;
   return N;
+}
+
+IRValue nothingValue() {
+  ConstValue Nothing;
+  Nothing.Ty = TypeContext::get().nothing();
+  return IRValue::constant(std::move(Nothing));
 }
 
 /// Rewrites values in a statement's arguments.
@@ -104,6 +112,10 @@ CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
       return nullptr; // recursion is never inlined
   if (!MI->Def->Inline && inlineCost(*Callee->Code) > InlineCostThreshold)
     return nullptr;
+  // Inlined into a loop, a maybe-unassigned local would keep its value from
+  // the previous call where Julia throws UndefVarError.
+  if (readsMaybeUnassigned(*Callee->Code))
+    return nullptr;
   return Callee;
 }
 
@@ -120,6 +132,12 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
   std::vector<IRValue> SSAMap(N);
   std::vector<std::pair<size_t, uint32_t>> LabelFixups; // new stmt, old label
 
+  // Our own arguments that we never reassign are values too: an inlined
+  // callee may read them directly.
+  std::vector<bool> ArgIsValue(C.NumArgs + 1, true);
+  for (const Stmt &S : C.Code)
+    if (S.K == StmtKind::Assign && S.Slot <= C.NumArgs)
+      ArgIsValue[S.Slot] = false;
   auto Remap = [&](const IRValue &V) {
     return V.K == IRValue::SSA && V.Index < N ? SSAMap[V.Index] : V;
   };
@@ -152,8 +170,11 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       continue;
     }
 
-    // Inline K: its slots follow ours, its arguments are assigned from the
-    // call's arguments, each `return v` becomes `ret = v; goto after`.
+    // Inline K: its slots follow ours. Arguments it never reassigns are
+    // replaced by the call's argument values (SSA values and constants: the
+    // inlined code cannot change them); the others are assigned from them.
+    // Each `return v` becomes `ret = v; goto after`, except that a single
+    // return of an SSA value or constant is that value, with no slot.
     uint32_t Base = Out.Slots.size();
     for (size_t I = 0; I < K->Slots.size(); ++I) {
       Out.Slots.push_back(K->Slots[I]);
@@ -161,26 +182,52 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       Out.SlotTypes.push_back(I < K->SlotTypes.size() ? K->SlotTypes[I] : nullptr);
       Out.SlotFirstAssign.push_back(UINT32_MAX);
     }
-    uint32_t RetSlot = Out.Slots.size();
-    Out.Slots.push_back({Symbol::get("#ret"), false});
-    Out.SlotTypes.push_back(C.SSATypes[PC].T);
-    Out.SlotFirstAssign.push_back(UINT32_MAX);
+    std::vector<LatticeType> CallArgT =
+        PC < C.ArgTypes.size() ? C.ArgTypes[PC] : std::vector<LatticeType>{};
+    std::vector<std::optional<IRValue>> ArgValue(K->NumArgs + 1);
+    std::vector<bool> Reassigned(K->NumArgs + 1, false);
+    size_t Returns = 0;
+    for (const Stmt &KS : K->Code) {
+      if (KS.K == StmtKind::Assign && KS.Slot <= K->NumArgs)
+        Reassigned[KS.Slot] = true;
+      Returns += KS.K == StmtKind::Return;
+    }
+    for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
+      if (Reassigned[I])
+        continue;
+      if (I < CallArgT.size() && foldableConst(CallArgT[I]))
+        ArgValue[I] = IRValue::constant(*CallArgT[I].Const);
+      else if (S.Args[I].K == IRValue::SSA || S.Args[I].K == IRValue::Const ||
+               (S.Args[I].K == IRValue::Slot && S.Args[I].Index <= C.NumArgs &&
+                ArgIsValue[S.Args[I].Index]))
+        ArgValue[I] = S.Args[I];
+    }
+    uint32_t RetSlot = UINT32_MAX;
+    auto NeedRetSlot = [&] {
+      if (RetSlot != UINT32_MAX)
+        return;
+      RetSlot = Out.Slots.size();
+      Out.Slots.push_back({Symbol::get("#ret"), false});
+      Out.SlotTypes.push_back(C.SSATypes[PC].T);
+      Out.SlotFirstAssign.push_back(UINT32_MAX);
+    };
+    std::optional<IRValue> SingleResult;
 
     std::vector<InlineFrame> Outer = StackOf(PC);
     InlineFrame Here{C.Invokes[PC], C.Code[PC].Range, FileOf(PC)};
     for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
+      if (ArgValue[I])
+        continue;
       Stmt A;
       A.K = StmtKind::Assign;
       A.Slot = Base + I;
       A.Args = {S.Args[I]};
       A.Range = S.Range;
-      LatticeType AT = PC < C.ArgTypes.size() && I < C.ArgTypes[PC].size()
-                           ? C.ArgTypes[PC][I]
-                           : LatticeType(Out.SlotTypes[Base + I]);
+      LatticeType AT = I < CallArgT.size() ? CallArgT[I]
+                                           : LatticeType(Out.SlotTypes[Base + I]);
       emit(A, AT, nullptr, Builtin::None, {AT}, Outer, FileOf(PC));
     }
     size_t KN = K->Code.size();
-    size_t KStart = Out.Code.size();
     std::vector<IRValue> KMap(KN);
     std::vector<std::pair<size_t, uint32_t>> KLabels;
     std::vector<size_t> KFirst(KN + 1);
@@ -190,33 +237,44 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       Stmt KS = K->Code[J];
       if (KS.K == StmtKind::Nop)
         continue;
-      mapArgs(KS, [&](const IRValue &V) {
-        if (V.K == IRValue::SSA && V.Index < KN)
-          return KMap[V.Index];
-        if (V.K == IRValue::Slot)
-          return IRValue::slot(V.Index + Base);
-        return V;
-      });
+      std::vector<LatticeType> KArgT = J < K->ArgTypes.size() ? K->ArgTypes[J] : std::vector<LatticeType>{};
+      for (size_t A = 0; A < KS.Args.size(); ++A) {
+        IRValue &V = KS.Args[A];
+        if (V.K == IRValue::SSA && V.Index < KN) {
+          V = KMap[V.Index];
+        } else if (V.K == IRValue::Slot) {
+          if (V.Index < ArgValue.size() && ArgValue[V.Index]) {
+            // The argument's lattice at the call site is at least as
+            // precise as the callee's view of its slot.
+            if (V.Index < CallArgT.size() && A < KArgT.size() && CallArgT[V.Index].T)
+              KArgT[A] = CallArgT[V.Index];
+            V = *ArgValue[V.Index];
+          } else {
+            V = IRValue::slot(V.Index + Base);
+          }
+        }
+      }
       std::vector<InlineFrame> Stack = Outer;
       Stack.push_back(Here);
       if (J < K->InlineStacks.size())
         Stack.insert(Stack.end(), K->InlineStacks[J].begin(), K->InlineStacks[J].end());
       SourceFileRef KF = J < K->StmtFiles.size() && K->StmtFiles[J] ? K->StmtFiles[J] : K->File;
-      std::vector<LatticeType> KArgT = J < K->ArgTypes.size() ? K->ArgTypes[J] : std::vector<LatticeType>{};
       if (KS.K == StmtKind::Assign)
         KS.Slot += Base;
       if (KS.K == StmtKind::Return) {
-        Stmt A;
-        A.K = StmtKind::Assign;
-        A.Slot = RetSlot;
-        A.Args = KS.Args.empty() ? std::vector<IRValue>{IRValue::constant([] {
-          ConstValue Nothing;
-          Nothing.Ty = TypeContext::get().nothing();
-          return Nothing;
-        }())} : KS.Args;
-        A.Range = KS.Range;
-        LatticeType RT = KArgT.empty() ? LatticeType(Out.SlotTypes[RetSlot]) : KArgT[0];
-        emit(A, RT, nullptr, Builtin::None, {RT}, Stack, KF);
+        IRValue V = KS.Args.empty() ? nothingValue() : KS.Args[0];
+        if (Returns == 1 && (V.K == IRValue::SSA || V.K == IRValue::Const)) {
+          SingleResult = V;
+        } else {
+          NeedRetSlot();
+          Stmt A;
+          A.K = StmtKind::Assign;
+          A.Slot = RetSlot;
+          A.Args = {V};
+          A.Range = KS.Range;
+          LatticeType RT = KArgT.empty() ? LatticeType(Out.SlotTypes[RetSlot]) : KArgT[0];
+          emit(A, RT, nullptr, Builtin::None, {RT}, Stack, KF);
+        }
         Stmt G;
         G.K = StmtKind::Goto;
         G.Range = KS.Range;
@@ -231,13 +289,17 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       KMap[J] = IRValue::ssa(New);
     }
     KFirst[KN] = Out.Code.size();
-    (void)KStart;
     for (auto &[At, L] : KLabels)
       Out.Code[At].Label = L <= KN ? KFirst[L] : KFirst[KN];
     size_t After = Out.Code.size();
     for (size_t G : ReturnGotos)
       Out.Code[G].Label = After;
-    SSAMap[PC] = IRValue::slot(RetSlot);
+    if (SingleResult)
+      SSAMap[PC] = *SingleResult;
+    else if (RetSlot != UINT32_MAX)
+      SSAMap[PC] = IRValue::slot(RetSlot);
+    else // never returns: nothing may use the value
+      SSAMap[PC] = nothingValue();
   }
   Start[N] = Out.Code.size();
   for (auto &[At, L] : LabelFixups)
@@ -378,6 +440,29 @@ InferenceEngine::optimizedCode(CodeInstance *CI) {
     Active.pop_back();
   std::lock_guard<std::mutex> G(P->OptLock);
   return P->Optimized.emplace(CI, std::move(R)).first->second;
+}
+
+InferResult InferenceEngine::optimizeForCodegen(const InferResult &R) {
+  InferResult Out;
+  Out.Roots = R.Roots;
+  Out.W = R.W;
+  std::unordered_set<CodeInstance *> Seen;
+  std::vector<CodeInstance *> Todo(R.Roots.rbegin(), R.Roots.rend());
+  while (!Todo.empty()) {
+    CodeInstance *CI = Todo.back();
+    Todo.pop_back();
+    if (!CI->Code || !Seen.insert(CI).second)
+      continue;
+    std::shared_ptr<const TypedCode> Code = optimizedCode(CI);
+    Out.All.push_back(CI);
+    Out.Codes.push_back(Code);
+    for (size_t PC = Code->Invokes.size(); PC-- > 0;)
+      if (MethodInstance *MI = Code->Invokes[PC];
+          MI && Code->Code[PC].K == StmtKind::Call)
+        if (CodeInstance *Callee = MI->cachedIn(R.W); Callee && !Seen.count(Callee))
+          Todo.push_back(Callee);
+  }
+  return Out;
 }
 
 } // namespace prism

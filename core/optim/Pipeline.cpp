@@ -372,8 +372,9 @@ Expected<OptimizeResult> prism::optimizeModule(Module &M, TargetMachine *TM,
                                                std::to_string(Opts.OptLevel) +
                                                " does not exist (use 0 to 3)",
                                            {}));
-  if (Error E = verifyModuleOrError(M))
-    return E;
+  if (!Opts.InputVerified)
+    if (Error E = verifyModuleOrError(M))
+      return E;
 
   // Declaration order matters: the analysis managers refer to the
   // instrumentation, and are torn down before it (reverse order).

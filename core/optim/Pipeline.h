@@ -37,6 +37,8 @@ struct OptimizeOptions {
   bool CollectSnapshots = false;  ///< record passes that changed the IR
   bool KeepUnchanged = false;     ///< also record passes that changed nothing
   bool VerifyEach = false;        ///< run the verifier after every pass (debug)
+  /// The caller has just verified the module: skip the verifier on entry.
+  bool InputVerified = false;
   /// Target-specific pipeline tuning (extra passes at extension points).
   std::function<void(llvm::PassBuilder &)> TuneHook;
   /// Raised by another thread to cancel: every remaining optional pass is
@@ -56,7 +58,8 @@ struct OptimizeResult {
   unsigned InstrumentationCallbacks = 0;
 };
 
-/// Verifies, optimises in place, and verifies again. A module that fails
+/// Verifies (unless Opts.InputVerified), optimises in place, and verifies
+/// again. A module that fails
 /// verification is an Error (never an abort). \p TM may be null: the
 /// pipeline then runs without target cost models (no vectorisation tuned to
 /// a register width, no target passes). OptLevel above 3 is an Error.

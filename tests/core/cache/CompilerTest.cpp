@@ -6,9 +6,14 @@
 #include "optim/Pipeline.h"
 #include "targets/NativeTarget.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 using namespace prism;
 
@@ -167,6 +172,42 @@ end
   std::string Opt = code(R.Report->stage(Stage::LLVMOpt).Text);
   EXPECT_NE(Opt.find("define internal fastcc float @julia_helper_"), std::string::npos) << Opt;
   EXPECT_NE(Opt.find("call fastcc float @julia_helper_"), std::string::npos) << Opt;
+}
+
+TEST_F(CompilerE2E, RawIRIsTheTypedOptimisersCodeAboveO0) {
+  // -O1 and above: codegen emits the typed optimiser's code, so the raw
+  // module is the kernel alone, the prelude's statements in it located
+  // through inlinedAt chains. -O0: one function per MethodInstance.
+  const std::string Sig =
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  loadExample("saxpy.jl");
+  auto Defined = [](const llvm::Module &M) {
+    std::vector<std::string> Names;
+    for (const llvm::Function &F : M)
+      if (!F.isDeclaration() && F.getName().startswith("julia_"))
+        Names.push_back(F.getName().str());
+    return Names;
+  };
+  CompileResult O2 = compileSig(Sig, Stage::LLVMRaw, true, 2);
+  ASSERT_TRUE(O2.ok()) << diags(*O2.Report);
+  EXPECT_EQ(Defined(*O2.Module), std::vector<std::string>{"julia_saxpy!"});
+  std::set<std::string> InlinedFrom;
+  for (const llvm::Function &F : *O2.Module)
+    for (const llvm::Instruction &I : llvm::instructions(F))
+      if (const llvm::DILocation *L = I.getDebugLoc().get(); L && L->getInlinedAt()) {
+        InlinedFrom.insert(L->getScope()->getSubprogram()->getName().str());
+        // The outermost frame is in the function's own subprogram.
+        const llvm::DILocation *Outer = L;
+        while (Outer->getInlinedAt())
+          Outer = Outer->getInlinedAt();
+        EXPECT_EQ(Outer->getScope()->getSubprogram(), F.getSubprogram());
+      }
+  EXPECT_TRUE(InlinedFrom.count("getindex")) << llvm::join(InlinedFrom, ",");
+  EXPECT_TRUE(InlinedFrom.count("blockIdx")) << llvm::join(InlinedFrom, ",");
+
+  CompileResult O0 = compileSig(Sig, Stage::LLVMRaw, true, 0);
+  ASSERT_TRUE(O0.ok()) << diags(*O0.Report);
+  EXPECT_GT(Defined(*O0.Module).size(), 10u);
 }
 
 TEST_F(CompilerE2E, DebugInfoNone) {

@@ -3,6 +3,9 @@
 // branch folding and recursion.
 #include "InferTestUtil.h"
 
+#include <algorithm>
+#include <set>
+
 using namespace prism;
 using namespace prism::testing;
 
@@ -320,4 +323,59 @@ TEST_F(InferTest, OptimizedCodeInlinesWithStacks) {
   EXPECT_NE(S.find("Base.pointerref("), std::string::npos) << S;
 }
 
+TEST_F(InferTest, OptimizedCodeUsesArgumentsAndResultsDirectly) {
+  // As Julia's inliner does: a callee's arguments are the caller's values
+  // and a single returned value is the call's value, with no slots between.
+  loadText("direct.jl", "twice(x) = x * 2\nk(i) = twice(i) + 1\n");
+  CodeInstance *CI = infer("k(Int)");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  std::string S = printTyped(*CI, *Opt);
+  ASSERT_EQ(Opt->Code.size(), 3u) << S;
+  for (const Stmt &St : Opt->Code)
+    EXPECT_NE(St.K, StmtKind::Assign) << S;
+  EXPECT_EQ(Opt->Builtins[0], Builtin::MulInt) << S;
+  EXPECT_EQ(Opt->Code[0].Args[1].K, IRValue::Slot) << S; // `i` itself
+  EXPECT_EQ(Opt->Builtins[1], Builtin::AddInt) << S;
+  EXPECT_EQ(Opt->Code[1].Args[1].K, IRValue::SSA) << S;
+  EXPECT_EQ(Opt->Code[1].Args[1].Index, 0u) << S;
+  EXPECT_EQ(Opt->Code[2].K, StmtKind::Return) << S;
+}
+
+TEST_F(InferTest, OptimizerLeavesMaybeUnassignedLocalsInTheirOwnCall) {
+  // Inlined into a loop, `v` would keep the first call's value where the
+  // second call must throw UndefVarError.
+  loadText("maybe.jl", "function pick(c)\n  if c\n    v = 7\n  end\n  return v\nend\n"
+                       "k(c) = pick(c) + 1\n");
+  CodeInstance *CI = infer("k(Bool)");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  EXPECT_NE(std::find_if(Opt->Invokes.begin(), Opt->Invokes.end(),
+                         [](MethodInstance *MI) {
+                           return MI && MI->Def->Name.str() == "pick";
+                         }),
+            Opt->Invokes.end())
+      << printTyped(*CI, *Opt);
+}
+
+TEST_F(InferTest, OptimizeForCodegenKeepsOnlyWhatIsStillCalled) {
+  loadExample("inlining.jl");
+  FunctionSpec Spec = spec("inline_demo(DeviceArray{Float32,1})");
+  auto R = Engine.inferToplevel({&Spec, 1}, Env.currentWorld());
+  ASSERT_TRUE(!!R) << llvm::toString(R.takeError());
+  InferResult Opt = Engine.optimizeForCodegen(*R);
+  ASSERT_EQ(Opt.Roots, R->Roots);
+  ASSERT_EQ(Opt.Codes.size(), Opt.All.size());
+  EXPECT_LT(Opt.All.size(), R->All.size());
+  std::set<std::string> Names;
+  for (CodeInstance *CI : Opt.All)
+    Names.insert(std::string(CI->MI->Def->Name.str()));
+  // The entry and `@noinline kept`; `kept`'s `*` and `+` were inlined.
+  EXPECT_EQ(Names, (std::set<std::string>{"inline_demo", "kept"}));
+  EXPECT_EQ(Opt.All[0], R->Roots[0]);
+}
+
 } // namespace
+
