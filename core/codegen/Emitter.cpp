@@ -170,15 +170,24 @@ llvm::DILocation *FunctionEmitter::debugLocOf(unsigned I) {
   SrcRange Range = I < Code.Code.size() ? Code.Code[I].Range : SrcRange{};
   if (I >= Code.InlineStacks.size() || Code.InlineStacks[I].empty())
     return MS.DI->location(SP, fileOf(I), Range);
-  // Outermost frame first: each call site lies in the scope of the frame
-  // before it, and the statement itself in the innermost callee's.
-  llvm::DILocation *At = nullptr;
-  llvm::DISubprogram *Scope = SP;
-  for (const InlineFrame &Fr : Code.InlineStacks[I]) {
-    At = MS.DI->location(Scope, Fr.File, Fr.CallSite, At);
-    Scope = MS.inlinedScope(Fr.MI);
+  const std::vector<InlineFrame> &Stack = Code.InlineStacks[I];
+  auto SameFrame = [](const InlineFrame &A, const InlineFrame &B) {
+    return A.MI == B.MI && A.File == B.File &&
+           A.CallSite.Begin == B.CallSite.Begin;
+  };
+  if (!LastStack || !std::equal(Stack.begin(), Stack.end(), LastStack->begin(),
+                                LastStack->end(), SameFrame)) {
+    // Outermost frame first: each call site lies in the scope of the frame
+    // before it, and the statement itself in the innermost callee's.
+    LastAt = nullptr;
+    LastScope = SP;
+    for (const InlineFrame &Fr : Stack) {
+      LastAt = MS.DI->location(LastScope, Fr.File, Fr.CallSite, LastAt);
+      LastScope = MS.inlinedScope(Fr.MI);
+    }
+    LastStack = &Stack;
   }
-  return MS.DI->location(Scope, fileOf(I), Range, At);
+  return MS.DI->location(LastScope, fileOf(I), Range, LastAt);
 }
 
 DiagLoc FunctionEmitter::locOf(unsigned I) const {
@@ -357,8 +366,20 @@ llvm::Error FunctionEmitter::emit() {
         B.CreateStore(B.getFalse(), SlotFlags[A.Index]);
       }
   }
+  // Inlined code leaves many slots unused (its arguments became values).
+  std::vector<bool> Used(Code.Slots.size(), false);
+  for (const Stmt &St : Code.Code) {
+    if (St.K == StmtKind::Assign && St.Slot < Used.size())
+      Used[St.Slot] = true;
+    for (const IRValue &A : St.Args)
+      if (A.K == IRValue::Slot && A.Index < Used.size())
+        Used[A.Index] = true;
+  }
   Slots.assign(Code.Slots.size(), nullptr);
   for (unsigned S = 0; S < Code.Slots.size(); ++S) {
+    bool IsArg = S <= Code.NumArgs && S < CI.MI->Sig.size();
+    if (!IsArg && !Used[S])
+      continue;
     Type *T = S <= Code.NumArgs && S < CI.MI->Sig.size() ? CI.MI->Sig[S]
                                                           : Code.SlotTypes[S];
     llvm::Type *LT = T ? MS.TL.regType(T) : nullptr;

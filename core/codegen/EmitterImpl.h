@@ -120,6 +120,10 @@ private:
   std::vector<llvm::Value *> SSA;
   std::vector<llvm::BasicBlock *> Blocks; ///< per statement: block it starts, or null
   llvm::BasicBlock *Top = nullptr;
+  /// debugLocOf's last inlining chain: runs of statements share a stack.
+  const std::vector<InlineFrame> *LastStack = nullptr;
+  llvm::DILocation *LastAt = nullptr;
+  llvm::DISubprogram *LastScope = nullptr;
 };
 
 } // namespace prism

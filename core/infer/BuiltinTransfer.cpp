@@ -271,8 +271,21 @@ BuiltinResult conversion(Builtin B, std::span<const LatticeType> A) {
                 ": the target type must be a constant type, got " +
                 A[0].T->str());
   const LatticeType &X = A[1];
-  if (B == Builtin::Bitcast || !X.Const)
+  if (!X.Const)
     return ok(To);
+  if (B == Builtin::Bitcast) {
+    // The same bits under another type of the same width.
+    bool FromNum = X.Const->K == ConstValue::Int || X.Const->K == ConstValue::Float;
+    if (FromNum && X.T && !X.T->isBool() && !To->isBool() &&
+        (To->isFloat() || To->isInteger()) && X.T->bitWidth() == To->bitWidth()) {
+      ConstValue V;
+      V.K = To->isFloat() ? ConstValue::Float : ConstValue::Int;
+      V.Ty = To;
+      V.Bits = X.Const->Bits;
+      return ok(LatticeType(To, V));
+    }
+    return ok(To);
+  }
   switch (B) {
   case Builtin::SextInt:
     if (isIntConst(X))

@@ -10,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "infer/DefiniteAssignment.h"
+#include "infer/BuiltinTransfer.h"
 #include "infer/InferenceImpl.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 
 namespace prism {
@@ -95,7 +97,10 @@ private:
   CodeInstance *inlineTarget(const CodeInstance &Caller, const TypedCode &C,
                              size_t PC) const;
   void inlineCode(const TypedCode &C, const CodeInstance &CI);
+  void propagate();
   void foldAndClean();
+  /// Jumps to the next statement are no jumps (an inlined `return`).
+  bool removeJumpsToNext();
   void compact();
 };
 
@@ -306,6 +311,246 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
     Out.Code[At].Label = L <= N ? Start[L] : Start[N];
 }
 
+/// The lattice of a constant value.
+LatticeType constLattice(const ConstValue &C) { return LatticeType(C.Ty, C); }
+
+void Optimizer::propagate() {
+  const size_t N = Out.Code.size();
+  const size_t NS = Out.Slots.size();
+  auto LatticeOf = [&](size_t PC, size_t I) -> std::optional<LatticeType> {
+    const IRValue &V = Out.Code[PC].Args[I];
+    if (V.K == IRValue::Const && V.C.Ty)
+      return constLattice(V.C);
+    if (I < Out.ArgTypes[PC].size() && Out.ArgTypes[PC][I].T)
+      return Out.ArgTypes[PC][I];
+    return std::nullopt;
+  };
+  auto SetConst = [&](size_t PC, size_t I, const ConstValue &C) {
+    Out.Code[PC].Args[I] = IRValue::constant(C);
+    if (Out.ArgTypes[PC].size() <= I)
+      Out.ArgTypes[PC].resize(I + 1);
+    Out.ArgTypes[PC][I] = constLattice(C);
+  };
+  // Few rounds suffice: each one resolves one more level of the chains
+  // (`y = 1` → `x = y` → `slt_int(x, 0)` → the branch on it).
+  for (unsigned Round = 0; Round < 16; ++Round) {
+    bool Changed = removeJumpsToNext();
+
+    // Slots assigned once, read where that assignment has certainly
+    // happened: the assignment dominates the read, so the read is the
+    // assigned constant, argument, or SSA value (which, defined before the
+    // assignment, cannot have been recomputed without it).
+    std::vector<unsigned> Assigns(NS, 0);
+    std::vector<size_t> AssignAt(NS, 0);
+    for (size_t PC = 0; PC < N; ++PC)
+      if (const Stmt &S = Out.Code[PC]; S.K == StmtKind::Assign && S.Slot < NS) {
+        ++Assigns[S.Slot];
+        AssignAt[S.Slot] = PC;
+      }
+    std::vector<llvm::BitVector> Assigned = definitelyAssigned(Out);
+    for (size_t PC = 0; PC < N; ++PC) {
+      Stmt &S = Out.Code[PC];
+      if (S.K == StmtKind::Nop)
+        continue;
+      for (size_t I = 0; I < S.Args.size(); ++I) {
+        const IRValue &V = S.Args[I];
+        if (V.K != IRValue::Slot || V.Index <= Out.NumArgs || V.Index >= NS ||
+            Assigns[V.Index] != 1 || !Assigned[PC].test(V.Index))
+          continue;
+        size_t At = AssignAt[V.Index];
+        std::optional<LatticeType> L = LatticeOf(At, 0);
+        const IRValue &From = Out.Code[At].Args[0];
+        if (L && foldableConst(*L)) {
+          SetConst(PC, I, *L->Const);
+          Changed = true;
+        } else if (From.K == IRValue::SSA ||
+                   (From.K == IRValue::Slot && From.Index <= Out.NumArgs &&
+                    Assigns[From.Index] == 0)) {
+          S.Args[I] = From;
+          Changed = true;
+        }
+      }
+    }
+
+    // Pure builtins of constants, and getfield of a struct or tuple built
+    // right here: the field's value itself. Within a block, a pure builtin
+    // call equal to an earlier one is that one (prelude code repeats the
+    // same checks for each inlined copy).
+    std::vector<std::optional<IRValue>> Replace(N);
+    std::vector<bool> Leader(N + 1, false);
+    for (size_t PC = 0; PC < N; ++PC) {
+      const Stmt &S = Out.Code[PC];
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
+        Leader[std::min<size_t>(S.Label, N)] = true;
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot ||
+          S.K == StmtKind::Return ||
+          (S.K == StmtKind::Call && Out.SSATypes[PC].isBottom()))
+        Leader[PC + 1] = true;
+    }
+    std::map<std::string, size_t> Available;
+    auto SameValue = [](const IRValue &A, const IRValue &B) {
+      if (A.K != B.K)
+        return false;
+      if (A.K == IRValue::Const)
+        return A.C == B.C;
+      return (A.K == IRValue::SSA || A.K == IRValue::Slot) && A.Index == B.Index;
+    };
+    for (size_t PC = 0; PC < N; ++PC) {
+      if (Leader[PC])
+        Available.clear();
+      Stmt &S = Out.Code[PC];
+      Builtin B = Out.Builtins[PC];
+      if (S.K != StmtKind::Call || B == Builtin::None || !isPure(B) ||
+          B == Builtin::BoundsCheck || foldableConst(Out.SSATypes[PC]))
+        continue;
+      std::vector<LatticeType> ArgL;
+      bool AllConst = true;
+      for (size_t I = 1; I < S.Args.size(); ++I) {
+        std::optional<LatticeType> L = LatticeOf(PC, I);
+        AllConst &= L && L->Const.has_value();
+        ArgL.push_back(L ? *L : LatticeType());
+      }
+      if (AllConst) {
+        BuiltinResult R = transferBuiltin(B, ArgL, false);
+        if (R.Error.empty() && foldableConst(R.R) && R.R.T == Out.SSATypes[PC].T) {
+          Out.SSATypes[PC] = R.R;
+          Changed = true;
+          continue;
+        }
+      }
+      // Integer comparisons of a value with itself.
+      if (S.Args.size() == 3 && SameValue(S.Args[1], S.Args[2]) &&
+          (S.Args[1].K != IRValue::Slot || S.Args[1].Index <= Out.NumArgs)) {
+        std::optional<bool> R;
+        switch (B) {
+        case Builtin::EqInt: case Builtin::SleInt: case Builtin::UleInt: R = true; break;
+        case Builtin::NeInt: case Builtin::SltInt: case Builtin::UltInt: R = false; break;
+        default: break;
+        }
+        if (R && Out.SSATypes[PC].T && Out.SSATypes[PC].T->isBool()) {
+          Out.SSATypes[PC] = LatticeType(Out.SSATypes[PC].T, constBool(*R));
+          Changed = true;
+          continue;
+        }
+      }
+      // Only values that cannot change within the block make a key: SSA
+      // values, constants and arguments never reassigned.
+      std::string Key = std::to_string(static_cast<unsigned>(B));
+      bool Keyable = true;
+      for (size_t I = 1; I < S.Args.size() && Keyable; ++I) {
+        const IRValue &V = S.Args[I];
+        if (V.K == IRValue::SSA || (V.K == IRValue::Slot && V.Index <= Out.NumArgs &&
+                                    Assigns[V.Index] == 0))
+          Key += (V.K == IRValue::SSA ? ",%" : ",_") + std::to_string(V.Index);
+        else if (V.K == IRValue::Const && V.C.Ty && V.C.K != ConstValue::Sym)
+          Key += ",c" + std::to_string(reinterpret_cast<uintptr_t>(V.C.Ty)) + ":" +
+                 std::to_string(V.C.Bits) + ":" +
+                 std::to_string(reinterpret_cast<uintptr_t>(V.C.TypeValue)) + ":" +
+                 std::to_string(reinterpret_cast<uintptr_t>(V.C.Fn));
+        else if (V.K == IRValue::Const && V.C.K == ConstValue::Sym)
+          Key += ",:" + std::string(V.C.Name.str());
+        else
+          Keyable = false;
+      }
+      if (Keyable && B != Builtin::New && B != Builtin::TupleNew) {
+        auto [It, Inserted] = Available.try_emplace(Key, PC);
+        if (!Inserted && Out.SSATypes[It->second].T == Out.SSATypes[PC].T) {
+          Replace[PC] = IRValue::ssa(It->second);
+          continue;
+        }
+      }
+      // `bitcast(T, x)` of an `x::T` is `x`.
+      if (B == Builtin::Bitcast && S.Args.size() == 3 && ArgL[1].T &&
+          ArgL[1].T == Out.SSATypes[PC].T &&
+          (S.Args[2].K == IRValue::SSA || S.Args[2].K == IRValue::Const ||
+           (S.Args[2].K == IRValue::Slot && S.Args[2].Index <= Out.NumArgs &&
+            Assigns[S.Args[2].Index] == 0))) {
+        Replace[PC] = S.Args[2];
+        continue;
+      }
+      if (B == Builtin::GetField && S.Args.size() == 3 &&
+          S.Args[1].K == IRValue::SSA && S.Args[1].Index < N && ArgL[1].Const) {
+        size_t Def = S.Args[1].Index;
+        const Stmt &D = Out.Code[Def];
+        Builtin DB = Out.Builtins[Def];
+        Type *T = Out.SSATypes[Def].T;
+        if (D.K != StmtKind::Call || !T ||
+            (DB != Builtin::New && DB != Builtin::TupleNew))
+          continue;
+        int Index = -1;
+        const ConstValue &Idx = *ArgL[1].Const;
+        if (Idx.K == ConstValue::Sym && !T->isTuple())
+          Index = T->fieldIndex(Idx.Name);
+        else if (Idx.K == ConstValue::Int)
+          Index = static_cast<int>(Idx.asSigned()) - 1;
+        size_t Arg = Index + (DB == Builtin::New ? 2 : 1);
+        if (Index < 0 || Arg >= D.Args.size())
+          continue;
+        const IRValue &F = D.Args[Arg];
+        if (F.K == IRValue::SSA || F.K == IRValue::Const ||
+            (F.K == IRValue::Slot && F.Index <= Out.NumArgs &&
+             Assigns[F.Index] == 0))
+          Replace[PC] = F;
+      }
+    }
+    // Uses of folded statements and of replaced getfields.
+    for (size_t PC = 0; PC < N; ++PC) {
+      Stmt &S = Out.Code[PC];
+      for (size_t I = 0; I < S.Args.size(); ++I) {
+        const IRValue &V = S.Args[I];
+        if (V.K != IRValue::SSA || V.Index >= N)
+          continue;
+        size_t Def = V.Index;
+        if (Replace[Def]) {
+          S.Args[I] = *Replace[Def];
+          Changed = true;
+        } else if (Out.Code[Def].K == StmtKind::Call && !Out.Invokes[Def] &&
+                   isPure(Out.Builtins[Def]) && foldableConst(Out.SSATypes[Def])) {
+          SetConst(PC, I, *Out.SSATypes[Def].Const);
+          Changed = true;
+        }
+      }
+    }
+
+    // Branches on constants, then whatever they leave unreachable.
+    for (size_t PC = 0; PC < N; ++PC) {
+      Stmt &S = Out.Code[PC];
+      if (S.K != StmtKind::GotoIfNot || S.Args.empty())
+        continue;
+      std::optional<LatticeType> L = LatticeOf(PC, 0);
+      if (!L || !L->Const || L->Const->K != ConstValue::Bool)
+        continue;
+      S.K = L->Const->Bits ? StmtKind::Nop : StmtKind::Goto;
+      S.Args.clear();
+      Changed = true;
+    }
+    std::vector<bool> Reached(N + 1, false);
+    std::vector<size_t> Work{0};
+    while (!Work.empty()) {
+      size_t PC = Work.back();
+      Work.pop_back();
+      if (PC >= N || Reached[PC])
+        continue;
+      Reached[PC] = true;
+      const Stmt &S = Out.Code[PC];
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
+        Work.push_back(S.Label);
+      if (S.K == StmtKind::Goto || S.K == StmtKind::Return ||
+          (S.K == StmtKind::Call && Out.SSATypes[PC].isBottom()))
+        continue;
+      Work.push_back(PC + 1);
+    }
+    for (size_t PC = 0; PC < N; ++PC)
+      if (!Reached[PC] && Out.Code[PC].K != StmtKind::Nop) {
+        Out.Code[PC].K = StmtKind::Nop;
+        Out.Code[PC].Args.clear();
+        Changed = true;
+      }
+    if (!Changed)
+      break;
+  }
+}
+
 void Optimizer::foldAndClean() {
   size_t N = Out.Code.size();
   // Constant folding: effect-free statements with a known constant value are
@@ -344,17 +589,31 @@ void Optimizer::foldAndClean() {
       for (const IRValue &V : S.Args)
         if (V.K == IRValue::SSA && V.Index < N)
           ++Uses[V.Index];
+    // Stores to slots nobody reads are dead too (arguments stay).
+    std::vector<bool> SlotRead(Out.Slots.size(), false);
+    for (const Stmt &S : Out.Code)
+      for (const IRValue &V : S.Args)
+        if (V.K == IRValue::Slot && V.Index < SlotRead.size())
+          SlotRead[V.Index] = true;
     for (size_t PC = 0; PC < N; ++PC) {
       Stmt &S = Out.Code[PC];
-      if (S.K == StmtKind::Call && !Uses[PC] && !Out.Invokes[PC] &&
-          isPure(Out.Builtins[PC]) && !Out.SSATypes[PC].isBottom()) {
+      bool DeadCall = S.K == StmtKind::Call && !Uses[PC] && !Out.Invokes[PC] &&
+                      isPure(Out.Builtins[PC]) && !Out.SSATypes[PC].isBottom();
+      bool DeadStore = S.K == StmtKind::Assign && S.Slot > Out.NumArgs &&
+                       S.Slot < SlotRead.size() && !SlotRead[S.Slot];
+      if (DeadCall || DeadStore) {
         S.K = StmtKind::Nop;
         S.Args.clear();
         Changed = true;
       }
     }
   }
-  // Jumps to the next statement are no jumps.
+  removeJumpsToNext();
+}
+
+bool Optimizer::removeJumpsToNext() {
+  const size_t N = Out.Code.size();
+  bool Changed = false;
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = Out.Code[PC];
     if (S.K != StmtKind::Goto)
@@ -365,9 +624,12 @@ void Optimizer::foldAndClean() {
     size_t Target = S.Label;
     while (Target < N && Out.Code[Target].K == StmtKind::Nop)
       ++Target;
-    if (Target == Next)
+    if (Target == Next) {
       S.K = StmtKind::Nop;
+      Changed = true;
+    }
   }
+  return Changed;
 }
 
 void Optimizer::compact() {
@@ -413,6 +675,7 @@ void Optimizer::compact() {
 
 std::shared_ptr<TypedCode> Optimizer::run(const CodeInstance &CI) {
   inlineCode(*CI.Code, CI);
+  propagate();
   foldAndClean();
   compact();
   return std::make_shared<TypedCode>(std::move(Out));

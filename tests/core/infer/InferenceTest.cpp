@@ -377,5 +377,46 @@ TEST_F(InferTest, OptimizeForCodegenKeepsOnlyWhatIsStillCalled) {
   EXPECT_EQ(Opt.All[0], R->Roots[0]);
 }
 
+TEST_F(InferTest, OptimizedCodePropagatesWhatInliningRevealed) {
+  // After inlining, the prelude's checks see constants and repeated values:
+  // `Int32 → Int64` conversions of constants cannot fail, `blockIdx().x`
+  // needs no Dim3, `x[i]` and `y[i] = ...` share one bounds-free index. What
+  // is left of saxpy! is its arithmetic, two loads and a store.
+  loadExample("saxpy.jl");
+  CodeInstance *CI = infer("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  std::string S = printTyped(*CI, *Opt);
+  unsigned Throws = 0, News = 0, Loads = 0, Stores = 0, Invokes = 0;
+  for (size_t PC = 0; PC < Opt->Code.size(); ++PC) {
+    Throws += Opt->Builtins[PC] == Builtin::Throw;
+    News += Opt->Builtins[PC] == Builtin::New;
+    Loads += Opt->Builtins[PC] == Builtin::PointerRef;
+    Stores += Opt->Builtins[PC] == Builtin::PointerSet;
+    Invokes += Opt->Invokes[PC] != nullptr;
+  }
+  EXPECT_EQ(Throws, 0u) << S;
+  EXPECT_EQ(News, 0u) << S;
+  EXPECT_EQ(Loads, 2u) << S;
+  EXPECT_EQ(Stores, 1u) << S;
+  EXPECT_EQ(Invokes, 0u) << S;
+  EXPECT_LT(Opt->Code.size(), 50u) << S;
+}
+
+TEST_F(InferTest, OptimizedCodeFoldsBranchesOnPropagatedConstants) {
+  loadText("fold.jl", "pick(c, a, b) = c ? a : b\n"
+                      "k(x) = pick(x > x, 1, 2) + pick(true, x, 0)\n");
+  CodeInstance *CI = infer("k(Int)");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  std::string S = printTyped(*CI, *Opt);
+  // `x > x` is false for integers: the first pick is 2, the second `x`.
+  for (const Stmt &St : Opt->Code)
+    EXPECT_NE(St.K, StmtKind::GotoIfNot) << S;
+  EXPECT_NE(S.find("Base.add_int(2, x)"), std::string::npos) << S;
+}
+
 } // namespace
 
