@@ -192,6 +192,7 @@ public:
 
 class HostDevice final : public Device {
 public:
+  HostDevice() { host::prepareWorkers(); }
   llvm::StringRef name() const override { return "host"; }
   llvm::StringRef target() const override { return "native"; }
   std::string description() const override {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csetjmp>
 #include <cstdlib>
 #include <cstring>
@@ -550,6 +551,35 @@ std::optional<ThrownException> runGrid(const GridLaunch &L) {
     });
   }
   return std::move(C.Thrown);
+}
+
+void prepareWorkers() {
+#ifndef PRISM_TSAN
+  // Joined at exit: a detached thread could still be inside TBB then.
+  struct Warmup {
+    std::thread T;
+    ~Warmup() {
+      if (T.joinable())
+        T.join();
+    }
+  };
+  static Warmup W;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    W.T = std::thread([] {
+      installFaultHandler();
+      // Enough short tasks that every worker takes some: each readies its
+      // thread for faults (alternate signal stack) as a launch would.
+      unsigned N = 8 * std::max(1u, std::thread::hardware_concurrency());
+      tbb::parallel_for(0u, N, [](unsigned) {
+        Worker::get().prepareForFaults();
+        auto Until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+        while (std::chrono::steady_clock::now() < Until)
+          std::this_thread::yield();
+      });
+    });
+  });
+#endif
 }
 
 void *throwHookAddress() { return reinterpret_cast<void *>(&throwHook); }

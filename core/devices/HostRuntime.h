@@ -69,6 +69,12 @@ inline constexpr size_t FiberStackBytes = 64 * 1024;
 /// any (the launch stopped early then).
 std::optional<ThrownException> runGrid(const GridLaunch &L);
 
+/// Starts the block workers in the background (once per process), so that
+/// the first multi-block launch finds them running rather than paying for
+/// starting them. The host device calls it when it is created; a launch
+/// never waits for it.
+void prepareWorkers();
+
 /// Addresses of the runtime hooks, for the JIT's symbol table.
 void *throwHookAddress();
 void *syncThreadsHookAddress();
