@@ -24,23 +24,21 @@ namespace {
   std::exit(1);
 }
 
-/// `empty!(a)` compiled for the native target and loaded on the host device.
-struct EmptyKernel {
+/// A kernel compiled for the native target and loaded on the host device.
+struct HostKernel {
   GlobalEnv Env;
   std::unique_ptr<InferenceEngine> Engine;
   std::unique_ptr<Device> Host = createHostDevice();
   std::unique_ptr<LoadedKernel> K;
 
-  EmptyKernel() {
+  HostKernel(const char *File, const char *Source, const char *Signature) {
     if (llvm::Error E = loadPrelude(Env))
       fail(std::move(E));
-    auto Loaded = loadFile(Env, parseFile(SourceFile::create(
-                                    "empty.jl", "function empty!(a::DeviceArray{Float32,1})\n"
-                                                "    return nothing\nend\n")));
+    auto Loaded = loadFile(Env, parseFile(SourceFile::create(File, Source)));
     if (!Loaded)
       fail(Loaded.takeError());
     Engine = std::make_unique<InferenceEngine>(Env);
-    auto Sig = parseSignature(Env, "empty!(DeviceArray{Float32,1})");
+    auto Sig = parseSignature(Env, Signature);
     if (!Sig)
       fail(Sig.takeError());
     CompilerConfigOptions CO;
@@ -54,7 +52,7 @@ struct EmptyKernel {
     Opts.EmitObject = true;
     CompileResult R = compile(*Engine, Job, Stage::Asm, {}, Opts);
     if (!R.ok()) {
-      llvm::errs() << "empty! does not compile\n";
+      llvm::errs() << Signature << " does not compile\n";
       std::exit(1);
     }
     DeviceArtefact A;
@@ -67,14 +65,33 @@ struct EmptyKernel {
       fail(L.takeError());
     K = std::move(*L);
   }
-  static EmptyKernel &get() {
-    static EmptyKernel E;
-    return E;
-  }
 };
 
+HostKernel &emptyKernel() {
+  static HostKernel E("empty.jl",
+                      "function empty!(a::DeviceArray{Float32,1})\n"
+                      "    return nothing\nend\n",
+                      "empty!(DeviceArray{Float32,1})");
+  return E;
+}
+
+/// assets/examples/saxpy.jl's kernel.
+HostKernel &saxpyKernel() {
+  static HostKernel E(
+      "saxpy.jl",
+      "function saxpy!(a, x, y)\n"
+      "    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x\n"
+      "    if i <= length(y)\n"
+      "        @inbounds y[i] = a * x[i] + y[i]\n"
+      "    end\n"
+      "    return nothing\n"
+      "end\n",
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  return E;
+}
+
 void BM_HostLaunchEmpty(benchmark::State &S) {
-  EmptyKernel &E = EmptyKernel::get();
+  HostKernel &E = emptyKernel();
   std::vector<uint8_t> Bytes(4 * 16);
   std::vector<HostValue> Args = {
       HostValue::array(ScalarKind::Float32, {16}, std::move(Bytes))};
@@ -102,6 +119,39 @@ BENCHMARK(BM_HostLaunchEmpty)
     ->Args({64, 256})
     ->ArgNames({"blocks", "threads"})
     ->Unit(benchmark::kMicrosecond);
+
+/// saxpy over 2^24 Float32 as `prism run` launches it (16384 blocks of 1024
+/// threads), in steady state: the launch's own time (HostDevice's TimeMs,
+/// without the copies of the arrays in and out), for scripts/bench to set
+/// against the C loop.
+void BM_HostSaxpy(benchmark::State &S) {
+  HostKernel &E = saxpyKernel();
+  const size_t N = size_t(1) << 24;
+  std::vector<uint8_t> Ones(N * 4);
+  for (size_t I = 0; I < N; ++I) {
+    float One = 1.0f;
+    std::memcpy(&Ones[I * 4], &One, 4);
+  }
+  std::vector<HostValue> Args = {
+      HostValue::fromDouble(ScalarKind::Float32, 2.0),
+      HostValue::array(ScalarKind::Float32, {int64_t(N)}, Ones),
+      HostValue::array(ScalarKind::Float32, {int64_t(N)}, Ones)};
+  Dim3 Grid{uint32_t(N / 1024), 1, 1}, Block{1024, 1, 1};
+  if (auto R = E.Host->launch(*E.K, Grid, Block, Args); !R)
+    fail(R.takeError());
+  for (auto _ : S) {
+    auto R = E.Host->launch(*E.K, Grid, Block, Args);
+    if (!R) {
+      llvm::consumeError(R.takeError());
+      S.SkipWithError("launch failed");
+      break;
+    }
+    S.SetIterationTime(R->TimeMs / 1e3);
+  }
+  S.counters["GB_per_s"] = benchmark::Counter(
+      double(3 * 4 * N) * double(S.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_HostSaxpy)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 } // namespace
 
