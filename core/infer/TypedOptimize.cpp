@@ -13,8 +13,11 @@
 #include "infer/BuiltinTransfer.h"
 #include "infer/InferenceImpl.h"
 
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace prism {
@@ -331,6 +334,13 @@ void Optimizer::propagate() {
       Out.ArgTypes[PC].resize(I + 1);
     Out.ArgTypes[PC][I] = constLattice(C);
   };
+  // Values no statement can change: SSA values, constants, and arguments
+  // never reassigned (Assigns counts assignments, per round).
+  std::vector<unsigned> Assigns(NS, 0);
+  auto Stable = [&](const IRValue &V) {
+    return V.K == IRValue::SSA || V.K == IRValue::Const ||
+           (V.K == IRValue::Slot && V.Index <= Out.NumArgs && Assigns[V.Index] == 0);
+  };
   // Few rounds suffice: each one resolves one more level of the chains
   // (`y = 1` → `x = y` → `slt_int(x, 0)` → the branch on it).
   for (unsigned Round = 0; Round < 16; ++Round) {
@@ -340,7 +350,7 @@ void Optimizer::propagate() {
     // happened: the assignment dominates the read, so the read is the
     // assigned constant, argument, or SSA value (which, defined before the
     // assignment, cannot have been recomputed without it).
-    std::vector<unsigned> Assigns(NS, 0);
+    std::fill(Assigns.begin(), Assigns.end(), 0u);
     std::vector<size_t> AssignAt(NS, 0);
     for (size_t PC = 0; PC < N; ++PC)
       if (const Stmt &S = Out.Code[PC]; S.K == StmtKind::Assign && S.Slot < NS) {
@@ -363,9 +373,7 @@ void Optimizer::propagate() {
         if (L && foldableConst(*L)) {
           SetConst(PC, I, *L->Const);
           Changed = true;
-        } else if (From.K == IRValue::SSA ||
-                   (From.K == IRValue::Slot && From.Index <= Out.NumArgs &&
-                    Assigns[From.Index] == 0)) {
+        } else if (From.K != IRValue::Const && Stable(From)) {
           S.Args[I] = From;
           Changed = true;
         }
@@ -387,13 +395,31 @@ void Optimizer::propagate() {
           (S.K == StmtKind::Call && Out.SSATypes[PC].isBottom()))
         Leader[PC + 1] = true;
     }
-    std::map<std::string, size_t> Available;
+    // Pure builtin calls earlier in the block, by a hash of the call.
+    std::unordered_multimap<size_t, size_t> Available;
+    auto CallHash = [&](size_t PC) {
+      llvm::hash_code H = llvm::hash_value(static_cast<unsigned>(Out.Builtins[PC]));
+      for (const IRValue &V : llvm::drop_begin(Out.Code[PC].Args))
+        H = llvm::hash_combine(H, static_cast<unsigned>(V.K), V.Index,
+                               V.K == IRValue::Const ? V.C.Bits : 0);
+      return size_t(H);
+    };
     auto SameValue = [](const IRValue &A, const IRValue &B) {
       if (A.K != B.K)
         return false;
       if (A.K == IRValue::Const)
         return A.C == B.C;
       return (A.K == IRValue::SSA || A.K == IRValue::Slot) && A.Index == B.Index;
+    };
+    auto SameCall = [&](size_t A, size_t B) {
+      const Stmt &X = Out.Code[A], &Y = Out.Code[B];
+      if (Out.Builtins[A] != Out.Builtins[B] || X.Args.size() != Y.Args.size() ||
+          Out.SSATypes[A].T != Out.SSATypes[B].T)
+        return false;
+      for (size_t I = 1; I < X.Args.size(); ++I)
+        if (!Stable(X.Args[I]) || !SameValue(X.Args[I], Y.Args[I]))
+          return false;
+      return true;
     };
     for (size_t PC = 0; PC < N; ++PC) {
       if (Leader[PC])
@@ -419,8 +445,7 @@ void Optimizer::propagate() {
         }
       }
       // Integer comparisons of a value with itself.
-      if (S.Args.size() == 3 && SameValue(S.Args[1], S.Args[2]) &&
-          (S.Args[1].K != IRValue::Slot || S.Args[1].Index <= Out.NumArgs)) {
+      if (S.Args.size() == 3 && Stable(S.Args[1]) && SameValue(S.Args[1], S.Args[2])) {
         std::optional<bool> R;
         switch (B) {
         case Builtin::EqInt: case Builtin::SleInt: case Builtin::UleInt: R = true; break;
@@ -433,38 +458,19 @@ void Optimizer::propagate() {
           continue;
         }
       }
-      // Only values that cannot change within the block make a key: SSA
-      // values, constants and arguments never reassigned.
-      std::string Key = std::to_string(static_cast<unsigned>(B));
-      bool Keyable = true;
-      for (size_t I = 1; I < S.Args.size() && Keyable; ++I) {
-        const IRValue &V = S.Args[I];
-        if (V.K == IRValue::SSA || (V.K == IRValue::Slot && V.Index <= Out.NumArgs &&
-                                    Assigns[V.Index] == 0))
-          Key += (V.K == IRValue::SSA ? ",%" : ",_") + std::to_string(V.Index);
-        else if (V.K == IRValue::Const && V.C.Ty && V.C.K != ConstValue::Sym)
-          Key += ",c" + std::to_string(reinterpret_cast<uintptr_t>(V.C.Ty)) + ":" +
-                 std::to_string(V.C.Bits) + ":" +
-                 std::to_string(reinterpret_cast<uintptr_t>(V.C.TypeValue)) + ":" +
-                 std::to_string(reinterpret_cast<uintptr_t>(V.C.Fn));
-        else if (V.K == IRValue::Const && V.C.K == ConstValue::Sym)
-          Key += ",:" + std::string(V.C.Name.str());
-        else
-          Keyable = false;
-      }
-      if (Keyable && B != Builtin::New && B != Builtin::TupleNew) {
-        auto [It, Inserted] = Available.try_emplace(Key, PC);
-        if (!Inserted && Out.SSATypes[It->second].T == Out.SSATypes[PC].T) {
+      if (B != Builtin::New && B != Builtin::TupleNew) {
+        size_t H = CallHash(PC);
+        auto [First, Last] = Available.equal_range(H);
+        auto It = std::find_if(First, Last, [&](const auto &E) { return SameCall(E.second, PC); });
+        if (It != Last) {
           Replace[PC] = IRValue::ssa(It->second);
           continue;
         }
+        Available.emplace(H, PC);
       }
       // `bitcast(T, x)` of an `x::T` is `x`.
       if (B == Builtin::Bitcast && S.Args.size() == 3 && ArgL[1].T &&
-          ArgL[1].T == Out.SSATypes[PC].T &&
-          (S.Args[2].K == IRValue::SSA || S.Args[2].K == IRValue::Const ||
-           (S.Args[2].K == IRValue::Slot && S.Args[2].Index <= Out.NumArgs &&
-            Assigns[S.Args[2].Index] == 0))) {
+          ArgL[1].T == Out.SSATypes[PC].T && Stable(S.Args[2])) {
         Replace[PC] = S.Args[2];
         continue;
       }
@@ -486,11 +492,8 @@ void Optimizer::propagate() {
         size_t Arg = Index + (DB == Builtin::New ? 2 : 1);
         if (Index < 0 || Arg >= D.Args.size())
           continue;
-        const IRValue &F = D.Args[Arg];
-        if (F.K == IRValue::SSA || F.K == IRValue::Const ||
-            (F.K == IRValue::Slot && F.Index <= Out.NumArgs &&
-             Assigns[F.Index] == 0))
-          Replace[PC] = F;
+        if (Stable(D.Args[Arg]))
+          Replace[PC] = D.Args[Arg];
       }
     }
     // Uses of folded statements and of replaced getfields.

@@ -90,17 +90,14 @@ HostKernel &saxpyKernel() {
   return E;
 }
 
-void BM_HostLaunchEmpty(benchmark::State &S) {
-  HostKernel &E = emptyKernel();
-  std::vector<uint8_t> Bytes(4 * 16);
-  std::vector<HostValue> Args = {
-      HostValue::array(ScalarKind::Float32, {16}, std::move(Bytes))};
-  Dim3 Grid{uint32_t(S.range(0)), 1, 1}, Block{uint32_t(S.range(1)), 1, 1};
-  // The first launch starts the runtime (and, with several blocks, the
-  // thread pool); what is measured is every launch after it.
+/// Launches K once untimed (the first launch starts the runtime and, with
+/// several blocks, the thread pool), then once per benchmark iteration,
+/// handing each result to Record.
+template <typename RecordFn>
+void launchRepeatedly(benchmark::State &S, HostKernel &E, Dim3 Grid, Dim3 Block,
+                      std::vector<HostValue> &Args, RecordFn Record) {
   if (auto R = E.Host->launch(*E.K, Grid, Block, Args); !R)
     fail(R.takeError());
-  AllocationScope Scope;
   for (auto _ : S) {
     auto R = E.Host->launch(*E.K, Grid, Block, Args);
     if (!R) {
@@ -108,8 +105,19 @@ void BM_HostLaunchEmpty(benchmark::State &S) {
       S.SkipWithError("launch failed");
       break;
     }
-    benchmark::DoNotOptimize(*R);
+    Record(*R);
   }
+}
+
+void BM_HostLaunchEmpty(benchmark::State &S) {
+  HostKernel &E = emptyKernel();
+  std::vector<uint8_t> Bytes(4 * 16);
+  std::vector<HostValue> Args = {
+      HostValue::array(ScalarKind::Float32, {16}, std::move(Bytes))};
+  Dim3 Grid{uint32_t(S.range(0)), 1, 1}, Block{uint32_t(S.range(1)), 1, 1};
+  AllocationScope Scope;
+  launchRepeatedly(S, E, Grid, Block, Args,
+                   [](const LaunchResult &R) { benchmark::DoNotOptimize(R); });
   S.counters["allocs_per_iter"] =
       double(Scope.elapsed().Count) / double(std::max<int64_t>(1, S.iterations()));
 }
@@ -137,17 +145,8 @@ void BM_HostSaxpy(benchmark::State &S) {
       HostValue::array(ScalarKind::Float32, {int64_t(N)}, Ones),
       HostValue::array(ScalarKind::Float32, {int64_t(N)}, Ones)};
   Dim3 Grid{uint32_t(N / 1024), 1, 1}, Block{1024, 1, 1};
-  if (auto R = E.Host->launch(*E.K, Grid, Block, Args); !R)
-    fail(R.takeError());
-  for (auto _ : S) {
-    auto R = E.Host->launch(*E.K, Grid, Block, Args);
-    if (!R) {
-      llvm::consumeError(R.takeError());
-      S.SkipWithError("launch failed");
-      break;
-    }
-    S.SetIterationTime(R->TimeMs / 1e3);
-  }
+  launchRepeatedly(S, E, Grid, Block, Args,
+                   [&](const LaunchResult &R) { S.SetIterationTime(R.TimeMs / 1e3); });
   S.counters["GB_per_s"] = benchmark::Counter(
       double(3 * 4 * N) * double(S.iterations()), benchmark::Counter::kIsRate);
 }

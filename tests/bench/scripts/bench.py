@@ -780,25 +780,23 @@ def section_cache(a, R, prism, outdir):
                 n, fmt_num(gb_median(e)), fmt_num(gb_spread(e), 2), e["time_unit"],
                 fmt_num(m.get("cpu_time")), e["time_unit"],
                 ", ".join("%s=%s" % (c, fmt_num(v)) for c, v in e["counters"].items()) or "—"))
-        cold = next((e for n, e in gb["benchmarks"].items() if "ptx_cold" in n), None)
-        if cold:
-            ms = to_ns(gb_median(cold), cold["time_unit"]) / 1e6
-            R.figure(sec, "Cache miss: cold compile saxpy → PTX in-process (after a first "
-                     "job warmed LLVM)",
-                     {"median": ms, "spread": to_ns(gb_spread(cold), cold["time_unit"]) / 1e6,
+        def miss_row(key, title, target, note):
+            e = next((e for n, e in gb["benchmarks"].items() if key in n), None)
+            if not e:
+                return
+            ms = to_ns(gb_median(e), e["time_unit"]) / 1e6
+            R.figure(sec, title,
+                     {"median": ms, "spread": to_ns(gb_spread(e), e["time_unit"]) / 1e6,
                       "n": a.gbench_reps, "min": ms, "max": ms}, None, "", "ms", None, "",
-                     "≤ 5 ms", ms <= 5.0,
-                     "a fresh CompilerConfig (TargetMachine) and a fresh inference engine "
-                     "each time: inference, the typed optimiser, emission, LLVM -O2, PTX")
-        warm = next((e for n, e in gb["benchmarks"].items() if "ptx_warm" in n), None)
-        if warm:
-            ms = to_ns(gb_median(warm), warm["time_unit"]) / 1e6
-            R.figure(sec, "Cache miss: compile saxpy → PTX in-process (config and inference "
-                     "reused)",
-                     {"median": ms, "spread": to_ns(gb_spread(warm), warm["time_unit"]) / 1e6,
-                      "n": a.gbench_reps, "min": ms, "max": ms}, None, "", "ms", None, "", "—",
-                     None, "codegen, the optimiser and the backend only; figure 1 without "
-                     "process start-up")
+                     target, ms <= 5.0 if target != "—" else None, note)
+        miss_row("ptx_cold", "Cache miss: cold compile saxpy → PTX in-process (after a first "
+                 "job warmed LLVM)", "≤ 5 ms",
+                 "a fresh CompilerConfig (TargetMachine) and a fresh inference engine each "
+                 "time: inference, the typed optimiser, emission, LLVM -O2, PTX")
+        miss_row("ptx_warm", "Cache miss: compile saxpy → PTX in-process (config and "
+                 "inference reused)", "—",
+                 "codegen, the optimiser and the backend only; figure 1 without process "
+                 "start-up")
     if "cache_vs_numba" in detail:
         md += ["", "Numba's figure comes from `%s` (a trivial `@njit` function called in a "
                "Python loop, so the interpreter's call overhead is part of it)." % rel(peer)]
