@@ -556,32 +556,16 @@ void Optimizer::propagate() {
 
 void Optimizer::foldAndClean() {
   size_t N = Out.Code.size();
-  // Constant folding: effect-free statements with a known constant value are
-  // replaced by that constant at every use.
-  std::vector<std::optional<ConstValue>> Folded(N);
-  for (size_t PC = 0; PC < N; ++PC) {
-    Stmt &S = Out.Code[PC];
-    if (S.K != StmtKind::Call || !foldableConst(Out.SSATypes[PC]))
-      continue;
-    if (Out.Invokes[PC] || !isPure(Out.Builtins[PC]))
-      continue;
-    Folded[PC] = Out.SSATypes[PC].Const;
-  }
+  // Uses of statements with a constant value are that constant already
+  // (propagate); globals and static parameters become the constants
+  // inference resolved them to, so codegen needs no name lookup.
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = Out.Code[PC];
     for (size_t I = 0; I < S.Args.size(); ++I) {
       IRValue &V = S.Args[I];
-      if (V.K == IRValue::SSA && V.Index < N && Folded[V.Index])
-        V = IRValue::constant(*Folded[V.Index]);
-      // Globals and static parameters become the constants inference
-      // resolved them to, so codegen needs no name lookup.
       if ((V.K == IRValue::Global || V.K == IRValue::StaticParam) &&
           I < Out.ArgTypes[PC].size() && Out.ArgTypes[PC][I].Const)
         V = IRValue::constant(*Out.ArgTypes[PC][I].Const);
-    }
-    if (Folded[PC]) {
-      S.K = StmtKind::Nop;
-      S.Args.clear();
     }
   }
   // Dead code: effect-free calls whose value nobody uses, to a fixed point.
