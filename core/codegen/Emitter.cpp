@@ -5,6 +5,7 @@
 
 #include "codegen/Runtime.h"
 #include "infer/DefiniteAssignment.h"
+#include "optim/GuardSplit.h"
 #include "targets/NativeTarget.h"
 #include "types/Type.h"
 
@@ -651,6 +652,9 @@ static llvm::Function *emitLaunchWrapper(ModuleState &MS, CodeInstance &CI,
     Args.push_back(V);
   }
   if (PerBlock) {
+    // The kernel's bounds guard inside the thread loop is worth splitting
+    // the loop at (GuardSplitPass).
+    W->addFnAttr(GuardSplitPass::Attr);
     // for z, for y, for x (x innermost, as CUDA numbers threads): each
     // thread's index goes to the state, where the entry reads it.
     llvm::Value *State = W->getArg(0);

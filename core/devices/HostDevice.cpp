@@ -192,7 +192,10 @@ public:
 
 class HostDevice final : public Device {
 public:
-  HostDevice() { host::prepareWorkers(); }
+  HostDevice() {
+    host::prepareWorkers();
+    host::prepareThisThread();
+  }
   llvm::StringRef name() const override { return "host"; }
   llvm::StringRef target() const override { return "native"; }
   std::string description() const override {

@@ -8,6 +8,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <pthread.h>
 #include <signal.h>
@@ -404,18 +405,50 @@ void setThreadIdx(NativeKernelState &S, uint32_t X, uint32_t Y, uint32_t Z) {
       }
 }
 
-void runBlockDirect(Worker &W, const GridLaunch &L) {
+/// The block index of linear block number B (x fastest, as CUDA numbers
+/// blocks).
+void setBlockIdx(NativeKernelState &S, const Dim3 &Grid, uint64_t B) {
+  S.BlockIdx[0] = int32_t(B % Grid.X);
+  S.BlockIdx[1] = int32_t((B / Grid.X) % Grid.Y);
+  S.BlockIdx[2] = int32_t(B / (uint64_t(Grid.X) * Grid.Y));
+}
+
+/// The next block after S's, without dividing.
+void nextBlockIdx(NativeKernelState &S, const Dim3 &Grid) {
+  if (uint32_t(++S.BlockIdx[0]) < Grid.X)
+    return;
+  S.BlockIdx[0] = 0;
+  if (uint32_t(++S.BlockIdx[1]) < Grid.Y)
+    return;
+  S.BlockIdx[1] = 0;
+  ++S.BlockIdx[2];
+}
+
+/// Runs blocks [Begin, End) one after the other, their threads in order on
+/// this stack. A throw ends the launch, so it ends this run of blocks too:
+/// one sigsetjmp serves all of them. Out of line and free of objects with
+/// destructors, as siglongjmp leaves it.
+[[gnu::noinline]] void runBlocksDirect(Worker &W, const GridLaunch &L,
+                                       uint64_t Begin, uint64_t End) {
   if (sigsetjmp(W.Jmp, /*savemask=*/0) != 0) {
     flushStackOverflow(W);
     return; // a thread threw; the launch has the exception
   }
-  if (L.BlockFn) {
-    // The compiled loop sets each thread's index in the state it is given.
-    W.Current = &W.States[0];
-    L.BlockFn(&W.States[0], L.Args, L.Ret);
-    return;
+  NativeKernelState &S = W.States[0];
+  W.Current = &S;
+  setBlockIdx(S, L.Grid, Begin);
+  for (uint64_t B = Begin; B != End; ++B, nextBlockIdx(S, L.Grid)) {
+    if (W.Launch->Failed.load(std::memory_order_relaxed))
+      return;
+    if (B != Begin && L.SharedBytes) // runBlocks zeroed the first block's
+      std::memset(S.SharedMem, 0, L.SharedBytes);
+    if (L.BlockFn) {
+      // The compiled loop sets each thread's index in the state it is given.
+      L.BlockFn(&S, L.Args, L.Ret);
+      continue;
+    }
+    runThreadsDirect(W, L);
   }
-  runThreadsDirect(W, L);
 }
 
 /// Runs the threads of one block as fibers, round-robin: each round
@@ -455,7 +488,9 @@ void runBlockFibers(Worker &W, const GridLaunch &L) {
   W.InFiber = false;
 }
 
-void runBlock(LaunchControl &C, uint64_t B) {
+/// Runs blocks [Begin, End) of the launch on this thread. What all blocks
+/// share (the worker, the dimensions, shared memory) is set up once.
+void runBlocks(LaunchControl &C, uint64_t Begin, uint64_t End) {
   const GridLaunch &L = C.L;
   Worker &W = Worker::get();
   W.prepareForFaults();
@@ -466,9 +501,6 @@ void runBlock(LaunchControl &C, uint64_t B) {
   if (W.States.size() < (UseFibers ? Threads : 1))
     W.States.resize(UseFibers ? Threads : 1);
   NativeKernelState &S = W.States[0];
-  S.BlockIdx[0] = int32_t(B % L.Grid.X);
-  S.BlockIdx[1] = int32_t((B / L.Grid.X) % L.Grid.Y);
-  S.BlockIdx[2] = int32_t(B / (uint64_t(L.Grid.X) * L.Grid.Y));
   const Dim3 *Dims[2] = {&L.Block, &L.Grid};
   for (int K = 0; K < 2; ++K) {
     int32_t *Out = K == 0 ? S.BlockDim : S.GridDim;
@@ -479,15 +511,20 @@ void runBlock(LaunchControl &C, uint64_t B) {
   S.Runtime = &W;
   S.SharedMem = W.sharedMemory(L.SharedBytes);
   if (L.SharedBytes && !S.SharedMem) {
-    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError",
-              "", 0, {}, {}});
-  } else if (UseFibers) {
-    if (!W.ensureFibers(Threads))
-      C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
-    else
-      runBlockFibers(W, L);
+    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
+  } else if (!UseFibers) {
+    runBlocksDirect(W, L, Begin, End);
+  } else if (!W.ensureFibers(Threads)) {
+    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
   } else {
-    runBlockDirect(W, L);
+    for (uint64_t B = Begin; B != End; ++B) {
+      if (C.Failed.load(std::memory_order_relaxed))
+        break;
+      setBlockIdx(S, L.Grid, B);
+      if (B != Begin && L.SharedBytes)
+        std::memset(S.SharedMem, 0, L.SharedBytes);
+      runBlockFibers(W, L);
+    }
   }
   W.Current = nullptr;
   W.Launch = nullptr;
@@ -502,26 +539,35 @@ void runBlock(LaunchControl &C, uint64_t B) {
 #endif
 #endif
 
-/// Runs every block of the launch, in parallel. oneTBB's scheduler hands
-/// tasks between threads inside libtbb.so, which ThreadSanitizer cannot see
-/// (Debian's TBB is not instrumented), so under TSan every TBB object looks
-/// racy; there the blocks go to plain threads taking block numbers from a
-/// counter, which TSan understands, and what it checks is the runtime's own
-/// shared state (LaunchControl, the workers, the fault handling).
-template <typename Fn> void forEachBlock(uint64_t Blocks, Fn &&RunOne) {
+/// The arena the blocks run in; the warm-up (prepareWorkers) runs in it
+/// too, so that its workers are the ones a launch finds awake.
 #ifndef PRISM_TSAN
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, Blocks),
-                    [&](const tbb::blocked_range<uint64_t> &R) {
-                      for (uint64_t B = R.begin(); B != R.end(); ++B)
-                        if (!RunOne(B))
-                          return;
-                    });
+tbb::task_arena &blockArena() {
+  static tbb::task_arena A;
+  return A;
+}
+#endif
+
+/// Runs every block of the launch, in parallel, handing RunRange ranges of
+/// block numbers. oneTBB's scheduler hands tasks between threads inside
+/// libtbb.so, which ThreadSanitizer cannot see (Debian's TBB is not
+/// instrumented), so under TSan every TBB object looks racy; there the
+/// blocks go to plain threads taking block numbers from a counter, which
+/// TSan understands, and what it checks is the runtime's own shared state
+/// (LaunchControl, the workers, the fault handling).
+template <typename Fn> void forEachBlockRange(uint64_t Blocks, Fn &&RunRange) {
+#ifndef PRISM_TSAN
+  blockArena().execute([&] {
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, Blocks),
+                      [&](const tbb::blocked_range<uint64_t> &R) {
+                        RunRange(R.begin(), R.end());
+                      });
+  });
 #else
   std::atomic<uint64_t> Next{0};
   auto Work = [&] {
     for (uint64_t B; (B = Next.fetch_add(1)) < Blocks;)
-      if (!RunOne(B))
-        return;
+      RunRange(B, B + 1);
   };
   unsigned N = std::max(2u, std::thread::hardware_concurrency());
   std::vector<std::thread> Threads;
@@ -541,13 +587,11 @@ std::optional<ThrownException> runGrid(const GridLaunch &L) {
   const uint64_t Blocks = L.Grid.count();
   if (Blocks == 1) {
     // The common case for calls of ordinary functions: no task overhead.
-    runBlock(C, 0);
+    runBlocks(C, 0, 1);
   } else {
-    forEachBlock(Blocks, [&](uint64_t B) {
-      if (C.Failed.load(std::memory_order_relaxed))
-        return false;
-      runBlock(C, B);
-      return true;
+    forEachBlockRange(Blocks, [&](uint64_t Begin, uint64_t End) {
+      if (!C.Failed.load(std::memory_order_relaxed))
+        runBlocks(C, Begin, End);
     });
   }
   return std::move(C.Thrown);
@@ -571,14 +615,25 @@ void prepareWorkers() {
       // Enough short tasks that every worker takes some: each readies its
       // thread for faults (alternate signal stack) as a launch would.
       unsigned N = 8 * std::max(1u, std::thread::hardware_concurrency());
-      tbb::parallel_for(0u, N, [](unsigned) {
-        Worker::get().prepareForFaults();
-        auto Until = std::chrono::steady_clock::now() + std::chrono::microseconds(200);
-        while (std::chrono::steady_clock::now() < Until)
-          std::this_thread::yield();
+      blockArena().execute([&] {
+        tbb::parallel_for(0u, N, [](unsigned) {
+          Worker::get().prepareForFaults();
+          auto Until =
+              std::chrono::steady_clock::now() + std::chrono::microseconds(200);
+          while (std::chrono::steady_clock::now() < Until)
+            std::this_thread::yield();
+        });
       });
     });
   });
+#endif
+}
+
+void prepareThisThread() {
+  installFaultHandler();
+  Worker::get().prepareForFaults();
+#ifndef PRISM_TSAN
+  blockArena().execute([] {});
 #endif
 }
 

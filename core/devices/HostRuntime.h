@@ -59,8 +59,9 @@ struct ThrownException {
   uint32_t Thread[3] = {0, 0, 0}; ///< and thread
 };
 
-/// The largest block the runtime accepts (CUDA's limit).
-inline constexpr uint64_t MaxThreadsPerBlock = 1024;
+/// The largest block the runtime accepts (CUDA's limit; compiled code
+/// assumes it, see NativeMaxThreadsPerBlock).
+inline constexpr uint64_t MaxThreadsPerBlock = NativeMaxThreadsPerBlock;
 /// The stack of each fiber. Kernels that synchronise are small loops; deep
 /// recursion belongs to non-kernel code, which runs on the worker's stack.
 inline constexpr size_t FiberStackBytes = 64 * 1024;
@@ -74,6 +75,13 @@ std::optional<ThrownException> runGrid(const GridLaunch &L);
 /// starting them. The host device calls it when it is created; a launch
 /// never waits for it.
 void prepareWorkers();
+
+/// Readies the calling thread for launches: its fault handling (the
+/// alternate signal stack, its stack bounds) and its place in the block
+/// arena. Both read /proc/self/maps (pthread_getattr_np) the first time, a
+/// few hundred microseconds that would otherwise land in the first launch.
+/// The host device calls it on the thread that creates it.
+void prepareThisThread();
 
 /// Addresses of the runtime hooks, for the JIT's symbol table.
 void *throwHookAddress();

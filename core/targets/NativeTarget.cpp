@@ -4,14 +4,17 @@
 
 #include "cache/CompilerConfig.h"
 #include "codegen/Runtime.h"
+#include "optim/GuardSplit.h"
 #include "optim/LLVMInit.h"
 #include "targets/HostInfo.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 
 namespace prism {
 
@@ -87,6 +90,20 @@ public:
     if (Field != NSF_ThreadIdx)
       L->setMetadata(llvm::LLVMContext::MD_invariant_load,
                      llvm::MDNode::get(B.getContext(), {}));
+    // What the runtime guarantees (HostDevice::launch checks it), as NVPTX
+    // states it for %tid and %ntid: with it LLVM knows that `threadIdx().x
+    // + 1` cannot overflow, and a block's loop has a small trip count.
+    const uint32_t MaxBlock = NativeMaxThreadsPerBlock;
+    uint32_t Lo = 0, Hi = uint32_t(INT32_MAX); // [Lo, Hi)
+    switch (Field) {
+    case NSF_ThreadIdx: Hi = MaxBlock; break;
+    case NSF_BlockDim: Lo = 1; Hi = MaxBlock + 1; break;
+    case NSF_GridDim: Lo = 1; Hi = uint32_t(INT32_MAX) + 1; break;
+    default: break; // blockIdx: [0, INT32_MAX)
+    }
+    llvm::MDBuilder MDB(B.getContext());
+    L->setMetadata(llvm::LLVMContext::MD_range,
+                   MDB.createRange(llvm::APInt(32, Lo), llvm::APInt(32, Hi)));
     return L;
   }
 
@@ -130,6 +147,16 @@ public:
         "rint", "floorf", "ceilf", "truncf", "rintf", "fma", "fmaf",
         "memcpy", "memset", "memmove"};
     return LibM.contains(Name);
+  }
+
+  void tunePipeline(llvm::PassBuilder &PB, const CompilerConfig &) const override {
+    // Before the vectoriser: a block wrapper's thread loop with the
+    // kernel's bounds guard in it becomes a loop without the guard (and
+    // one that skips the rest), so it vectorises without masks.
+    PB.registerVectorizerStartEPCallback(
+        [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
+          FPM.addPass(GuardSplitPass());
+        });
   }
 
 };

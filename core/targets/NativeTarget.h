@@ -47,6 +47,11 @@ struct NativeKernelState {
   void *Runtime;        ///< opaque to compiled code; for prism_sync_threads
 };
 
+/// The largest block the host runtime runs (CUDA's limit). Compiled code
+/// relies on it: the state's indices carry it as `!range` metadata, which
+/// lets LLVM prove that index arithmetic in a block's loop cannot wrap.
+inline constexpr uint32_t NativeMaxThreadsPerBlock = 1024;
+
 /// Field numbers of NativeKernelState as an LLVM struct
 /// `{ [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr }`.
 enum NativeStateField : unsigned {

@@ -125,6 +125,7 @@ BENCHMARK(BM_HostLaunchEmpty)
     ->Args({1, 1})
     ->Args({1, 256})
     ->Args({64, 256})
+    ->Args({16384, 1024})
     ->ArgNames({"blocks", "threads"})
     ->Unit(benchmark::kMicrosecond);
 

@@ -1,0 +1,248 @@
+// Splitting a loop at a monotone guard; see GuardSplit.h.
+#include "optim/GuardSplit.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace prism {
+
+namespace {
+
+/// Bounds on the code this pass may add: each split copies one loop.
+constexpr unsigned MaxLoopInstructions = 1000;
+constexpr unsigned MaxSplitsPerFunction = 2;
+
+/// `br (icmp Pred ({Start,+,1} of the loop), Bound)`, the recurrence on
+/// the left.
+struct Guard {
+  BranchInst *Br = nullptr;
+  CmpInst::Predicate Pred = CmpInst::BAD_ICMP_PREDICATE;
+  const SCEV *Start = nullptr;
+  const SCEV *Bound = nullptr;
+
+  /// The outcome in the first iterations: `<`, `<=` hold while the
+  /// recurrence is small; `>`, `>=` fail.
+  bool firstOutcome() const {
+    return ICmpInst::isLT(Pred) || ICmpInst::isLE(Pred);
+  }
+  /// The first outcome lasts while t < Bound - Start + adjustment():
+  /// `<` and `>=` change at t = Bound - Start, `<=` and `>` one later.
+  unsigned adjustment() const {
+    return ICmpInst::isLE(Pred) || ICmpInst::isGT(Pred);
+  }
+};
+
+std::optional<Guard> findGuard(Loop &L, ScalarEvolution &SE) {
+  for (BasicBlock *BB : L.blocks()) {
+    if (BB == L.getLoopLatch())
+      continue; // the loop's own exit test
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+    if (!Cmp || Cmp->isEquality() ||
+        !Cmp->getOperand(0)->getType()->isIntegerTy())
+      continue;
+    const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0));
+    const SCEV *RHS = SE.getSCEV(Cmp->getOperand(1));
+    CmpInst::Predicate Pred = Cmp->getPredicate();
+    if (!isa<SCEVAddRecExpr>(LHS)) {
+      std::swap(LHS, RHS);
+      Pred = CmpInst::getSwappedPredicate(Pred);
+    }
+    auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
+    if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
+        !AR->getStepRecurrence(SE)->isOne())
+      continue;
+    // Monotone only if it cannot wrap in the compare's signedness.
+    if (!(ICmpInst::isSigned(Pred) ? AR->hasNoSignedWrap()
+                                   : AR->hasNoUnsignedWrap()))
+      continue;
+    if (!SE.isAvailableAtLoopEntry(RHS, &L) ||
+        !SE.isAvailableAtLoopEntry(AR->getStart(), &L))
+      continue;
+    return Guard{Br, Pred, AR->getStart(), RHS};
+  }
+  return std::nullopt;
+}
+
+unsigned instructionCount(const Loop &L) {
+  unsigned N = 0;
+  for (const BasicBlock *BB : L.blocks())
+    N += BB->size();
+  return N;
+}
+
+/// The shape the split needs: an innermost loop in simplified and LCSSA
+/// form whose only exit is a conditional branch at the latch, to a block
+/// nothing else reaches.
+bool hasSplittableShape(Loop &L, DominatorTree &DT) {
+  if (!L.isInnermost() || !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) ||
+      !L.isSafeToClone())
+    return false;
+  BasicBlock *Latch = L.getLoopLatch();
+  BasicBlock *Exit = L.getExitBlock();
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  return L.getExitingBlock() == Latch && Exit && Br && Br->isConditional() &&
+         Exit->getSinglePredecessor() == Latch;
+}
+
+/// Splits L at G. Before the loop: k, the number of iterations in which
+/// the guard keeps its first outcome (clamped to the trip count n). The
+/// loop runs those k (skipped when k = 0) with the guard folded, then a
+/// copy runs the remaining n - k (skipped when k = n) with it folded the
+/// other way; the copy's header phis continue from the loop's last values.
+void split(Loop &L, const Guard &G, const SCEV *Taken, ScalarEvolution &SE,
+           DominatorTree &DT, LoopInfo &LI) {
+  Function &F = *L.getHeader()->getParent();
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *PH = L.getLoopPreheader();
+  BasicBlock *Header = L.getHeader();
+  BasicBlock *Latch = L.getLoopLatch();
+  BasicBlock *Exit = L.getExitBlock();
+  auto *LatchBr = cast<BranchInst>(Latch->getTerminator());
+
+  // k = clamp(Bound - Start + adjustment, 0, n), exactly: in twice the
+  // width, where neither the difference nor n = taken + 1 can overflow.
+  SCEVExpander Expander(SE, F.getParent()->getDataLayout(), "guard.split");
+  Instruction *At = PH->getTerminator();
+  Type *CmpTy = G.Start->getType();
+  Type *CountTy = Taken->getType();
+  Value *Start = Expander.expandCodeFor(G.Start, CmpTy, At);
+  Value *Bound = Expander.expandCodeFor(G.Bound, CmpTy, At);
+  Value *TakenV = Expander.expandCodeFor(Taken, CountTy, At);
+  IRBuilder<> B(At);
+  Type *WideTy = B.getIntNTy(
+      2 * std::max(CmpTy->getIntegerBitWidth(), CountTy->getIntegerBitWidth()));
+  bool Signed = ICmpInst::isSigned(G.Pred);
+  auto Widen = [&](Value *V) {
+    return Signed ? B.CreateSExt(V, WideTy) : B.CreateZExt(V, WideTy);
+  };
+  Value *Trips = B.CreateAdd(B.CreateZExt(TakenV, WideTy),
+                             ConstantInt::get(WideTy, 1), "guard.split.n");
+  Value *Diff = B.CreateAdd(B.CreateSub(Widen(Bound), Widen(Start)),
+                            ConstantInt::get(WideTy, G.adjustment()));
+  Value *K = B.CreateBinaryIntrinsic(
+      Intrinsic::smin,
+      B.CreateBinaryIntrinsic(Intrinsic::smax, Diff,
+                              ConstantInt::get(WideTy, 0)),
+      Trips, nullptr, "guard.split.k");
+  Value *SkipFirst = B.CreateICmpEQ(K, ConstantInt::get(WideTy, 0));
+  Value *RunSecond = B.CreateICmpNE(K, Trips);
+  Value *LastFirst = B.CreateTrunc(B.CreateSub(K, ConstantInt::get(WideTy, 1)),
+                                   CountTy, "guard.split.last");
+
+  // The copy, between the loop and its exit.
+  BasicBlock *FirstPH = SplitEdge(PH, Header, &DT, &LI);
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Blocks;
+  Loop *Second = cloneLoopWithPreheader(Exit, FirstPH, &L, VMap, ".split", &LI,
+                                        &DT, Blocks);
+  remapInstructionsInBlocks(Blocks, VMap);
+  BasicBlock *SecondPH = Second->getLoopPreheader();
+  BasicBlock *SecondLatch = Second->getLoopLatch();
+
+  // Mid: where the loop leaves for, and where it is skipped to.
+  BasicBlock *Mid = BasicBlock::Create(Ctx, "guard.split.mid", &F, SecondPH);
+  IRBuilder<> MB(Mid);
+  MB.SetCurrentDebugLocation(LatchBr->getDebugLoc());
+  for (PHINode &Phi : Header->phis()) {
+    PHINode *Cont = MB.CreatePHI(Phi.getType(), 2, Phi.getName() + ".cont");
+    Cont->addIncoming(Phi.getIncomingValueForBlock(Latch), Latch);
+    Cont->addIncoming(Phi.getIncomingValueForBlock(FirstPH), PH);
+    cast<PHINode>(VMap[&Phi])->setIncomingValueForBlock(SecondPH, Cont);
+  }
+  for (PHINode &Phi : Exit->phis()) {
+    int I = Phi.getBasicBlockIndex(Latch);
+    Value *V = Phi.getIncomingValue(I);
+    PHINode *Out = MB.CreatePHI(Phi.getType(), 2, Phi.getName() + ".first");
+    Out->addIncoming(V, Latch);
+    // k = 0 always runs the copy, so this value is never used.
+    Out->addIncoming(PoisonValue::get(Phi.getType()), PH);
+    Phi.setIncomingBlock(I, Mid);
+    Phi.setIncomingValue(I, Out);
+    if (Phi.getBasicBlockIndex(SecondLatch) < 0) {
+      Value *Copy = VMap.lookup(V);
+      Phi.addIncoming(Copy ? Copy : V, SecondLatch);
+    }
+  }
+  MB.CreateCondBr(RunSecond, SecondPH, Exit);
+
+  // The loop counts its iterations and leaves for Mid after the k-th.
+  PHINode *T = PHINode::Create(CountTy, 2, "guard.split.t", &Header->front());
+  T->addIncoming(ConstantInt::get(CountTy, 0), FirstPH);
+  IRBuilder<> LB(LatchBr);
+  T->addIncoming(LB.CreateNUWAdd(T, ConstantInt::get(CountTy, 1)), Latch);
+  BranchInst *NewLatchBr =
+      LB.CreateCondBr(LB.CreateICmpEQ(T, LastFirst), Mid, Header);
+  NewLatchBr->copyMetadata(*LatchBr);
+  LatchBr->eraseFromParent();
+
+  Instruction *PHTerm = PH->getTerminator();
+  BranchInst::Create(Mid, FirstPH, SkipFirst, PHTerm);
+  PHTerm->eraseFromParent();
+
+  // Each half knows the guard's outcome.
+  G.Br->setCondition(ConstantInt::getBool(Ctx, G.firstOutcome()));
+  cast<BranchInst>(VMap[G.Br])
+      ->setCondition(ConstantInt::getBool(Ctx, !G.firstOutcome()));
+}
+
+/// Splits the first loop of F that qualifies; true if one was split.
+bool splitOne(Function &F, FunctionAnalysisManager &FAM) {
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!hasSplittableShape(*L, DT) ||
+        instructionCount(*L) > MaxLoopInstructions)
+      continue;
+    std::optional<Guard> G = findGuard(*L, SE);
+    if (!G)
+      continue;
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    if (isa<SCEVCouldNotCompute>(Taken) || !Taken->getType()->isIntegerTy())
+      continue;
+    SCEVExpander Check(SE, F.getParent()->getDataLayout(), "guard.split");
+    Instruction *At = L->getLoopPreheader()->getTerminator();
+    if (!Check.isSafeToExpandAt(Taken, At) ||
+        !Check.isSafeToExpandAt(G->Start, At) ||
+        !Check.isSafeToExpandAt(G->Bound, At))
+      continue;
+    split(*L, *G, Taken, SE, DT, LI);
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+PreservedAnalyses GuardSplitPass::run(Function &F,
+                                      FunctionAnalysisManager &FAM) {
+  if (!F.hasFnAttribute(Attr))
+    return PreservedAnalyses::all();
+  bool Changed = false;
+  for (unsigned I = 0; I < MaxSplitsPerFunction && splitOne(F, FAM); ++I) {
+    Changed = true;
+    // The CFG changed under every analysis; the next round starts afresh.
+    FAM.invalidate(F, PreservedAnalyses::none());
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace prism
