@@ -2,6 +2,7 @@
 #include "optim/GuardSplit.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/InstructionSimplify.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -10,6 +11,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -24,12 +26,13 @@ namespace {
 
 /// Bounds on the code this pass may add: each split copies one loop.
 constexpr unsigned MaxLoopInstructions = 1000;
-constexpr unsigned MaxSplitsPerFunction = 2;
+constexpr unsigned MaxSplitsPerFunction = 4;
 
-/// `br (icmp Pred ({Start,+,1} of the loop), Bound)`, the recurrence on
-/// the left.
+/// `icmp Pred ({Start,+,1} of the loop), Bound`, the recurrence on the
+/// left, deciding a branch (alone, or in an `and`/`or` of conditions, as
+/// SimplifyCFG merges nested `if`s).
 struct Guard {
-  BranchInst *Br = nullptr;
+  ICmpInst *Cmp = nullptr;
   CmpInst::Predicate Pred = CmpInst::BAD_ICMP_PREDICATE;
   const SCEV *Start = nullptr;
   const SCEV *Bound = nullptr;
@@ -46,38 +49,61 @@ struct Guard {
   }
 };
 
-std::optional<Guard> findGuard(Loop &L, ScalarEvolution &SE) {
-  for (BasicBlock *BB : L.blocks()) {
-    if (BB == L.getLoopLatch())
-      continue; // the loop's own exit test
-    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-    if (!Br || !Br->isConditional() ||
-        Br->getSuccessor(0) == Br->getSuccessor(1))
+/// Whether V decides a conditional branch of L other than its exit test,
+/// directly or through `and`/`or` (as instructions or selects) of i1s.
+bool decidesBranch(Value *V, Loop &L) {
+  SmallVector<Value *, 8> Work = {V};
+  SmallPtrSet<Value *, 8> Seen;
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
       continue;
-    auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
-    if (!Cmp || Cmp->isEquality() ||
-        !Cmp->getOperand(0)->getType()->isIntegerTy())
-      continue;
-    const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0));
-    const SCEV *RHS = SE.getSCEV(Cmp->getOperand(1));
-    CmpInst::Predicate Pred = Cmp->getPredicate();
-    if (!isa<SCEVAddRecExpr>(LHS)) {
-      std::swap(LHS, RHS);
-      Pred = CmpInst::getSwappedPredicate(Pred);
+    for (User *U : X->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I || !L.contains(I))
+        continue;
+      if (auto *Br = dyn_cast<BranchInst>(I)) {
+        if (Br->getParent() != L.getLoopLatch())
+          return true;
+        continue;
+      }
+      if (I->getType()->isIntegerTy(1) &&
+          (isa<SelectInst>(I) || I->getOpcode() == Instruction::And ||
+           I->getOpcode() == Instruction::Or))
+        Work.push_back(I);
     }
-    auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
-    if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
-        !AR->getStepRecurrence(SE)->isOne())
-      continue;
-    // Monotone only if it cannot wrap in the compare's signedness.
-    if (!(ICmpInst::isSigned(Pred) ? AR->hasNoSignedWrap()
-                                   : AR->hasNoUnsignedWrap()))
-      continue;
-    if (!SE.isAvailableAtLoopEntry(RHS, &L) ||
-        !SE.isAvailableAtLoopEntry(AR->getStart(), &L))
-      continue;
-    return Guard{Br, Pred, AR->getStart(), RHS};
   }
+  return false;
+}
+
+std::optional<Guard> findGuard(Loop &L, ScalarEvolution &SE) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      auto *Cmp = dyn_cast<ICmpInst>(&I);
+      if (!Cmp || Cmp->isEquality() ||
+          !Cmp->getOperand(0)->getType()->isIntegerTy() ||
+          !decidesBranch(Cmp, L))
+        continue;
+      const SCEV *LHS = SE.getSCEV(Cmp->getOperand(0));
+      const SCEV *RHS = SE.getSCEV(Cmp->getOperand(1));
+      CmpInst::Predicate Pred = Cmp->getPredicate();
+      if (!isa<SCEVAddRecExpr>(LHS)) {
+        std::swap(LHS, RHS);
+        Pred = CmpInst::getSwappedPredicate(Pred);
+      }
+      auto *AR = dyn_cast<SCEVAddRecExpr>(LHS);
+      if (!AR || AR->getLoop() != &L || !AR->isAffine() ||
+          !AR->getStepRecurrence(SE)->isOne())
+        continue;
+      // Monotone only if it cannot wrap in the compare's signedness.
+      if (!(ICmpInst::isSigned(Pred) ? AR->hasNoSignedWrap()
+                                     : AR->hasNoUnsignedWrap()))
+        continue;
+      if (!SE.isAvailableAtLoopEntry(RHS, &L) ||
+          !SE.isAvailableAtLoopEntry(AR->getStart(), &L))
+        continue;
+      return Guard{Cmp, Pred, AR->getStart(), RHS};
+    }
   return std::nullopt;
 }
 
@@ -157,13 +183,31 @@ void split(Loop &L, const Guard &G, const SCEV *Taken, ScalarEvolution &SE,
   BasicBlock *SecondPH = Second->getLoopPreheader();
   BasicBlock *SecondLatch = Second->getLoopLatch();
 
-  // Mid: where the loop leaves for, and where it is skipped to.
+  // Mid: where the loop ends up, through its own exit block, and where it
+  // is skipped to. Each copy gets an exit of its own, so that both are
+  // again in simplified, LCSSA form (a later round may split them).
+  BasicBlock *FirstExit =
+      BasicBlock::Create(Ctx, "guard.split.first.exit", &F, SecondPH);
   BasicBlock *Mid = BasicBlock::Create(Ctx, "guard.split.mid", &F, SecondPH);
-  IRBuilder<> MB(Mid);
-  MB.SetCurrentDebugLocation(LatchBr->getDebugLoc());
+  BasicBlock *SecondExit =
+      BasicBlock::Create(Ctx, "guard.split.second.exit", &F, Exit);
+  IRBuilder<> FB(FirstExit), MB(Mid), SB(SecondExit);
+  for (IRBuilder<> *IB : {&FB, &MB, &SB})
+    IB->SetCurrentDebugLocation(LatchBr->getDebugLoc());
+  // V as seen after loop Lp, whose latch is From: through an LCSSA phi in
+  // Lp's exit block B if Lp defines it.
+  auto Leave = [](IRBuilder<> &B, Loop &Lp, BasicBlock *From, Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !Lp.contains(I))
+      return V;
+    PHINode *P = B.CreatePHI(V->getType(), 1, V->getName() + ".lcssa");
+    P->addIncoming(V, From);
+    return static_cast<Value *>(P);
+  };
   for (PHINode &Phi : Header->phis()) {
     PHINode *Cont = MB.CreatePHI(Phi.getType(), 2, Phi.getName() + ".cont");
-    Cont->addIncoming(Phi.getIncomingValueForBlock(Latch), Latch);
+    Cont->addIncoming(Leave(FB, L, Latch, Phi.getIncomingValueForBlock(Latch)),
+                      FirstExit);
     Cont->addIncoming(Phi.getIncomingValueForBlock(FirstPH), PH);
     cast<PHINode>(VMap[&Phi])->setIncomingValueForBlock(SecondPH, Cont);
   }
@@ -171,25 +215,29 @@ void split(Loop &L, const Guard &G, const SCEV *Taken, ScalarEvolution &SE,
     int I = Phi.getBasicBlockIndex(Latch);
     Value *V = Phi.getIncomingValue(I);
     PHINode *Out = MB.CreatePHI(Phi.getType(), 2, Phi.getName() + ".first");
-    Out->addIncoming(V, Latch);
+    Out->addIncoming(Leave(FB, L, Latch, V), FirstExit);
     // k = 0 always runs the copy, so this value is never used.
     Out->addIncoming(PoisonValue::get(Phi.getType()), PH);
     Phi.setIncomingBlock(I, Mid);
     Phi.setIncomingValue(I, Out);
-    if (Phi.getBasicBlockIndex(SecondLatch) < 0) {
-      Value *Copy = VMap.lookup(V);
-      Phi.addIncoming(Copy ? Copy : V, SecondLatch);
-    }
+    Value *Copy = VMap.lookup(V);
+    if (Phi.getBasicBlockIndex(SecondLatch) >= 0)
+      Phi.removeIncomingValue(SecondLatch, /*DeletePHIIfEmpty=*/false);
+    Phi.addIncoming(Leave(SB, *Second, SecondLatch, Copy ? Copy : V),
+                    SecondExit);
   }
+  FB.CreateBr(Mid);
   MB.CreateCondBr(RunSecond, SecondPH, Exit);
+  SB.CreateBr(Exit);
+  SecondLatch->getTerminator()->replaceSuccessorWith(Exit, SecondExit);
 
-  // The loop counts its iterations and leaves for Mid after the k-th.
+  // The loop counts its iterations and leaves after the k-th.
   PHINode *T = PHINode::Create(CountTy, 2, "guard.split.t", &Header->front());
   T->addIncoming(ConstantInt::get(CountTy, 0), FirstPH);
   IRBuilder<> LB(LatchBr);
   T->addIncoming(LB.CreateNUWAdd(T, ConstantInt::get(CountTy, 1)), Latch);
   BranchInst *NewLatchBr =
-      LB.CreateCondBr(LB.CreateICmpEQ(T, LastFirst), Mid, Header);
+      LB.CreateCondBr(LB.CreateICmpEQ(T, LastFirst), FirstExit, Header);
   NewLatchBr->copyMetadata(*LatchBr);
   LatchBr->eraseFromParent();
 
@@ -197,10 +245,19 @@ void split(Loop &L, const Guard &G, const SCEV *Taken, ScalarEvolution &SE,
   BranchInst::Create(Mid, FirstPH, SkipFirst, PHTerm);
   PHTerm->eraseFromParent();
 
-  // Each half knows the guard's outcome.
-  G.Br->setCondition(ConstantInt::getBool(Ctx, G.firstOutcome()));
-  cast<BranchInst>(VMap[G.Br])
-      ->setCondition(ConstantInt::getBool(Ctx, !G.firstOutcome()));
+  // Each half knows the guard's outcome; the conditions built on it fold.
+  // What a half no longer reaches goes now, so that the next round finds
+  // only live guards.
+  auto *SecondCmp = cast<ICmpInst>(VMap[G.Cmp]);
+  replaceAndRecursivelySimplify(G.Cmp,
+                                ConstantInt::getBool(Ctx, G.firstOutcome()));
+  replaceAndRecursivelySimplify(SecondCmp,
+                                ConstantInt::getBool(Ctx, !G.firstOutcome()));
+  for (BasicBlock *BB : L.blocks())
+    ConstantFoldTerminator(BB, /*DeleteDeadConditions=*/true);
+  for (BasicBlock *BB : Second->blocks())
+    ConstantFoldTerminator(BB, true);
+  removeUnreachableBlocks(F);
 }
 
 /// Splits the first loop of F that qualifies; true if one was split.

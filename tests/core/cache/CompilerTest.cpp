@@ -6,10 +6,11 @@
 #include "optim/Pipeline.h"
 #include "targets/NativeTarget.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -307,6 +308,37 @@ TEST_F(CompilerE2E, PipelineSnapshotsForSaxpyAtO2) {
     SawSROA |= P.Pass.find("SROA") != std::string::npos;
   }
   EXPECT_TRUE(SawSROA);
+}
+
+TEST_F(CompilerE2E, BlockLoopIsSplitAtTheBoundsGuardAndVectorisedWithoutMasks) {
+  // `if i <= length(y)` inside the block wrapper's thread loop: the native
+  // pipeline splits the loop there (GuardSplitPass), so the threads in
+  // range run a loop with no guard, which vectorises with plain loads and
+  // stores instead of masked ones.
+  loadExample("saxpy.jl");
+  CompileOptions O;
+  O.Snapshots = true;
+  CompileResult R = compileSig(
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      Stage::LLVMOpt, true, 2, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string Block = nativeBlockLaunchSymbol("julia_saxpy!");
+  bool Split = false;
+  for (const PassSnapshot &P : R.Report->Passes)
+    Split |= P.Pass == "GuardSplitPass" && P.Function == Block;
+  EXPECT_TRUE(Split) << "GuardSplitPass did not change " << Block;
+  const llvm::Function *W = R.Module->getFunction(Block);
+  ASSERT_TRUE(W);
+  unsigned VectorLoads = 0;
+  for (const llvm::Instruction &I : llvm::instructions(*W)) {
+    if (const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I))
+      if (const llvm::Function *F = Call->getCalledFunction())
+        EXPECT_FALSE(F->getName().startswith("llvm.masked."))
+            << F->getName().str();
+    if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
+      VectorLoads += L->getType()->isVectorTy();
+  }
+  EXPECT_GE(VectorLoads, 2u); // x[i] and y[i], at least
 }
 
 //===----------------------------------------------------------------------===//

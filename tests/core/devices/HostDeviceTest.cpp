@@ -135,6 +135,40 @@ TEST_F(HostDeviceTest, Saxpy) {
   EXPECT_GE(R.TimeMs, 0.0);
 }
 
+// The block loop is split at each guard (GuardSplitPass); wherever a guard
+// flips (before a block, inside one, after the grid, never), exactly the
+// threads in the window write.
+TEST_F(HostDeviceTest, GuardsFlippingAnywhereInTheGridSelectTheRightThreads) {
+  loadText("window.jl",
+           R"(function window!(out::DeviceArray{Float32,1}, lo::Int, hi::Int)
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    if i > lo
+        if hi >= i
+            if i <= length(out)
+                @inbounds out[i] = 1.0f0
+            end
+        end
+    end
+    return nothing
+end
+)");
+  auto K = load("window!(DeviceArray{Float32,1}, Int64, Int64)");
+  ASSERT_TRUE(K);
+  const int64_t N = 150; // 3 blocks of 64 threads: the last one part-empty
+  for (int64_t Lo : {-5, 0, 1, 63, 64, 100, 150, 300})
+    for (int64_t Hi : {-1, 0, 1, 64, 65, 149, 150, 192, 500}) {
+      LaunchResult R = run(*K, {3, 1, 1}, {64, 1, 1},
+                           {HostValue::zeros(ScalarKind::Float32, {N}),
+                            HostValue::fromInt(ScalarKind::Int64, Lo),
+                            HostValue::fromInt(ScalarKind::Int64, Hi)});
+      ASSERT_EQ(R.Args.size(), 3u);
+      std::vector<float> Out = floats(R.Args[0]);
+      for (int64_t I = 1; I <= N; ++I)
+        ASSERT_EQ(Out[I - 1], I > Lo && I <= Hi ? 1.0f : 0.0f)
+            << "out[" << I << "], lo " << Lo << ", hi " << Hi;
+    }
+}
+
 TEST_F(HostDeviceTest, BlockSumSynchronisesThreads) {
   loadExample("reduce.jl");
   auto K = load("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
