@@ -607,6 +607,9 @@ void prepareWorkers() {
         T.join();
     }
   };
+  // The arena first: statics are destroyed in reverse order of
+  // construction, so the warm-up thread is joined before its arena goes.
+  blockArena();
   static Warmup W;
   static std::once_flag Once;
   std::call_once(Once, [] {
