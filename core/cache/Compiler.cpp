@@ -388,8 +388,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
         return std::move(Result);
       Result.Object.assign(Obj->begin(), Obj->end());
     }
-    if (Opts.Resources)
+    if (Opts.Resources && Opts.DeferResources && Tgt.resourceUsageRunsATool()) {
+      Result.DeferredAsm = *Asm;
+      report().Resources.Note = "being measured";
+    } else if (Opts.Resources) {
       Tgt.resourceUsage(*Asm, Config, report().Resources);
+    }
     StageOutput Out;
     if (Opts.RawAsm || !Opts.StageText) {
       Out.Text = std::move(*Asm);
@@ -407,6 +411,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
 }
 
 } // namespace
+
+void measureResources(const CompilerConfig &C, const std::string &Asm,
+                      ResourceUsage &Out) {
+  Out.Note.clear();
+  C.target().resourceUsage(Asm, C, Out);
+}
 
 CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,
                       Stage UpTo, const CompileHooks &Hooks,

@@ -59,6 +59,11 @@ struct CompileOptions {
   bool StageText = true;
   /// Measure resources (ptx: runs `ptxas -v`, a separate process).
   bool Resources = true;
+  /// Where measuring runs a tool (Target::resourceUsageRunsATool), leave it
+  /// for later: the report's figures say so, and CompileResult::DeferredAsm
+  /// keeps what measureResources() needs. The live workspace shows the
+  /// code first and the figures when ptxas is done.
+  bool DeferResources = false;
   /// Keep the optimised module in CompileResult::Module. The compile cache
   /// does not: code generation then runs on it instead of on a copy.
   bool KeepModule = true;
@@ -80,6 +85,9 @@ struct CompileResult {
   std::string EntrySymbol;
   std::string LaunchSymbol;       ///< native: the `jfptr_` launch wrapper
   uint64_t SharedBytes = 0;
+  /// With CompileOptions::DeferResources: the backend's assembly, for
+  /// measureResources() (empty when nothing was deferred).
+  std::string DeferredAsm;
 
   CompileResult();
   CompileResult(CompileResult &&);
@@ -87,6 +95,11 @@ struct CompileResult {
   ~CompileResult();
   bool ok() const { return Report && Report->ok(); }
 };
+
+/// The resource figures of assembly a compile deferred (DeferredAsm), added
+/// to Out (which holds what the compile already knew, e.g. shared bytes).
+void measureResources(const CompilerConfig &C, const std::string &Asm,
+                      ResourceUsage &Out);
 
 /// Runs the job up to and including `UpTo`, inferring through `Engine`.
 CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,

@@ -242,6 +242,8 @@ public:
   bool objectIsAsm() const override { return true; }
   bool lineInfoAsDirectives() const override { return true; }
 
+  bool resourceUsageRunsATool() const override { return true; }
+
   void resourceUsage(const std::string &Asm, const CompilerConfig &C,
                      ResourceUsage &Out) const override;
 

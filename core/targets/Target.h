@@ -152,6 +152,9 @@ public:
   /// Registers, spills, shared memory... from the asm (and tools like ptxas).
   virtual void resourceUsage(const std::string &Asm, const CompilerConfig &C,
                              ResourceUsage &Out) const;
+  /// Whether resourceUsage runs an external tool (ptxas: a process, tens
+  /// of milliseconds), which a live session runs after showing the code.
+  virtual bool resourceUsageRunsATool() const { return false; }
 };
 
 /// The target for a name, or an Error ("unknown target `x`", "AMDGPU not

@@ -92,6 +92,7 @@ JobCompiler makeDriverJobCompiler() {
     Opts.Snapshots = true;
     Opts.TypedOptimized = true;
     Opts.Cancel = &Cancel;
+    Opts.DeferResources = true; // ptxas runs after the code is shown
     CompilerJob Job{Spec, *Config, W};
     // Through the engine (not compileInferred) so that the optimised typed
     // IR stage is produced too; inference answers from its cache here.
@@ -104,6 +105,11 @@ JobCompiler makeDriverJobCompiler() {
     CompiledJob Out;
     Out.Report = R.Report;
     Out.Used.assign(Inferred->All.begin(), Inferred->All.end());
+    if (R.ok() && !R.DeferredAsm.empty())
+      Out.MeasureResources =
+          [Config = *Config, Asm = std::move(R.DeferredAsm)](ResourceUsage &U) {
+            measureResources(*Config, Asm, U);
+          };
     return Out;
   };
 }

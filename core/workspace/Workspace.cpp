@@ -61,6 +61,8 @@ struct WatchedJob {
   JobState State;
   std::vector<const CodeInstance *> Used;
   bool NeedsCompile = true;
+  /// The report's resource figures, still to measure (CompiledJob).
+  std::function<void(ResourceUsage &)> PendingResources;
 };
 } // namespace
 
@@ -417,6 +419,7 @@ void Workspace::compilePending(const std::string &Reason) {
     }
     J.State.Report = R.Report;
     J.Used = std::move(R.Used);
+    J.PendingResources = std::move(R.MeasureResources);
     J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
                                                   : JobStatus::Error;
     ++J.State.Compiles;
@@ -425,6 +428,27 @@ void Workspace::compilePending(const std::string &Reason) {
     if (!S->Log.empty() && S->Log.back().Edit == S->Edits)
       S->Log.back().Recompiled.push_back(J.State.Spec.label() + " (" +
                                          Reason + ")");
+  }
+  measurePendingResources();
+}
+
+void Workspace::measurePendingResources() {
+  bool CodePublished = false;
+  for (WatchedJob &J : S->Jobs) {
+    if (!J.PendingResources || !J.State.Report)
+      continue;
+    // A newer edit comes first; what is left is measured after it (or
+    // replaced by its recompile).
+    if (newerEditQueued())
+      return;
+    if (!CodePublished) {
+      publish(); // the recompiled code, before the tool runs
+      CodePublished = true;
+    }
+    auto Measured = std::make_shared<JobReport>(*J.State.Report);
+    J.PendingResources(Measured->Resources);
+    J.PendingResources = nullptr;
+    J.State.Report = std::move(Measured);
   }
 }
 

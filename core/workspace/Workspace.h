@@ -103,6 +103,9 @@ using WorkspaceSnapshotRef = std::shared_ptr<const WorkspaceSnapshot>;
 struct CompiledJob {
   JobReportRef Report;
   std::vector<const CodeInstance *> Used;
+  /// Work left for after the code is published: resource figures that take
+  /// a tool (ptxas). Fills in the figures of a copy of Report.
+  std::function<void(ResourceUsage &)> MeasureResources;
 };
 /// The last argument is raised when a newer edit arrives: the compile
 /// should stop early (CompileOptions::Cancel) and report "cancelled".
@@ -154,6 +157,7 @@ private:
   void process(WorkspaceCommand &C);
   void applySource(std::string Text, bool FromDisk);
   void compilePending(const std::string &Reason);
+  void measurePendingResources();
   bool newerEditQueued();
   void publish();
 

@@ -3,6 +3,8 @@
 #include "workspace/JobCompile.h"
 #include "workspace/Workspace.h"
 
+#include "targets/PtxTarget.h"
+
 #include <gtest/gtest.h>
 
 #include "llvm/ADT/SmallString.h"
@@ -12,6 +14,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <mutex>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -287,5 +290,51 @@ TEST_F(WorkspaceTest, AutosaveSurvivesKillDashNine) {
   WS.discardAutosave();
   WS.waitIdle();
   EXPECT_FALSE(llvm::sys::fs::exists(Autosave));
+  llvm::sys::fs::remove(Path);
+}
+
+// A ptx job's code is published before ptxas runs for its resource
+// figures; the figures follow in a later snapshot, and waitIdle waits for
+// them.
+TEST_F(WorkspaceTest, PtxCodeIsShownBeforePtxasMeasuresIt) {
+  if (!findPtxas())
+    GTEST_SKIP() << "ptxas not installed (CUDA toolkit): no resource figures";
+  std::string Path = writeTemp(R"(function fill!(a::DeviceArray{Float32,1})
+    @inbounds a[threadIdx().x] = 1.0f0
+    return nothing
+end
+)");
+  Workspace WS(makeDriverJobCompiler());
+  std::mutex M;
+  std::vector<WorkspaceSnapshotRef> Seen;
+  WS.setOnPublish([&] {
+    std::lock_guard<std::mutex> G(M);
+    Seen.push_back(WS.snapshot());
+  });
+  WS.openFile(Path);
+  JobSpec Spec;
+  Spec.Signature = "fill!(DeviceArray{Float32,1})";
+  Spec.Target = "ptx";
+  WS.addJob(Spec);
+  WS.waitIdle();
+
+  std::lock_guard<std::mutex> G(M);
+  const JobState *Final = findJob(*WS.snapshot(), Spec.Signature);
+  ASSERT_TRUE(Final && Final->Status == JobStatus::Ok);
+  EXPECT_TRUE(Final->Report->Resources.Registers.has_value())
+      << Final->Report->Resources.Note;
+  EXPECT_EQ(Final->Report->Resources.Source.rfind("ptxas -v", 0), 0u);
+  // Some earlier snapshot had the same code without the figures yet.
+  bool CodeFirst = false;
+  for (const WorkspaceSnapshotRef &S : Seen)
+    if (const JobState *J = findJob(*S, Spec.Signature);
+        J && J->Status == JobStatus::Ok && J->Report != Final->Report) {
+      EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
+                Final->Report->stage(Stage::Asm).Text);
+      EXPECT_FALSE(J->Report->Resources.Registers.has_value());
+      EXPECT_EQ(J->Report->Resources.Note, "being measured");
+      CodeFirst = true;
+    }
+  EXPECT_TRUE(CodeFirst);
   llvm::sys::fs::remove(Path);
 }
