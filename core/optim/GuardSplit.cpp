@@ -153,6 +153,10 @@ void split(Loop &L, const Guard &G, const SCEV *Taken, ScalarEvolution &SE,
   Value *Bound = Expander.expandCodeFor(G.Bound, CmpTy, At);
   Value *TakenV = Expander.expandCodeFor(Taken, CountTy, At);
   IRBuilder<> B(At);
+  // The guard may sit where the loop never goes, with operands that are
+  // poison; k must still be some number, not poison.
+  Start = B.CreateFreeze(Start);
+  Bound = B.CreateFreeze(Bound);
   Type *WideTy = B.getIntNTy(
       2 * std::max(CmpTy->getIntegerBitWidth(), CountTy->getIntegerBitWidth()));
   bool Signed = ICmpInst::isSigned(G.Pred);
