@@ -37,6 +37,17 @@ protected:
     return compile(Engine, Job, UpTo, Hooks, O);
   }
 
+  /// saxpy.jl's kernel for the host at -O2, every pass that changed it
+  /// recorded.
+  CompileResult saxpyWithSnapshots() {
+    loadExample("saxpy.jl");
+    CompileOptions O;
+    O.Snapshots = true;
+    return compileSig(
+        "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+        Stage::LLVMOpt, true, 2, O);
+  }
+
   static std::string diags(const JobReport &R) {
     std::string S;
     for (const Diagnostic &D : R.Diagnostics)
@@ -294,12 +305,7 @@ TEST_F(CompilerE2E, StagesFireHooksInOrderWithTimingsAndAllocations) {
 }
 
 TEST_F(CompilerE2E, PipelineSnapshotsForSaxpyAtO2) {
-  loadExample("saxpy.jl");
-  CompileOptions O;
-  O.Snapshots = true;
-  CompileResult R = compileSig(
-      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
-      Stage::LLVMOpt, true, 2, O);
+  CompileResult R = saxpyWithSnapshots();
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   ASSERT_GT(R.Report->Passes.size(), 3u);
   bool SawSROA = false;
@@ -315,12 +321,7 @@ TEST_F(CompilerE2E, BlockLoopIsSplitAtTheBoundsGuardAndVectorisedWithoutMasks) {
   // pipeline splits the loop there (GuardSplitPass), so the threads in
   // range run a loop with no guard, which vectorises with plain loads and
   // stores instead of masked ones.
-  loadExample("saxpy.jl");
-  CompileOptions O;
-  O.Snapshots = true;
-  CompileResult R = compileSig(
-      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
-      Stage::LLVMOpt, true, 2, O);
+  CompileResult R = saxpyWithSnapshots();
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   const std::string Block = nativeBlockLaunchSymbol("julia_saxpy!");
   bool Split = false;

@@ -26,21 +26,18 @@ using namespace llvm;
 
 namespace {
 
-/// `for t in 0:n-1; if (start + t) PRED bound; out[t] = 1`, as LLVM's loop
-/// passes leave a block wrapper's thread loop (rotated, n >= 1). Flags is
-/// what the add promises (`nsw`, `nuw` or nothing), Attr whether the
-/// function opts in.
-std::string guardedLoop(StringRef Name, StringRef Pred, StringRef Flags,
-                        bool Attr = true) {
+/// `for t in 0:n-1; if GUARD; out[t] = 1`, as LLVM's loop passes leave a
+/// block wrapper's thread loop (rotated, n >= 1). Guard is IR in the loop
+/// header that ends in a branch to %then (write) or %latch (skip); it may
+/// use %t, %a and %b. Attr: whether the function opts in.
+std::string loopIR(StringRef Name, StringRef Guard, bool Attr) {
   return formatv(R"IR(
-define void @{0}(i64 %start, i64 %bound, i64 %n, ptr %out) {3} {{
+define void @{0}(i64 %a, i64 %b, i64 %n, ptr %out) {2} {{
 entry:
   br label %loop
 loop:
   %t = phi i64 [ 0, %entry ], [ %t.next, %latch ]
-  %v = add {2} i64 %start, %t
-  %g = icmp {1} i64 %v, %bound
-  br i1 %g, label %then, label %latch
+{1}
 then:
   %p = getelementptr inbounds i64, ptr %out, i64 %t
   store i64 1, ptr %p, align 8
@@ -53,8 +50,26 @@ exit:
   ret void
 }
 )IR",
-                 Name, Pred, Flags, Attr ? "\"prism-split-guards\"" : "")
+                 Name, Guard, Attr ? "\"prism-split-guards\"" : "")
       .str();
+}
+
+/// The same loop with the opt-in (@split) and without (@original).
+std::string splitAndOriginal(StringRef Guard) {
+  return loopIR("split", Guard, true) + loopIR("original", Guard, false);
+}
+
+/// `if (a + t) PRED b`, where the add promises Flags (`nsw`, `nuw` or
+/// nothing).
+std::string guardedLoop(StringRef Name, StringRef Pred, StringRef Flags,
+                        bool Attr = true) {
+  return loopIR(Name,
+                formatv("  %v = add {1} i64 %a, %t\n"
+                        "  %g = icmp {0} i64 %v, %b\n"
+                        "  br i1 %g, label %then, label %latch",
+                        Pred, Flags)
+                    .str(),
+                Attr);
 }
 
 std::unique_ptr<Module> parse(const std::string &IR, LLVMContext &Ctx) {
@@ -197,35 +212,16 @@ TEST(GuardSplit, LeavesOtherLoopsAlone) {
 TEST(GuardSplit, NestedGuardsAreSplitOneAfterAnother) {
   prism::initializeLLVMTargets();
   auto Ctx = std::make_unique<LLVMContext>();
-  const char *Window = R"IR(
-define void @{0}(i64 %lo, i64 %hi, i64 %n, ptr %out) {1} {{
-entry:
-  br label %loop
-loop:
-  %t = phi i64 [ 0, %entry ], [ %t.next, %latch ]
-  %above = icmp sgt i64 %t, %lo
-  br i1 %above, label %a, label %latch
-a:
-  %below = icmp sle i64 %t, %hi
-  br i1 %below, label %then, label %latch
-then:
-  %p = getelementptr inbounds i64, ptr %out, i64 %t
-  store i64 1, ptr %p, align 8
-  br label %latch
-latch:
-  %t.next = add nuw nsw i64 %t, 1
-  %done = icmp eq i64 %t.next, %n
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-)IR";
+  // a < t <= b, as two nested ifs.
   std::unique_ptr<Module> M =
-      parse(formatv(Window, "split", "\"prism-split-guards\"").str() +
-                formatv(Window, "original", "").str(),
+      parse(splitAndOriginal(R"IR(  %above = icmp sgt i64 %t, %a
+  br i1 %above, label %inside, label %latch
+inside:
+  %below = icmp sle i64 %t, %b
+  br i1 %below, label %then, label %latch)IR"),
             *Ctx);
   ASSERT_TRUE(M);
-  // [0, lo] does nothing, (lo, hi] writes, (hi, n) does nothing: three
+  // [0, a] does nothing, (a, b] writes, (b, n) does nothing: three
   // loops, and the original's one.
   EXPECT_EQ(splitAndCountLoops(*M), 4u);
   EXPECT_EQ(guardBranches(*M->getFunction("split")), 0u);
@@ -237,32 +233,13 @@ exit:
 TEST(GuardSplit, GuardsMergedIntoOneConditionAreSplitToo) {
   prism::initializeLLVMTargets();
   auto Ctx = std::make_unique<LLVMContext>();
-  const char *Window = R"IR(
-define void @{0}(i64 %lo, i64 %hi, i64 %n, ptr %out) {1} {{
-entry:
-  br label %loop
-loop:
-  %t = phi i64 [ 0, %entry ], [ %t.next, %latch ]
-  %v = add nsw i64 %t, 3
-  %below = icmp sle i64 %v, %lo
-  %above = icmp sgt i64 %v, %hi
-  %out.of.window = select i1 %below, i1 true, i1 %above
-  br i1 %out.of.window, label %latch, label %then
-then:
-  %p = getelementptr inbounds i64, ptr %out, i64 %t
-  store i64 1, ptr %p, align 8
-  br label %latch
-latch:
-  %t.next = add nuw nsw i64 %t, 1
-  %done = icmp eq i64 %t.next, %n
-  br i1 %done, label %exit, label %loop
-exit:
-  ret void
-}
-)IR";
+  // a < t + 3 <= b, one branch on `t + 3 <= a || t + 3 > b`.
   std::unique_ptr<Module> M =
-      parse(formatv(Window, "split", "\"prism-split-guards\"").str() +
-                formatv(Window, "original", "").str(),
+      parse(splitAndOriginal(R"IR(  %v = add nsw i64 %t, 3
+  %below = icmp sle i64 %v, %a
+  %above = icmp sgt i64 %v, %b
+  %out.of.window = select i1 %below, i1 true, i1 %above
+  br i1 %out.of.window, label %latch, label %then)IR"),
             *Ctx);
   ASSERT_TRUE(M);
   EXPECT_EQ(splitAndCountLoops(*M), 4u);
