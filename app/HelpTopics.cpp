@@ -52,7 +52,10 @@ const Topic Topics[] = {
      "turning allocas into registers, InstCombine simplifying arithmetic, "
      "SimplifyCFG merging blocks, the inliner. Prism records these in-process "
      "with LLVM's pass instrumentation; when nobody asks, no callback is "
-     "registered and it costs nothing."},
+     "registered and it costs nothing. On the native target one pass is "
+     "Prism's own: GuardSplitPass splits a kernel's block loop where its "
+     "bounds guard (`if i <= length(y)`) flips, so that the vectoriser needs "
+     "no masks (see it on jfptr_block_NAME)."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "

@@ -72,6 +72,15 @@ TEST(ReflectionCli, PipelineListsPassesWithDiffs) {
   EXPECT_TRUE(has(R.Out, "\n-")) << R.Out;
 }
 
+TEST(ReflectionCli, NativePipelineSplitsTheBlockLoopAtTheGuard) {
+  // Prism's own pass, as a user finds it (docs/tour.md, `help pipeline`).
+  auto R = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "native"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "GuardSplitPass on jfptr_block_saxpy!")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "guard.split.k")) << R.Out;
+}
+
 TEST(ReflectionCli, ReportJson) {
   auto R = runPrism({"report", example("saxpy.jl"), Saxpy, "--json"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
