@@ -115,17 +115,16 @@ unsigned instructionCount(const Loop &L) {
 }
 
 /// The shape the split needs: an innermost loop in simplified and LCSSA
-/// form whose only exit is a conditional branch at the latch, to a block
-/// nothing else reaches.
+/// form (so its exit is dedicated) whose only exit is a conditional branch
+/// at the latch.
 bool hasSplittableShape(Loop &L, DominatorTree &DT) {
   if (!L.isInnermost() || !L.isLoopSimplifyForm() || !L.isLCSSAForm(DT) ||
       !L.isSafeToClone())
     return false;
   BasicBlock *Latch = L.getLoopLatch();
-  BasicBlock *Exit = L.getExitBlock();
   auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
-  return L.getExitingBlock() == Latch && Exit && Br && Br->isConditional() &&
-         Exit->getSinglePredecessor() == Latch;
+  return L.getExitingBlock() == Latch && L.getExitBlock() && Br &&
+         Br->isConditional();
 }
 
 /// Splits L at G. Before the loop: k, the number of iterations in which

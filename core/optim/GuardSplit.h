@@ -20,9 +20,11 @@
 /// Candidates: innermost loops with one exiting block, the latch, and a
 /// computable trip count; the guard is an integer compare of an affine
 /// recurrence {start,+,1} that cannot wrap (nsw for signed compares, nuw
-/// for unsigned) against a loop-invariant bound. Only functions carrying
-/// the attribute named by GuardSplitPass::Attr are considered (the native
-/// target's block wrappers), where this shape is the norm and worth the
+/// for unsigned) against a loop-invariant bound, deciding a branch alone or
+/// inside an `and`/`or` of conditions (SimplifyCFG merges nested ifs). Each
+/// round splits one guard; a function gets at most four. Only functions
+/// carrying the attribute named by GuardSplitPass::Attr are considered (the
+/// native target's block wrappers), where this shape is the norm and worth the
 /// extra copy of the loop.
 #pragma once
 
