@@ -86,6 +86,45 @@ std::string arraySummary(const HostValue &A) {
          Buf + ")";
 }
 
+/// The loaded kernel's facts as JSON: integers as numbers, the rest as text.
+llvm::json::Object loadJSON(const RunOutcome &Out) {
+  llvm::json::Object Facts;
+  for (const auto &[Name, Value] : Out.KernelFacts) {
+    int64_t N;
+    if (!llvm::StringRef(Value).getAsInteger(10, N))
+      Facts[Name] = N;
+    else
+      Facts[Name] = Value;
+  }
+  return llvm::json::Object{{"facts", std::move(Facts)}, {"log", Out.LoadLog}};
+}
+
+/// `  loaded: registers 24 · local bytes 0 · ...` and the loader's log,
+/// indented, its first lines only (`--json` has all of it).
+void printLoad(const RunOutcome &Out) {
+  constexpr size_t ShownLogLines = 12;
+  if (!Out.KernelFacts.empty()) {
+    llvm::outs() << "  loaded:";
+    const char *Sep = " ";
+    for (const auto &[Name, Value] : Out.KernelFacts) {
+      llvm::outs() << Sep << Name << " " << Value;
+      Sep = " · ";
+    }
+    llvm::outs() << "\n";
+  }
+  llvm::StringRef Log = llvm::StringRef(Out.LoadLog).rtrim();
+  if (Log.empty())
+    return;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  Log.split(Lines, '\n');
+  llvm::outs() << "  load log:\n";
+  for (size_t I = 0; I < Lines.size() && I < ShownLogLines; ++I)
+    llvm::outs() << "    " << Lines[I].rtrim() << "\n";
+  if (Lines.size() > ShownLogLines)
+    llvm::outs() << "    ... " << Lines.size() - ShownLogLines
+                 << " more lines (--json has the whole log)\n";
+}
+
 } // namespace
 
 int runRun(const CommandOptions &O) {
@@ -126,10 +165,10 @@ int runRun(const CommandOptions &O) {
   }
   const LaunchResult &Run = Out.Launch;
   if (O.Json) {
-    llvm::outs() << llvm::formatv(
-                        "{0:2}", llvm::json::Value(runResultJSON(
-                                     O.Device, Run.Return, Run.Args,
-                                     Run.TimeMs)))
+    llvm::json::Object J =
+        runResultJSON(O.Device, Run.Return, Run.Args, Run.TimeMs);
+    J["load"] = loadJSON(Out);
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
                  << "\n";
     return ExitOk;
   }
@@ -144,6 +183,7 @@ int runRun(const CommandOptions &O) {
                    << "\n";
   llvm::outs() << llvm::formatv("  time: {0:f3} ms ({1})\n", Run.TimeMs,
                                 Run.TimeSource);
+  printLoad(Out);
   return ExitOk;
 }
 

@@ -208,6 +208,7 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   auto Loaded = DevRef->load(A, Out.LoadLog);
   if (!Loaded)
     return failure(RunStatus::DeviceError, Loaded.takeError());
+  Out.KernelFacts = (*Loaded)->attributes();
   // A socket filter on a packet socket sees the whole frame at offset 0, but
   // BPF_PROG_TEST_RUN consumes an Ethernet header before the program runs:
   // prepend a dummy one so the frame given in the call is what the program

@@ -53,6 +53,9 @@ struct RunOutcome {
   bool Kernel = false;                 ///< compiled as a kernel
   std::string Signature;               ///< the job the call resolved to
   std::string LoadLog;                 ///< the device loader's log
+  /// What the device says about the loaded code (registers, local bytes,
+  /// verified instructions, ...), from LoadedKernel::attributes().
+  std::vector<DeviceProperty> KernelFacts;
   bool CacheHit = false;               ///< the compile was a cache hit
   bool ok() const { return Status == RunStatus::Ok; }
 };

@@ -45,7 +45,9 @@ CompiledJob failed(const JobSpec &S, llvm::Error E) {
   R->Arch = S.Arch;
   R->OptLevel = S.OptLevel;
   R->Diagnostics = takeDiagnostics(std::move(E));
-  return {std::move(R), {}};
+  CompiledJob J;
+  J.Report = std::move(R);
+  return J;
 }
 
 /// The compile cache of the engine the Workspace compiles with (one engine

@@ -170,28 +170,38 @@ void Workspace::post(WorkspaceCommand C) {
   QueueCV.notify_one();
 }
 
+static WorkspaceCommand command(WorkspaceCommand::Kind K, std::string Text,
+                                JobSpec Spec, uint64_t Id) {
+  WorkspaceCommand C;
+  C.K = K;
+  C.Text = std::move(Text);
+  C.Spec = std::move(Spec);
+  C.Id = Id;
+  return C;
+}
+
 void Workspace::openFile(const std::string &Path) {
-  post({WorkspaceCommand::Open, Path, {}, 0});
+  post(command(WorkspaceCommand::Open, Path, {}, 0));
 }
 void Workspace::setSource(std::string Text) {
-  post({WorkspaceCommand::SetSource, std::move(Text), {}, 0});
+  post(command(WorkspaceCommand::SetSource, std::move(Text), {}, 0));
 }
 void Workspace::addJob(JobSpec Spec) {
-  post({WorkspaceCommand::AddJob, {}, std::move(Spec), 0});
+  post(command(WorkspaceCommand::AddJob, {}, std::move(Spec), 0));
 }
 void Workspace::removeJob(uint64_t Id) {
-  post({WorkspaceCommand::RemoveJob, {}, {}, Id});
+  post(command(WorkspaceCommand::RemoveJob, {}, {}, Id));
 }
-void Workspace::recompileAll() { post({WorkspaceCommand::RecompileAll, {}, {}, 0}); }
-void Workspace::save() { post({WorkspaceCommand::Save, {}, {}, 0}); }
+void Workspace::recompileAll() { post(command(WorkspaceCommand::RecompileAll, {}, {}, 0)); }
+void Workspace::save() { post(command(WorkspaceCommand::Save, {}, {}, 0)); }
 void Workspace::restoreAutosave() {
-  post({WorkspaceCommand::RestoreAutosave, {}, {}, 0});
+  post(command(WorkspaceCommand::RestoreAutosave, {}, {}, 0));
 }
 void Workspace::discardAutosave() {
-  post({WorkspaceCommand::DiscardAutosave, {}, {}, 0});
+  post(command(WorkspaceCommand::DiscardAutosave, {}, {}, 0));
 }
 void Workspace::run(RunRequest R) {
-  WorkspaceCommand C{WorkspaceCommand::Run, {}, {}, 0};
+  WorkspaceCommand C = command(WorkspaceCommand::Run, {}, {}, 0);
   C.RunReq = std::make_shared<const RunRequest>(std::move(R));
   post(std::move(C));
 }

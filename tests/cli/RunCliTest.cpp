@@ -38,6 +38,29 @@ TEST(RunCli, SaxpyJson) {
   ASSERT_EQ(Data->size(), 1000u);
   for (const llvm::json::Value &V : *Data)
     ASSERT_EQ(V.getAsNumber(), 3.0);
+  // What the device said when it loaded the code: integers are numbers.
+  const llvm::json::Object *Load = O->getObject("load");
+  ASSERT_TRUE(Load) << R.Out;
+  const llvm::json::Object *Facts = Load->getObject("facts");
+  ASSERT_TRUE(Facts) << R.Out;
+  EXPECT_EQ(Facts->getString("launch wrapper"), "jfptr_saxpy!");
+  EXPECT_EQ(Facts->getInteger("shared bytes"), 0);
+  EXPECT_GT(Facts->getInteger("object bytes").value_or(0), 0);
+  EXPECT_TRUE(Load->getString("log"));
+}
+
+TEST(RunCli, TextNamesWhatWasLoaded) {
+  auto R = runPrism({"run", example("reduce.jl"),
+                     "block_sum!(zeros(Float32, 1), ones(Float32, 256))",
+                     "--threads", "256"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_NE(R.Out.find("  loaded: launch wrapper jfptr_block_sum! · shared "
+                       "bytes 1024 · "),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("threads run as fibers (sync_threads)"),
+            std::string::npos)
+      << R.Out;
 }
 
 TEST(RunCli, ReduceText) {
@@ -96,6 +119,10 @@ TEST(RunCli, FilterOnTheBpfDevice) {
   ASSERT_EQ(R.ExitCode, 0) << R.Out << R.Err;
   EXPECT_NE(R.Out.find("\"return\": 34"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("\"device\": \"bpf\""), std::string::npos) << R.Out;
+  // The verifier's log is kept on success too, with its statistics.
+  EXPECT_NE(R.Out.find("processed "), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("\"verified instructions\": "), std::string::npos)
+      << R.Out;
 
   R = runPrism({"run", File, "accept_ipv4(" + Arp + ", UInt32(22))", "--device",
                 "bpf", "--json"});
