@@ -154,6 +154,8 @@ int runCodeNative(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
   Opts.RawAsm = O.Raw || O.DumpModule;
+  // Only the assembly is printed: no `ptxas -v` for figures nobody sees.
+  Opts.Resources = false;
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
     return RC;

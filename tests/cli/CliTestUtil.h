@@ -13,8 +13,10 @@ struct CommandResult {
   std::string Err; ///< stderr
 };
 
-/// Runs `prism` with the given arguments (no shell involved).
-CommandResult runPrism(const std::vector<std::string> &Args);
+/// Runs `prism` with the given arguments (no shell involved), in this
+/// process's environment plus `Env` ("NAME=value" entries, which win).
+CommandResult runPrism(const std::vector<std::string> &Args,
+                       const std::vector<std::string> &Env = {});
 
 inline std::string example(const std::string &Name) {
   return std::string(PRISM_EXAMPLES_DIR) + "/" + Name;

@@ -1,6 +1,11 @@
 // The reflection commands of CLI.md run on the examples, as a user runs them.
 #include "CliTestUtil.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <gtest/gtest.h>
 
 using namespace prism::test;
@@ -87,6 +92,39 @@ TEST(ReflectionCli, ReportJson) {
   for (const char *Key : {"\"signature\"", "\"stages\"", "\"wall_ms\"",
                           "\"allocs\"", "\"resources\"", "\"cache\""})
     EXPECT_TRUE(has(R.Out, Key)) << Key << "\n" << R.Out;
+}
+
+// `code_ptx` prints assembly only, so it must not pay for a `ptxas -v`
+// process (about 60 ms, a third of the command); `report` shows the figures
+// and runs it. A `ptxas` first on PATH that only records its calls tells.
+TEST(ReflectionCli, CodePtxRunsNoPtxasButReportDoes) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("prism-ptxas-spy", Dir));
+  llvm::SmallString<128> Tool(Dir), Calls(Dir);
+  llvm::sys::path::append(Tool, "ptxas");
+  llvm::sys::path::append(Calls, "calls");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Tool, EC);
+    ASSERT_FALSE(EC);
+    OS << "#!/bin/sh\necho \"$@\" >> '" << Calls << "'\nexit 1\n";
+  }
+  llvm::sys::fs::setPermissions(Tool, llvm::sys::fs::all_read |
+                                          llvm::sys::fs::all_exe |
+                                          llvm::sys::fs::owner_write);
+  const char *Path = std::getenv("PATH");
+  std::vector<std::string> Env{"PATH=" + std::string(Dir) + ":" +
+                               (Path ? Path : "/usr/bin:/bin")};
+
+  auto R = runPrism({"code_ptx", example("saxpy.jl"), Saxpy}, Env);
+  EXPECT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, ".entry julia_saxpy_")) << R.Out;
+  EXPECT_FALSE(llvm::sys::fs::exists(Calls)) << "code_ptx ran ptxas";
+
+  R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx"}, Env);
+  EXPECT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(llvm::sys::fs::exists(Calls)) << "report did not run ptxas";
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(ReflectionCli, UnstableKernelFailsWithTheVariableAndLine) {
