@@ -43,11 +43,12 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::PointerRef:
     break;
   default:
-    if (Result.Const && RT && !RT->isBottom())
+    if (Result.Const && RT && !RT->isBottom()) {
       if (RT->isSingleton() || MS.TL.isGhost(RT))
         return nullptr;
-      else if (llvm::Value *C = constant(*Result.Const, RT))
+      if (llvm::Value *C = constant(*Result.Const, RT))
         return C;
+    }
     break;
   }
 
@@ -55,7 +56,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   //===--- Core ---===//
   case Builtin::GetField: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     Type *XT = ArgT(0);
     llvm::Value *X = Arg(0);
     if (!RT || MS.TL.isGhost(RT))
@@ -122,7 +123,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   }
   case Builtin::Egal: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     Type *TA = ArgT(0), *TB = ArgT(1);
     if (TA != TB)
       return B.getFalse();
@@ -132,7 +133,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   }
   case Builtin::IsA: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     Type *Of = ArgT(1);
     Type *Test = Of && Of->isTypeType() ? Of->param(0) : nullptr;
     return B.getInt1(Test && isSubtype(ArgT(0), Test));
@@ -142,7 +143,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     return nullptr;
   case Builtin::TypeAssert:
     if (auto E = Need(1))
-      return std::move(E);
+      return E;
     // Values are concretely typed here, so an assertion either always holds
     // or, typed Bottom by inference, always fails: a TypeError.
     if (RT && RT->isBottom()) {
@@ -169,7 +170,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::URemInt: case Builtin::AndInt: case Builtin::OrInt:
   case Builtin::XorInt: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::Value *X = Arg(0), *Y = Arg(1);
     llvm::Instruction::BinaryOps Op;
     switch (Bi) {
@@ -198,7 +199,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     return B.CreateNot(Arg(0));
   case Builtin::ShlInt: case Builtin::LShrInt: case Builtin::AShrInt: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::Value *X = Arg(0), *Y = Arg(1);
     unsigned W = X->getType()->getIntegerBitWidth();
     unsigned YW = Y->getType()->getIntegerBitWidth();
@@ -218,7 +219,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::EqInt: case Builtin::NeInt: case Builtin::SltInt:
   case Builtin::SleInt: case Builtin::UltInt: case Builtin::UleInt: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::CmpInst::Predicate P;
     switch (Bi) {
     case Builtin::EqInt: P = llvm::CmpInst::ICMP_EQ; break;
@@ -268,7 +269,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::UitoFp: case Builtin::Fptrunc: case Builtin::Fpext:
   case Builtin::Bitcast: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::Value *V = Arg(1);
     llvm::Type *To = ResultLT();
     if (!V || !To)
@@ -298,7 +299,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::PointerRef: case Builtin::PointerSet: {
     bool IsSet = Bi == Builtin::PointerSet;
     if (auto E = Need(IsSet ? 3 : 2))
-      return std::move(E);
+      return E;
     Type *PT = ArgT(0);
     Type *ET = PT && PT->isPointer() ? PT->param(0) : nullptr;
     llvm::Type *MemT = ET ? MS.TL.memType(ET) : nullptr;
@@ -319,7 +320,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     return B.CreateGEP(B.getInt8Ty(), Arg(0), Arg(1));
   case Builtin::AtomicAdd: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::Value *V = Arg(1);
     bool IsFloat = V->getType()->isFloatingPointTy();
     return B.CreateAtomicRMW(
@@ -365,7 +366,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   //===--- BPF packet loads ---===//
   case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord: {
     if (auto E = Need(2))
-      return std::move(E);
+      return E;
     llvm::Intrinsic::ID ID = Bi == Builtin::BpfLoadByte ? llvm::Intrinsic::bpf_load_byte
                              : Bi == Builtin::BpfLoadHalf ? llvm::Intrinsic::bpf_load_half
                                                           : llvm::Intrinsic::bpf_load_word;

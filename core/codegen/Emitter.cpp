@@ -316,8 +316,8 @@ llvm::Value *FunctionEmitter::fromMem(llvm::Value *V, Type *T) {
 }
 
 void FunctionEmitter::checkAssigned(unsigned I, unsigned Slot) {
-  if (I >= Assigned.size() || Slot >= SlotFlags.size() || !SlotFlags[Slot] ||
-      Assigned[I].test(Slot))
+  if (Slot >= SlotFlags.size() || !SlotFlags[Slot] ||
+      !MaybeUnassigned.contains({I, Slot}))
     return;
   llvm::Value *Set = B.CreateLoad(B.getInt1Ty(), SlotFlags[Slot]);
   llvm::BasicBlock *Ok = llvm::BasicBlock::Create(Ctx(), "assigned", &F);
@@ -353,19 +353,23 @@ llvm::Error FunctionEmitter::emit() {
   }
   // Slots read where they may be unassigned get a flag, set by every
   // assignment and checked by those reads.
-  Assigned = definitelyAssigned(Code);
+  DefiniteAssignment Assigned(Code);
   SlotFlags.assign(Code.Slots.size(), nullptr);
   for (size_t I = 0; I < N; ++I) {
     const Stmt &St = Code.Code[I];
     if (St.K == StmtKind::Nop)
       continue;
-    for (const IRValue &A : St.Args)
-      if (A.K == IRValue::Slot && A.Index < SlotFlags.size() &&
-          !Assigned[I].test(A.Index) && !SlotFlags[A.Index]) {
+    for (const IRValue &A : St.Args) {
+      if (A.K != IRValue::Slot || A.Index >= SlotFlags.size() ||
+          Assigned.assigned(I, A.Index))
+        continue;
+      MaybeUnassigned.insert({unsigned(I), A.Index});
+      if (!SlotFlags[A.Index]) {
         SlotFlags[A.Index] = B.CreateAlloca(
             B.getInt1Ty(), nullptr, Code.Slots[A.Index].Name.string() + ".assigned");
         B.CreateStore(B.getFalse(), SlotFlags[A.Index]);
       }
+    }
   }
   // Inlined code leaves many slots unused (its arguments became values).
   std::vector<bool> Used(Code.Slots.size(), false);

@@ -113,8 +113,8 @@ private:
   llvm::DISubprogram *SP = nullptr;
   llvm::Value *State = nullptr;
   std::vector<llvm::AllocaInst *> Slots;
-  /// Per statement: slots assigned on every path reaching it.
-  std::vector<llvm::BitVector> Assigned;
+  /// (statement, slot) of each read that may find the slot unassigned.
+  llvm::DenseSet<std::pair<unsigned, unsigned>> MaybeUnassigned;
   /// Per slot: its "assigned" flag, where some read may find it unassigned.
   std::vector<llvm::AllocaInst *> SlotFlags;
   std::vector<llvm::Value *> SSA;

@@ -409,6 +409,7 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   L.Block = Block;
   L.Args = ArgPtrs.data();
   L.Ret = Ret.data();
+  L.RetBytes = Ret.size() * sizeof(Slot);
   L.SharedBytes = K.SharedBytes;
   L.UsesBarriers = K.UsesBarriers;
 

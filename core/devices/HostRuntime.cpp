@@ -139,6 +139,9 @@ struct Worker {
   std::vector<NativeKernelState> States;
   void *Shared = nullptr;
   size_t SharedCap = 0;
+  /// Where threads other than the launch's first write their return value.
+  std::vector<std::max_align_t> RetScratch;
+  void *OtherRet = nullptr;
 
   /// The lowest address of this OS thread's own stack, and the alternate
   /// stack the fault handler runs on (a stack overflow cannot be handled
@@ -371,6 +374,10 @@ void syncThreadsHook(const NativeKernelState *S) {
   suspendFiber(W, *W.Fibers[W.CurrentFiber]);
 }
 
+bool isFirstBlock(const NativeKernelState &S) {
+  return (S.BlockIdx[0] | S.BlockIdx[1] | S.BlockIdx[2]) == 0;
+}
+
 /// Fiber entry: runs the current fiber's thread and reports back.
 void fiberMain() {
   Worker &W = Worker::get();
@@ -378,7 +385,7 @@ void fiberMain() {
   Fiber &F = *W.Fibers[I];
   if (sigsetjmp(F.Jmp, /*savemask=*/0) == 0) {
     const GridLaunch &L = W.Launch->L;
-    L.Fn(&W.States[I], L.Args, L.Ret);
+    L.Fn(&W.States[I], L.Args, I == 0 && isFirstBlock(W.States[I]) ? L.Ret : W.OtherRet);
   }
   F.Done = true;
   leaveFiber(W);
@@ -395,13 +402,14 @@ void setThreadIdx(NativeKernelState &S, uint32_t X, uint32_t Y, uint32_t Z) {
 [[gnu::noinline]] void runThreadsDirect(Worker &W, const GridLaunch &L) {
   NativeKernelState &S = W.States[0];
   W.Current = &S;
+  void *FirstRet = isFirstBlock(S) ? L.Ret : W.OtherRet;
   for (uint32_t Z = 0; Z < L.Block.Z; ++Z)
     for (uint32_t Y = 0; Y < L.Block.Y; ++Y)
       for (uint32_t X = 0; X < L.Block.X; ++X) {
         if (W.Launch->Failed.load(std::memory_order_relaxed))
           return;
         setThreadIdx(S, X, Y, Z);
-        L.Fn(&S, L.Args, L.Ret);
+        L.Fn(&S, L.Args, (X | Y | Z) == 0 ? FirstRet : W.OtherRet);
       }
 }
 
@@ -510,6 +518,14 @@ void runBlocks(LaunchControl &C, uint64_t Begin, uint64_t End) {
   }
   S.Runtime = &W;
   S.SharedMem = W.sharedMemory(L.SharedBytes);
+  W.OtherRet = L.Ret;
+  if (L.RetBytes) {
+    const size_t Words = (L.RetBytes + sizeof(std::max_align_t) - 1) /
+                         sizeof(std::max_align_t);
+    if (W.RetScratch.size() < Words)
+      W.RetScratch.resize(Words);
+    W.OtherRet = W.RetScratch.data();
+  }
   if (L.SharedBytes && !S.SharedMem) {
     C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
   } else if (!UseFibers) {

@@ -44,7 +44,11 @@ struct GridLaunch {
   LaunchWrapperFn BlockFn = nullptr;
   Dim3 Grid, Block;
   void **Args = nullptr;    ///< args[i] → i-th source-level argument
-  void *Ret = nullptr;      ///< receives the return value (non-kernels)
+  /// Receives the return value (non-kernels) of thread (1,1,1) of block
+  /// (1,1,1), as the interpreter reports it; the other threads' values go
+  /// to a scratch buffer of their worker.
+  void *Ret = nullptr;
+  size_t RetBytes = 0;      ///< the size of *Ret
   uint64_t SharedBytes = 0; ///< per-block shared memory (zero-filled)
   bool UsesBarriers = false; ///< run threads as fibers (sync_threads)
 };

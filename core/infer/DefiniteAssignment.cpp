@@ -1,71 +1,126 @@
 #include "infer/DefiniteAssignment.h"
 
+#include <algorithm>
+
 namespace prism {
 
-std::vector<llvm::BitVector> definitelyAssigned(const TypedCode &Code) {
+/// A call inference proved never returns (it throws): flow stops there.
+static bool neverReturns(const TypedCode &Code, size_t I) {
+  return Code.Code[I].K == StmtKind::Call && I < Code.SSATypes.size() &&
+         Code.SSATypes[I].T && Code.SSATypes[I].T->isBottom();
+}
+
+DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
   const size_t N = Code.Code.size(), NS = Code.Slots.size();
-  std::vector<llvm::BitVector> In(N + 1, llvm::BitVector(NS, true));
-  std::vector<bool> Reached(N + 1, false);
+  // Blocks start at the entry, at jump targets, after every jump, return
+  // and call that never returns, and at the end (N) where flow falls off.
+  std::vector<bool> Starts(N + 1, false);
+  Starts[0] = Starts[N] = true;
+  for (size_t I = 0; I < N; ++I) {
+    const Stmt &S = Code.Code[I];
+    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
+      if (S.Label <= N)
+        Starts[S.Label] = true;
+      Starts[I + 1] = true;
+    } else if (S.K == StmtKind::Return || neverReturns(Code, I)) {
+      Starts[I + 1] = true;
+    }
+  }
+  for (size_t I = 0; I <= N; ++I)
+    if (Starts[I])
+      Leaders.push_back(I);
+  const size_t NB = Leaders.size();
+
+  // Forward must-analysis: meet is intersection, unreached blocks stay at
+  // "everything assigned".
+  BlockIn.assign(NB, llvm::BitVector(NS, true));
+  std::vector<bool> Reached(NB, false);
   llvm::BitVector Entry(NS, false);
   for (unsigned S = 0; S <= Code.NumArgs && S < NS; ++S)
     Entry.set(S);
-  In[0] = Entry;
+  BlockIn[0] = Entry;
   Reached[0] = true;
-  std::vector<unsigned> Work{0};
-  auto Flow = [&](unsigned To, const llvm::BitVector &Out) {
+  std::vector<size_t> Work{0};
+  auto Flow = [&](size_t To, const llvm::BitVector &Out) {
     if (To > N)
       return;
-    llvm::BitVector Meet = Out;
-    if (Reached[To])
-      Meet &= In[To];
-    if (!Reached[To] || Meet != In[To]) {
-      In[To] = std::move(Meet);
-      Reached[To] = true;
-      Work.push_back(To);
+    size_t B = blockOf(To);
+    if (!Reached[B]) {
+      BlockIn[B] = Out;
+      Reached[B] = true;
+      Work.push_back(B);
+      return;
+    }
+    llvm::BitVector Meet = BlockIn[B];
+    Meet &= Out;
+    if (Meet != BlockIn[B]) {
+      BlockIn[B] = std::move(Meet);
+      Work.push_back(B);
     }
   };
   while (!Work.empty()) {
-    unsigned I = Work.back();
+    size_t B = Work.back();
     Work.pop_back();
-    if (I >= N)
+    size_t Begin = Leaders[B], End = B + 1 < NB ? Leaders[B + 1] : N;
+    if (Begin >= N)
       continue;
-    const Stmt &S = Code.Code[I];
-    llvm::BitVector Out = In[I];
-    if (S.K == StmtKind::Assign && S.Slot < NS)
-      Out.set(S.Slot);
-    switch (S.K) {
+    llvm::BitVector Out = BlockIn[B];
+    for (size_t I = Begin; I < End; ++I)
+      if (const Stmt &S = Code.Code[I]; S.K == StmtKind::Assign && S.Slot < NS)
+        Out.set(S.Slot);
+    size_t Last = End - 1;
+    const Stmt &T = Code.Code[Last];
+    switch (T.K) {
     case StmtKind::Goto:
-      Flow(S.Label, Out);
+      Flow(T.Label, Out);
       break;
     case StmtKind::GotoIfNot:
-      Flow(I + 1, Out);
-      Flow(S.Label, Out);
+      Flow(Last + 1, Out);
+      Flow(T.Label, Out);
       break;
     case StmtKind::Return:
       break;
-    case StmtKind::Call:
-      if (I < Code.SSATypes.size() && Code.SSATypes[I].T &&
-          Code.SSATypes[I].T->isBottom())
-        break;
-      Flow(I + 1, Out);
-      break;
     default:
-      Flow(I + 1, Out);
+      if (!neverReturns(Code, Last))
+        Flow(Last + 1, Out);
       break;
     }
   }
-  return In;
+  Cur = BlockIn[0];
+}
+
+size_t DefiniteAssignment::blockOf(size_t PC) const {
+  return size_t(std::upper_bound(Leaders.begin(), Leaders.end(), PC) -
+                Leaders.begin()) - 1;
+}
+
+void DefiniteAssignment::seek(size_t PC) {
+  if (PC < At || (AtBlock + 1 < Leaders.size() && PC >= Leaders[AtBlock + 1])) {
+    AtBlock = blockOf(PC);
+    At = Leaders[AtBlock];
+    Cur = BlockIn[AtBlock];
+  }
+  for (; At < PC; ++At)
+    if (const Stmt &S = Code.Code[At]; S.K == StmtKind::Assign && S.Slot < Cur.size())
+      Cur.set(S.Slot);
+}
+
+bool DefiniteAssignment::assigned(size_t PC, unsigned Slot) {
+  if (PC > Code.Code.size() || Slot >= Cur.size())
+    return true;
+  seek(PC);
+  return Cur.test(Slot);
 }
 
 bool readsMaybeUnassigned(const TypedCode &Code) {
-  std::vector<llvm::BitVector> Assigned = definitelyAssigned(Code);
+  DefiniteAssignment Assigned(Code);
   for (size_t I = 0; I < Code.Code.size(); ++I) {
     const Stmt &S = Code.Code[I];
     if (S.K == StmtKind::Nop)
       continue;
     for (const IRValue &A : S.Args)
       if (A.K == IRValue::Slot && A.Index < Code.Slots.size() &&
-          !Assigned[I].test(A.Index))
+          !Assigned.assigned(I, A.Index))
         return true;
   }
   return false;

@@ -5,6 +5,10 @@
 /// guards exactly those reads, and the typed inliner leaves functions with
 /// such reads alone (inlined into a loop, their "assigned" flags would
 /// survive from one call to the next).
+///
+/// Solved per basic block, not per statement: a kernel inlined to 50 000
+/// statements over thousands of slots would otherwise hold a bit vector of
+/// every slot at every statement (hundreds of megabytes, quadratic time).
 #pragma once
 
 #include "infer/CodeInstance.h"
@@ -15,8 +19,29 @@
 
 namespace prism {
 
-/// One bit vector per statement (and one for the end), over Code.Slots.
-std::vector<llvm::BitVector> definitelyAssigned(const TypedCode &Code);
+class DefiniteAssignment {
+public:
+  explicit DefiniteAssignment(const TypedCode &Code);
+
+  /// Whether Slot is assigned on every path that reaches statement PC
+  /// (PC == number of statements: the end). At a statement no path
+  /// reaches, every slot counts as assigned. Asked in increasing PC order
+  /// each call costs the statements stepped over; going back restarts from
+  /// the start of PC's block.
+  bool assigned(size_t PC, unsigned Slot);
+
+private:
+  void seek(size_t PC);
+  /// Index into Leaders of the block holding PC.
+  size_t blockOf(size_t PC) const;
+
+  const TypedCode &Code;
+  std::vector<size_t> Leaders;         ///< first statement of each block, sorted
+  std::vector<llvm::BitVector> BlockIn; ///< slots assigned on entry, per block
+  llvm::BitVector Cur;                 ///< slots assigned before statement At
+  size_t At = 0;
+  size_t AtBlock = 0;
+};
 
 /// Whether some statement reads a slot that may be unassigned there.
 bool readsMaybeUnassigned(const TypedCode &Code);

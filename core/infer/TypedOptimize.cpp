@@ -357,7 +357,7 @@ void Optimizer::propagate() {
         ++Assigns[S.Slot];
         AssignAt[S.Slot] = PC;
       }
-    std::vector<llvm::BitVector> Assigned = definitelyAssigned(Out);
+    DefiniteAssignment Assigned(Out);
     for (size_t PC = 0; PC < N; ++PC) {
       Stmt &S = Out.Code[PC];
       if (S.K == StmtKind::Nop)
@@ -365,7 +365,7 @@ void Optimizer::propagate() {
       for (size_t I = 0; I < S.Args.size(); ++I) {
         const IRValue &V = S.Args[I];
         if (V.K != IRValue::Slot || V.Index <= Out.NumArgs || V.Index >= NS ||
-            Assigns[V.Index] != 1 || !Assigned[PC].test(V.Index))
+            Assigns[V.Index] != 1 || !Assigned.assigned(PC, V.Index))
           continue;
         size_t At = AssignAt[V.Index];
         std::optional<LatticeType> L = LatticeOf(At, 0);

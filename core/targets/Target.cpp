@@ -101,7 +101,24 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   default:
     llvm_unreachable("not a math builtin");
   }
-  return B.CreateIntrinsic(ID, {Args[0]->getType()}, Args);
+  llvm::CallInst *Call = B.CreateIntrinsic(ID, {Args[0]->getType()}, Args);
+  // LLVM folds transcendental calls on constants with the compiler's own
+  // double-precision libm, rounded; at run time the device's libm (glibc's
+  // cosf, a GPU's instructions) may differ in the last bit. `nobuiltin`
+  // keeps the call, so a result does not depend on -O or on how much of
+  // the input was constant (the interpreter calls the host's libm too).
+  switch (Which) {
+  case Builtin::ExpFloat:
+  case Builtin::LogFloat:
+  case Builtin::SinFloat:
+  case Builtin::CosFloat:
+  case Builtin::PowFloat:
+    Call->addFnAttr(llvm::Attribute::NoBuiltin);
+    break;
+  default:
+    break;
+  }
+  return Call;
 }
 
 void Target::emitTrap(llvm::IRBuilderBase &B) const {

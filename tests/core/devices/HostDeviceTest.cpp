@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 using namespace prism;
@@ -282,6 +283,47 @@ TEST_F(HostDeviceTest, OrdinaryFunctionsReturnValues) {
       Expected += I;
   R = run(*Sum, {}, {}, {HostValue::fromInt(ScalarKind::Int64, 100)});
   EXPECT_EQ(R.Return, HostValue::fromInt(ScalarKind::Int64, Expected));
+}
+
+// Over a grid, an ordinary function's value is thread (1,1,1) of block
+// (1,1,1)'s, as the interpreter reports it, whatever order the blocks and
+// threads run in; with and without barriers (fibers).
+TEST_F(HostDeviceTest, AGridCallReturnsTheFirstThreadsValue) {
+  loadText("where.jl",
+           "where_am_i(k::Int32) = k * (threadIdx().x + Int32(10) * blockIdx().x)\n"
+           "function where_synced(k::Int32)\n"
+           "    sync_threads()\n"
+           "    return k * (threadIdx().x + Int32(10) * blockIdx().x)\n"
+           "end\n");
+  for (const char *Sig : {"where_am_i(Int32)", "where_synced(Int32)"}) {
+    auto K = load(Sig);
+    ASSERT_TRUE(K) << Sig;
+    for (Dim3 Grid : {Dim3{1, 1, 1}, Dim3{7, 1, 1}, Dim3{3, 2, 2}}) {
+      LaunchResult R = run(*K, Grid, {4, 2, 1},
+                           {HostValue::fromInt(ScalarKind::Int32, 3)});
+      EXPECT_EQ(R.Return, HostValue::fromInt(ScalarKind::Int32, 3 * 11))
+          << Sig << " over " << Grid.X << "x" << Grid.Y << "x" << Grid.Z
+          << " blocks: " << R.Return.str();
+    }
+  }
+}
+
+// cos(10.5f0) lies almost halfway between two Float32s: LLVM's constant
+// folder (double-precision cos, rounded) and glibc's cosf pick different
+// ones. Compiled code must give what the run-time libm gives, whether the
+// argument is a constant or not (differential seed 50145).
+TEST_F(HostDeviceTest, MathOnConstantsIsNotFoldedByTheCompiler) {
+  loadText("libm.jl", "c() = cos(10.5f0)\n"
+                      "cx(x::Float32) = cos(x)\n");
+  auto C = load("c()");
+  auto Cx = load("cx(Float32)");
+  ASSERT_TRUE(C && Cx);
+  volatile float Arg = 10.5f;
+  float Expected = std::cos(static_cast<float>(Arg));
+  LaunchResult R = run(*C, {}, {}, {});
+  EXPECT_EQ(R.Return, f32(Expected)) << R.Return.str();
+  R = run(*Cx, {}, {}, {f32(10.5f)});
+  EXPECT_EQ(R.Return, f32(Expected)) << R.Return.str();
 }
 
 TEST_F(HostDeviceTest, TuplesAndBoolsRoundTrip) {
