@@ -66,21 +66,30 @@ struct CompiledCommand {
   CompileResult Result;
 };
 
-std::optional<CompiledCommand> compileFor(const CommandOptions &O, Stage UpTo,
-                                          const CompileOptions &Opts, int &RC) {
-  CompiledCommand C;
+/// The one compile of this process. The command prints and the process
+/// ends: tearing down the program, the inference engine and the LLVM module
+/// would only hand memory back to a process about to exit (a sixth of a
+/// 10 000-function compile), so it is never destroyed, as clang's
+/// -disable-free does. A global pointer keeps it reachable for LeakSanitizer.
+CompiledCommand *TheCompile = nullptr;
+
+CompiledCommand *compileFor(const CommandOptions &O, Stage UpTo,
+                            const CompileOptions &Opts, int &RC) {
+  if (!TheCompile)
+    TheCompile = new CompiledCommand;
+  CompiledCommand &C = *TheCompile;
   C.Program = loadProgram(O.File, RC);
   if (!C.Program)
-    return std::nullopt;
+    return nullptr;
   auto Spec = resolveSignature(*C.Program, O.Sig, RC);
   if (!Spec)
-    return std::nullopt;
+    return nullptr;
   auto Config = makeConfig(O);
   if (!Config) {
     RC = reportError(Config.takeError());
     if (RC == ExitProgramError)
       RC = ExitUsage; // a bad target/arch is a usage error
-    return std::nullopt;
+    return nullptr;
   }
   C.Engine = std::make_unique<InferenceEngine>(*C.Program->Env);
   C.Config = *Config;
@@ -90,11 +99,11 @@ std::optional<CompiledCommand> compileFor(const CommandOptions &O, Stage UpTo,
   if (!C.Result.ok()) {
     printDiagnostics(C.Result.Report->Diagnostics);
     RC = ExitProgramError;
-    return std::nullopt;
+    return nullptr;
   }
   // Warnings (e.g. from the backend) still go to stderr.
   printDiagnostics(C.Result.Report->Diagnostics);
-  return C;
+  return &C;
 }
 
 /// The `define ... @Name(...) { ... }` block of one function in module text.
