@@ -103,15 +103,8 @@ llvm::json::Object loadJSON(const RunOutcome &Out) {
 /// indented, its first lines only (`--json` has all of it).
 void printLoad(const RunOutcome &Out) {
   constexpr size_t ShownLogLines = 12;
-  if (!Out.KernelFacts.empty()) {
-    llvm::outs() << "  loaded:";
-    const char *Sep = " ";
-    for (const auto &[Name, Value] : Out.KernelFacts) {
-      llvm::outs() << Sep << Name << " " << Value;
-      Sep = " · ";
-    }
-    llvm::outs() << "\n";
-  }
+  if (!Out.KernelFacts.empty())
+    llvm::outs() << "  loaded: " << propertiesLine(Out.KernelFacts) << "\n";
   llvm::StringRef Log = llvm::StringRef(Out.LoadLog).rtrim();
   if (Log.empty())
     return;

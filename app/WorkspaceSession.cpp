@@ -175,6 +175,7 @@ static views::RunResult viewRun(const DeviceRun &D) {
   V.Ok = O.ok();
   V.Call = D.Call;
   V.Log = O.LoadLog;
+  V.Loaded = propertiesLine(O.KernelFacts);
   if (O.ok()) {
     V.TimeMs = O.Launch.TimeMs;
     V.Summary = (O.Launch.Return.isNothing() ? std::string("returned nothing")

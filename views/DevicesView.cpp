@@ -248,6 +248,11 @@ void DevicesView::drawContent(ViewContext &Ctx) {
       ImGui::TextWrapped("%s", R.Call.c_str());
       if (!R.Summary.empty())
         ImGui::TextWrapped("%s", R.Summary.c_str());
+      if (!R.Loaded.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(P.Muted));
+        ImGui::TextWrapped("loaded: %s", R.Loaded.c_str());
+        ImGui::PopStyleColor();
+      }
       if (!R.Output.empty() && ImGui::TreeNode("output")) {
         ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
         ImGui::InputTextMultiline("##out", const_cast<char *>(R.Output.c_str()),

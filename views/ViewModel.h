@@ -72,6 +72,7 @@ struct RunResult {
   std::string Summary; ///< "returned nothing in 0.21 ms", or the error
   std::string Output;  ///< the arguments read back (prism run's text/JSON)
   std::string Log;     ///< loader log: ptxas, BPF verifier, JIT messages
+  std::string Loaded;  ///< what the device said of the loaded code (registers, ...)
   /// What a comparison between devices compares: the return value and each
   /// argument after the run, one per line (no times, no device name).
   std::string Values;

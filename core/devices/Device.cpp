@@ -45,4 +45,11 @@ llvm::json::Object deviceJSON(const Device &D) {
   return O;
 }
 
+std::string propertiesLine(const std::vector<DeviceProperty> &Ps) {
+  std::string S;
+  for (const auto &[Name, Value] : Ps)
+    S += (S.empty() ? "" : " · ") + Name + " " + Value;
+  return S;
+}
+
 } // namespace prism

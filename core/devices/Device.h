@@ -65,6 +65,9 @@ struct Dim3 {
 /// A key/value property for `prism devices` ("compute capability" = "9.0").
 using DeviceProperty = std::pair<std::string, std::string>;
 
+/// `registers 24 · local bytes 0 · ...`: properties on one line.
+std::string propertiesLine(const std::vector<DeviceProperty> &Ps);
+
 /// A kernel loaded on a device. Owns the device-side handle (CUDA module,
 /// BPF program fd, JIT dylib) and releases it when destroyed; must not
 /// outlive the device that loaded it.

@@ -233,7 +233,10 @@ TEST_F(BpfDeviceTest, BadArgumentsAndArtefactsAreDiagnostics) {
 TEST_F(BpfDeviceTest, NoFileDescriptorLeaks) {
   DeviceArtefact Good = compile("filter", FilterSource, "accept_ipv4");
   DeviceArtefact Bad = compile("bad", RejectedSource, "out_of_bounds");
-  DeviceArtefact Garbage{"bpf", "x", "", {0x7f, 'E', 'L', 'F'}, {}};
+  DeviceArtefact Garbage;
+  Garbage.Target = "bpf";
+  Garbage.Entry = "x";
+  Garbage.Object = {0x7f, 'E', 'L', 'F'};
   std::string Log;
   auto Cycle = [&] {
     {

@@ -63,7 +63,9 @@ TEST(DeviceRegistry, DevicesJsonShape) {
 TEST(DeviceRegistry, HostRejectsAnEmptyArtefactWithADiagnostic) {
   DeviceRegistry R;
   std::string Log;
-  DeviceArtefact A{"native", "f", "", {}, {}};
+  DeviceArtefact A;
+  A.Target = "native";
+  A.Entry = "f";
   auto K = R.find("host")->load(A, Log);
   ASSERT_FALSE(bool(K));
   EXPECT_FALSE(test::diagText(K.takeError()).empty());
