@@ -80,7 +80,10 @@ const Topic Topics[] = {
      "Devices: host (the CPU, through LLVM's JIT, with a grid runtime that "
      "runs blocks x threads), bpf (the Linux kernel's verifier and test-run) "
      "and cuda (NVIDIA GPUs through the CUDA driver API). prism devices says "
-     "what each one is, or why it is unavailable."},
+     "what each one is, or why it is unavailable. prism run prints what the "
+     "device said when it loaded the code (registers and local bytes on "
+     "cuda, verified instructions and the verifier's log on bpf, how the "
+     "threads run on the host) after the results."},
 };
 } // namespace
 
