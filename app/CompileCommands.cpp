@@ -64,20 +64,23 @@ struct CompiledCommand {
   CompilerConfigRef Config;
   FunctionSpec Spec;
   CompileResult Result;
+  CompiledCommand *Previous = nullptr; ///< an earlier compile of the process
 };
 
-/// The one compile of this process. The command prints and the process
-/// ends: tearing down the program, the inference engine and the LLVM module
-/// would only hand memory back to a process about to exit (a sixth of a
-/// 10 000-function compile), so it is never destroyed, as clang's
-/// -disable-free does. A global pointer keeps it reachable for LeakSanitizer.
-CompiledCommand *TheCompile = nullptr;
+/// The compiles of this process, newest first. The command prints and the
+/// process ends: tearing down the program, the inference engine and the
+/// LLVM module would only hand memory back to a process about to exit (a
+/// sixth of a 10 000-function compile), so they are never destroyed, as
+/// clang's -disable-free does. A global pointer keeps them reachable for
+/// LeakSanitizer.
+CompiledCommand *TheCompiles = nullptr;
 
 CompiledCommand *compileFor(const CommandOptions &O, Stage UpTo,
                             const CompileOptions &Opts, int &RC) {
-  if (!TheCompile)
-    TheCompile = new CompiledCommand;
-  CompiledCommand &C = *TheCompile;
+  auto *New = new CompiledCommand;
+  New->Previous = TheCompiles;
+  TheCompiles = New;
+  CompiledCommand &C = *New;
   C.Program = loadProgram(O.File, RC);
   if (!C.Program)
     return nullptr;

@@ -1,11 +1,12 @@
 // GuardSplitPass: a loop split at a monotone guard computes what the loop
 // computed, for every compare and every place the guard can flip (before
 // the loop, inside it, after it); loops it must not touch stay as they are.
+#include "core/optim/ParseIR.h"
+
 #include "optim/GuardSplit.h"
 #include "optim/LLVMInit.h"
 
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -14,7 +15,6 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -70,18 +70,6 @@ std::string guardedLoop(StringRef Name, StringRef Pred, StringRef Flags,
                         Pred, Flags)
                     .str(),
                 Attr);
-}
-
-std::unique_ptr<Module> parse(const std::string &IR, LLVMContext &Ctx) {
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Err, Ctx);
-  if (!M) {
-    std::string S;
-    raw_string_ostream OS(S);
-    Err.print("guard-split-test", OS);
-    ADD_FAILURE() << OS.str();
-  }
-  return M;
 }
 
 /// Runs GuardSplitPass on every function of M; the number of loops after.
@@ -174,10 +162,9 @@ TEST(GuardSplit, SplitLoopsComputeWhatTheLoopComputed) {
   for (const Case &C : AllCompares) {
     SCOPED_TRACE(C.Pred);
     auto Ctx = std::make_unique<LLVMContext>();
-    std::unique_ptr<Module> M =
-        parse(guardedLoop("split", C.Pred, C.Flags) +
-                  guardedLoop("original", C.Pred, C.Flags, false),
-              *Ctx);
+    std::unique_ptr<Module> M = prism::test::parseIR(
+        *Ctx, guardedLoop("split", C.Pred, C.Flags) +
+                  guardedLoop("original", C.Pred, C.Flags, false));
     ASSERT_TRUE(M);
     // One loop in `original` (no attribute), two in `split`.
     ASSERT_EQ(splitAndCountLoops(*M), 3u);
@@ -194,12 +181,11 @@ TEST(GuardSplit, SplitLoopsComputeWhatTheLoopComputed) {
 // monotone, `==` is not a range, and functions that did not opt in.
 TEST(GuardSplit, LeavesOtherLoopsAlone) {
   LLVMContext Ctx;
-  std::unique_ptr<Module> M =
-      parse(guardedLoop("may_wrap", "slt", "") +
-                guardedLoop("unsigned_wrap", "ult", "nsw") +
-                guardedLoop("equality", "eq", "nsw") +
-                guardedLoop("not_opted_in", "slt", "nsw", false),
-            Ctx);
+  std::unique_ptr<Module> M = prism::test::parseIR(
+      Ctx, guardedLoop("may_wrap", "slt", "") +
+               guardedLoop("unsigned_wrap", "ult", "nsw") +
+               guardedLoop("equality", "eq", "nsw") +
+               guardedLoop("not_opted_in", "slt", "nsw", false));
   ASSERT_TRUE(M);
   const std::string Before = text(*M);
   EXPECT_EQ(splitAndCountLoops(*M), 4u);
@@ -213,13 +199,12 @@ TEST(GuardSplit, NestedGuardsAreSplitOneAfterAnother) {
   prism::initializeLLVMTargets();
   auto Ctx = std::make_unique<LLVMContext>();
   // a < t <= b, as two nested ifs.
-  std::unique_ptr<Module> M =
-      parse(splitAndOriginal(R"IR(  %above = icmp sgt i64 %t, %a
+  std::unique_ptr<Module> M = prism::test::parseIR(
+      *Ctx, splitAndOriginal(R"IR(  %above = icmp sgt i64 %t, %a
   br i1 %above, label %inside, label %latch
 inside:
   %below = icmp sle i64 %t, %b
-  br i1 %below, label %then, label %latch)IR"),
-            *Ctx);
+  br i1 %below, label %then, label %latch)IR"));
   ASSERT_TRUE(M);
   // [0, a] does nothing, (a, b] writes, (b, n) does nothing: three
   // loops, and the original's one.
@@ -235,12 +220,11 @@ TEST(GuardSplit, GuardsMergedIntoOneConditionAreSplitToo) {
   auto Ctx = std::make_unique<LLVMContext>();
   // a < t + 3 <= b, one branch on `t + 3 <= a || t + 3 > b`.
   std::unique_ptr<Module> M =
-      parse(splitAndOriginal(R"IR(  %v = add nsw i64 %t, 3
+      prism::test::parseIR(*Ctx, splitAndOriginal(R"IR(  %v = add nsw i64 %t, 3
   %below = icmp sle i64 %v, %a
   %above = icmp sgt i64 %v, %b
   %out.of.window = select i1 %below, i1 true, i1 %above
-  br i1 %out.of.window, label %latch, label %then)IR"),
-            *Ctx);
+  br i1 %out.of.window, label %latch, label %then)IR"));
   ASSERT_TRUE(M);
   EXPECT_EQ(splitAndCountLoops(*M), 4u);
   for (const Instruction &I : instructions(*M->getFunction("split")))

@@ -1,16 +1,16 @@
+#include "core/optim/ParseIR.h"
+
 #include "optim/Pipeline.h"
 #include "optim/LLVMInit.h"
 
 #include "support/Diagnostic.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Host.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -121,18 +121,6 @@ std::string errorText(Error E) {
   return Text;
 }
 
-std::unique_ptr<Module> parse(LLVMContext &Ctx, const char *IR) {
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, Ctx);
-  if (!M) {
-    std::string Msg;
-    raw_string_ostream OS(Msg);
-    Diag.print("test", OS);
-    ADD_FAILURE() << Msg;
-  }
-  return M;
-}
-
 std::string print(const Module &M) {
   std::string Text;
   raw_string_ostream OS(Text);
@@ -172,7 +160,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point Start) {
 
 TEST(Pipeline, O2RemovesAllocasAndSnapshotShowsSROA) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   Expected<OptimizeResult> R = optimizeModule(*M, nullptr, withSnapshots());
   ASSERT_OK(R);
@@ -202,7 +190,7 @@ TEST(Pipeline, O2RemovesAllocasAndSnapshotShowsSROA) {
 
 TEST(Pipeline, SnapshotsAreOrderedAndSkipContainers) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, SaxpyIR);
+  auto M = prism::test::parseIR(Ctx, SaxpyIR);
   ASSERT_TRUE(M);
   Expected<OptimizeResult> R = optimizeModule(*M, nullptr, withSnapshots());
   ASSERT_OK(R);
@@ -227,7 +215,7 @@ TEST(Pipeline, SnapshotsAreOrderedAndSkipContainers) {
 
 TEST(Pipeline, LoopPassesShowTheWholeFunction) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, SaxpyIR);
+  auto M = prism::test::parseIR(Ctx, SaxpyIR);
   ASSERT_TRUE(M);
   Expected<OptimizeResult> R = optimizeModule(*M, nullptr, withSnapshots());
   ASSERT_OK(R);
@@ -243,7 +231,7 @@ TEST(Pipeline, PassesThatDeleteTheirLoopAreRecorded) {
   // fully unrolled: LLVM then reports "the unit was invalidated" instead of
   // handing the loop back, and the snapshot must come from the function.
   LLVMContext Ctx;
-  auto M = parse(Ctx, R"IR(
+  auto M = prism::test::parseIR(Ctx, R"IR(
 define i32 @dead(i32 %n) {
 entry:
   br label %loop
@@ -286,7 +274,7 @@ exit:
 
 TEST(Pipeline, InstCombineAndSimplifyCFGAppear) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, CombineIR);
+  auto M = prism::test::parseIR(Ctx, CombineIR);
   ASSERT_TRUE(M);
   Expected<OptimizeResult> R = optimizeModule(*M, nullptr, withSnapshots());
   ASSERT_OK(R);
@@ -310,7 +298,7 @@ TEST(Pipeline, CachedTextsChainFromPassToPass) {
   // function. Module passes may legitimately change a function in between,
   // so the chain restarts after a module snapshot that changed something.
   LLVMContext Ctx;
-  auto M = parse(Ctx, CallIR);
+  auto M = prism::test::parseIR(Ctx, CallIR);
   ASSERT_TRUE(M);
   OptimizeOptions Opts = withSnapshots();
   Opts.KeepUnchanged = true;
@@ -348,7 +336,7 @@ TEST(Pipeline, CachedTextsChainFromPassToPass) {
 
 TEST(Pipeline, DisabledSnapshotsRegisterNoCallbacks) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   OptimizeOptions Opts;
   Opts.OptLevel = 2;
@@ -362,7 +350,7 @@ TEST(Pipeline, DisabledSnapshotsRegisterNoCallbacks) {
 
 TEST(Pipeline, VerifyEachOnValidIR) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, SaxpyIR);
+  auto M = prism::test::parseIR(Ctx, SaxpyIR);
   ASSERT_TRUE(M);
   OptimizeOptions Opts;
   Opts.VerifyEach = true;
@@ -404,14 +392,14 @@ TEST(Pipeline, InvalidModuleIsAnErrorNotAnAbort) {
 
 TEST(Pipeline, ValidModuleVerifies) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   EXPECT_EQ(errorText(verifyModuleOrError(*M)), "");
 }
 
 TEST(Pipeline, O0KeepsAllocas) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   Expected<OptimizeResult> R = optimizeModule(*M, nullptr, withSnapshots(0));
   ASSERT_OK(R);
@@ -422,7 +410,7 @@ TEST(Pipeline, O0KeepsAllocas) {
 TEST(Pipeline, AllLevelsRun) {
   for (unsigned Level : {0u, 1u, 2u, 3u}) {
     LLVMContext Ctx;
-    auto M = parse(Ctx, SaxpyIR);
+    auto M = prism::test::parseIR(Ctx, SaxpyIR);
     ASSERT_TRUE(M);
     Expected<OptimizeResult> R =
         optimizeModule(*M, nullptr, withSnapshots(Level));
@@ -434,7 +422,7 @@ TEST(Pipeline, AllLevelsRun) {
 
 TEST(Pipeline, InvalidOptLevelIsAnError) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   OptimizeOptions Opts;
   Opts.OptLevel = 4;
@@ -458,7 +446,7 @@ struct CountingPass : PassInfoMixin<CountingPass> {
 TEST(Pipeline, TuneHookRunsBeforeThePipelineIsBuilt) {
   for (unsigned Level : {0u, 2u}) {
     LLVMContext Ctx;
-    auto M = parse(Ctx, AllocaIR);
+    auto M = prism::test::parseIR(Ctx, AllocaIR);
     ASSERT_TRUE(M);
     int HookCalls = 0, PassRuns = 0;
     OptimizeOptions Opts = withSnapshots(Level);
@@ -479,7 +467,7 @@ TEST(Pipeline, TuneHookRunsBeforeThePipelineIsBuilt) {
 TEST(Pipeline, SnapshotCostOnASaxpySizedModule) {
   auto run = [](bool Snapshots) {
     LLVMContext Ctx;
-    auto M = parse(Ctx, SaxpyIR);
+    auto M = prism::test::parseIR(Ctx, SaxpyIR);
     OptimizeOptions Opts;
     Opts.CollectSnapshots = Snapshots;
     auto Start = std::chrono::steady_clock::now();
@@ -514,7 +502,7 @@ TEST(Pipeline, HostTargetMachine) {
 
   auto optimize = [&](TargetMachine *Machine) {
     LLVMContext Ctx;
-    auto M = parse(Ctx, SaxpyIR);
+    auto M = prism::test::parseIR(Ctx, SaxpyIR);
     M->setTargetTriple(Triple);
     if (Machine)
       M->setDataLayout(Machine->createDataLayout());
@@ -536,7 +524,7 @@ TEST(Pipeline, HostTargetMachine) {
 
 TEST(Pipeline, ACancelledPipelineSkipsItsPassesAndSaysSo) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, AllocaIR);
+  auto M = prism::test::parseIR(Ctx, AllocaIR);
   ASSERT_TRUE(M);
   std::atomic<bool> Cancel{true};
   OptimizeOptions Opts = withSnapshots();
