@@ -1,5 +1,8 @@
 #include "devices/CudaDevice.h"
 
+#include "codegen/Runtime.h"
+#include "targets/PtxThrowSites.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -8,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #ifdef PRISM_HAVE_CUDA_H
 #include <cuda.h>
@@ -58,6 +62,7 @@ enum {
   CUDA_ERROR_LAUNCH_FAILED = 719,
 };
 enum { CU_EVENT_DEFAULT = 0 };
+#define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 }
 #endif
 
@@ -96,6 +101,10 @@ struct DriverApi {
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*MemHostAlloc)(void **, size_t, unsigned);
+  CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+  CUresult (*MemFreeHost)(void *);
+  CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
@@ -139,6 +148,10 @@ struct DriverApi {
     Get(MemFree, "cuMemFree_v2");
     Get(MemcpyHtoD, "cuMemcpyHtoD_v2");
     Get(MemcpyDtoH, "cuMemcpyDtoH_v2");
+    Get(MemHostAlloc, "cuMemHostAlloc");
+    Get(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
+    Get(MemFreeHost, "cuMemFreeHost");
+    Get(ModuleGetGlobal, "cuModuleGetGlobal_v2");
     Get(LaunchKernel, "cuLaunchKernel");
     Get(EventCreate, "cuEventCreate");
     Get(EventRecord, "cuEventRecord");
@@ -189,13 +202,14 @@ class CudaDevice;
 class CudaKernel final : public LoadedKernel {
 public:
   CudaKernel(CudaDevice &Dev, std::string Ptx, std::string Name)
-      : Dev(Dev), Ptx(std::move(Ptx)) {
+      : Dev(Dev), Ptx(std::move(Ptx)), Sites(parseThrowSites(this->Ptx)) {
     Entry = std::move(Name);
   }
   ~CudaKernel() override;
 
   CudaDevice &Dev;
   std::string Ptx;         ///< kept to load again after a context reset
+  std::vector<PtxThrowSite> Sites; ///< the PTX's throw-site table
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
   uint64_t Generation = 0; ///< the context generation Module belongs to
@@ -209,8 +223,10 @@ class CudaDevice final : public Device {
 public:
   explicit CudaDevice(const CudaDeviceOptions &Opts) : Opts(Opts) { open(); }
   ~CudaDevice() override {
-    if (Ctx)
+    if (Ctx) {
+      releaseRecord();
       Api.PrimaryCtxRelease(Dev);
+    }
     // libcuda stays loaded: unloading the driver while it has threads and
     // atexit handlers registered is a known way to crash at exit.
   }
@@ -315,13 +331,68 @@ private:
     if (CUresult R = Api.CtxSetCurrent(Ctx))
       return deviceError("device-unavailable",
                          "cuCtxSetCurrent failed: " + Api.errorText(R));
+    if (!Record)
+      allocateRecord();
     return llvm::Error::success();
+  }
+
+  /// The exception record kernels write before they trap (PtxThrowSites.h):
+  /// one word of mapped, pinned host memory, so that it can be read after
+  /// the trap has made the context unusable. Without it (the driver
+  /// refused) a throw is reported as the bare trap it is.
+  void allocateRecord() {
+    void *P = nullptr;
+    if (Api.MemHostAlloc(&P, sizeof(uint64_t), CU_MEMHOSTALLOC_DEVICEMAP))
+      return;
+    CUdeviceptr D = 0;
+    if (Api.MemHostGetDevicePointer(&D, P, 0)) {
+      Api.MemFreeHost(P);
+      return;
+    }
+    Record = static_cast<volatile uint64_t *>(P);
+    *Record = 0;
+    RecordOnDevice = D;
+  }
+  void releaseRecord() {
+    if (Record)
+      Api.MemFreeHost(const_cast<uint64_t *>(Record));
+    Record = nullptr;
+    RecordOnDevice = 0;
+  }
+
+  /// The exception K's kernel recorded, if it recorded one.
+  std::optional<ThrownException> thrownBy(const CudaKernel &K, Dim3 Grid,
+                                          Dim3 Block) const {
+    uint64_t Word = Record ? *Record : 0;
+    if (!Word)
+      return std::nullopt;
+    ThrowRecord Rec = decodeThrowRecord(Word);
+    ThrownException E;
+    E.TypeName = "an exception";
+    for (const PtxThrowSite &S : K.Sites)
+      if (S.Id == Rec.Site) {
+        E.Kind = S.Kind;
+        E.TypeName = S.TypeName;
+        E.File = S.File;
+        E.Line = S.Line;
+      }
+    // Linear indices back to (x, y, z); the block index is kept modulo 2^32.
+    auto Split = [](uint64_t Linear, Dim3 D, uint32_t Out[3]) {
+      Out[0] = uint32_t(Linear % D.X);
+      Out[1] = uint32_t(Linear / D.X % D.Y);
+      Out[2] = uint32_t(Linear / (uint64_t(D.X) * D.Y));
+    };
+    E.HasThread = Grid.count() <= UINT32_MAX && Rec.Thread < Block.count();
+    Split(Rec.Thread, Block, E.Thread);
+    Split(Rec.Block, Grid, E.Block);
+    return E;
   }
 
   /// After a faulting kernel the context refuses all work. Resetting the
   /// primary context destroys its modules and allocations; kernels notice
   /// the new generation and load again.
   void resetContext() {
+    releaseRecord();
     Api.PrimaryCtxRelease(Dev);
     Ctx = nullptr;
     Api.PrimaryCtxReset(Dev);
@@ -347,6 +418,8 @@ private:
   std::mutex M;
   CUcontext Ctx = nullptr;
   uint64_t Generation = 0;
+  volatile uint64_t *Record = nullptr; ///< the exception record, host side
+  CUdeviceptr RecordOnDevice = 0;      ///< and the kernels' address of it
 };
 
 CudaKernel::~CudaKernel() { Dev.unload(*this); }
@@ -383,6 +456,13 @@ llvm::Error CudaDevice::loadModule(CudaKernel &K, std::string &Log) {
                            Api.errorText(R),
                        Log);
   }
+  // Kernels that can throw find the record through this global.
+  CUdeviceptr Global = 0;
+  size_t GlobalBytes = 0;
+  if (!K.Sites.empty() && RecordOnDevice &&
+      !Api.ModuleGetGlobal(&Global, &GlobalBytes, Module, PtxExceptionGlobal) &&
+      GlobalBytes == sizeof RecordOnDevice)
+    Api.MemcpyHtoD(Global, &RecordOnDevice, sizeof RecordOnDevice);
   K.Module = Module;
   K.Function = F;
   K.Generation = Generation;
@@ -542,6 +622,8 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
   if (CUresult R = Api.EventCreate(&Stop, CU_EVENT_DEFAULT))
     return Fail("launch", "cuEventCreate failed: " + Api.errorText(R));
 
+  if (Record)
+    *Record = 0;
   Api.EventRecord(Start, nullptr);
   CUresult R = Api.LaunchKernel(K.Function, Grid.X, Grid.Y, Grid.Z, Block.X,
                                 Block.Y, Block.Z, 0, nullptr,
@@ -555,13 +637,20 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
   if (R == CUDA_SUCCESS)
     R = Api.CtxSynchronize();
   if (R != CUDA_SUCCESS) {
+    // Read before a reset frees the record.
+    std::optional<ThrownException> Thrown = thrownBy(K, Grid, Block);
     std::string Msg = "kernel `" + K.entry() + "` failed: " + Api.errorText(R);
     if (corruptsContext(R)) {
       ContextLost = true;
       resetContext();
       Msg += "; the CUDA context was reset";
     }
-    return Fail("launch", Msg);
+    if (!Thrown)
+      return Fail("launch", Msg);
+    Cleanup();
+    Diagnostic D = thrownDiagnostic(*Thrown, Grid, Block, K.entry());
+    D.note("the kernel trapped: " + Msg);
+    return makeDiagError(std::move(D));
   }
   float Ms = 0;
   Api.EventElapsedTime(&Ms, Start, Stop);

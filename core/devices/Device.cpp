@@ -1,7 +1,10 @@
 #include "devices/Device.h"
 
+#include "codegen/Runtime.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 namespace prism {
 
@@ -28,6 +31,34 @@ Diagnostic deviceDiagnostic(std::string Kind, std::string Message,
     Text += llvm::join(Lines, "\n");
     D.note("log:\n" + Text);
   }
+  return D;
+}
+
+namespace {
+/// 0-based (x, y, z) as Julia's 1-based `(x, y, z)`.
+std::string dimText(const uint32_t D[3]) {
+  return "(" + std::to_string(D[0] + 1) + ", " + std::to_string(D[1] + 1) +
+         ", " + std::to_string(D[2] + 1) + ")";
+}
+} // namespace
+
+Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
+                            llvm::StringRef Entry) {
+  std::string Msg = E.TypeName;
+  if (!E.File.empty())
+    Msg += " at " + llvm::sys::path::filename(E.File).str() + ":" +
+           std::to_string(E.Line);
+  if (E.HasThread && (Grid.count() > 1 || Block.count() > 1))
+    Msg += " (thread " + dimText(E.Thread) + " of block " + dimText(E.Block) + ")";
+  Msg += " in `" + Entry.str() + "`";
+  Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
+  if (!E.File.empty() && E.Line > 0) {
+    D.Loc.FileName = E.File;
+    D.Loc.Line = uint32_t(E.Line);
+    D.Loc.Col = 1;
+  }
+  D.note(std::string("exception kind: ") +
+         throwKindName(static_cast<ThrowKind>(E.Kind)));
   return D;
 }
 

@@ -137,6 +137,24 @@ inline llvm::Error deviceError(std::string Kind, std::string Message,
   return makeDiagError(deviceDiagnostic(std::move(Kind), std::move(Message), Log));
 }
 
+/// An exception thrown by a kernel during a launch, as a device saw it.
+struct ThrownException {
+  int32_t Kind = 0;     ///< a ThrowKind
+  std::string TypeName; ///< `BoundsError`
+  std::string File;     ///< source file of the throw as debug info knows it
+  int32_t Line = 0;     ///< 0 when unknown
+  bool HasThread = true; ///< whether Block and Thread are known
+  uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
+  uint32_t Thread[3] = {0, 0, 0}; ///< and thread
+};
+
+/// The launch diagnostic for a thrown exception, the same on every device:
+/// `BoundsError at map.jl:15 (thread (3, 1, 1) of block (1, 1, 1)) in
+/// `julia_map_``, placed at the throw's line, with the exception kind as a
+/// note. The thread is named when the launch had more than one.
+Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
+                            llvm::StringRef Entry);
+
 /// Key/value properties as the JSON object of one device in
 /// `prism devices --json`: {"name", "target", "available", "reason"?,
 /// "description", "properties": {k: v, ...}}.

@@ -356,11 +356,6 @@ HostDevice::load(const DeviceArtefact &A, std::string &Log) {
   return std::unique_ptr<LoadedKernel>(std::move(K));
 }
 
-std::string dimText(const uint32_t D[3]) {
-  return "(" + std::to_string(D[0] + 1) + ", " + std::to_string(D[1] + 1) +
-         ", " + std::to_string(D[2] + 1) + ")";
-}
-
 llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
                                                 Dim3 Block,
                                                 llvm::ArrayRef<HostValue> Args) {
@@ -414,31 +409,13 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   L.UsesBarriers = K.UsesBarriers;
 
   auto T0 = std::chrono::steady_clock::now();
-  std::optional<host::ThrownException> Thrown = host::runGrid(L);
+  std::optional<ThrownException> Thrown = host::runGrid(L);
   auto T1 = std::chrono::steady_clock::now();
   R.TimeMs = std::chrono::duration<double, std::milli>(T1 - T0).count();
   R.TimeSource = "wall clock";
 
-  if (Thrown) {
-    std::string Where = Thrown->File.empty()
-                            ? std::string()
-                            : " at " + llvm::sys::path::filename(Thrown->File).str() + ":" +
-                                  std::to_string(Thrown->Line);
-    std::string Msg = Thrown->TypeName + Where;
-    if (Grid.count() > 1 || Block.count() > 1)
-      Msg += " (thread " + dimText(Thrown->Thread) + " of block " +
-             dimText(Thrown->Block) + ")";
-    Msg += " in `" + K.entry() + "`";
-    Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
-    if (!Thrown->File.empty() && Thrown->Line > 0) {
-      D.Loc.FileName = Thrown->File;
-      D.Loc.Line = uint32_t(Thrown->Line);
-      D.Loc.Col = 1;
-    }
-    D.note(std::string("exception kind: ") +
-           throwKindName(static_cast<ThrowKind>(Thrown->Kind)));
-    return makeDiagError(std::move(D));
-  }
+  if (Thrown)
+    return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));
   return R;
 }

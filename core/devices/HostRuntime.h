@@ -53,16 +53,6 @@ struct GridLaunch {
   bool UsesBarriers = false; ///< run threads as fibers (sync_threads)
 };
 
-/// An exception thrown by compiled code during a launch.
-struct ThrownException {
-  int32_t Kind = 0;     ///< a ThrowKind
-  std::string TypeName; ///< `BoundsError`
-  std::string File;     ///< source file of the throw as debug info knows it
-  int32_t Line = 0;     ///< 0 when unknown
-  uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
-  uint32_t Thread[3] = {0, 0, 0}; ///< and thread
-};
-
 /// The largest block the runtime accepts (CUDA's limit; compiled code
 /// assumes it, see NativeMaxThreadsPerBlock).
 inline constexpr uint64_t MaxThreadsPerBlock = NativeMaxThreadsPerBlock;

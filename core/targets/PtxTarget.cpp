@@ -4,12 +4,20 @@
 #include "cache/CompilerConfig.h"
 #include "cache/JobReport.h"
 #include "codegen/Runtime.h"
+#include "targets/PtxThrowSites.h"
 
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -19,6 +27,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <mutex>
 
 namespace prism {
@@ -110,25 +119,37 @@ public:
 
   llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
                                llvm::Value *) const override {
-    llvm::Intrinsic::ID ID;
+    // CUDA's limits as `!range` (what NVVMIntrRange would add, but LLVM 16
+    // leaves that pass out of NVPTX's pipeline): with them InstCombine
+    // knows `blockIdx().x` (ctaid + 1) cannot wrap, and folds the Int64
+    // index arithmetic Julia's `Int` brings into fewer 64-bit operations.
+    constexpr uint64_t MaxGridX = (uint64_t(1) << 31) - 1;
+    using namespace llvm::Intrinsic;
+    struct Sreg {
+      ID Intrinsic;
+      uint64_t Lo, Hi; // [Lo, Hi)
+    } R;
     switch (Which) {
-    case Builtin::ThreadIdxX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x; break;
-    case Builtin::ThreadIdxY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y; break;
-    case Builtin::ThreadIdxZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z; break;
-    case Builtin::BlockIdxX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x; break;
-    case Builtin::BlockIdxY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y; break;
-    case Builtin::BlockIdxZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z; break;
-    case Builtin::BlockDimX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x; break;
-    case Builtin::BlockDimY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y; break;
-    case Builtin::BlockDimZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z; break;
-    case Builtin::GridDimX: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x; break;
-    case Builtin::GridDimY: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y; break;
-    case Builtin::GridDimZ: ID = llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z; break;
+    case Builtin::ThreadIdxX: R = {nvvm_read_ptx_sreg_tid_x, 0, 1024}; break;
+    case Builtin::ThreadIdxY: R = {nvvm_read_ptx_sreg_tid_y, 0, 1024}; break;
+    case Builtin::ThreadIdxZ: R = {nvvm_read_ptx_sreg_tid_z, 0, 64}; break;
+    case Builtin::BlockIdxX: R = {nvvm_read_ptx_sreg_ctaid_x, 0, MaxGridX}; break;
+    case Builtin::BlockIdxY: R = {nvvm_read_ptx_sreg_ctaid_y, 0, 65535}; break;
+    case Builtin::BlockIdxZ: R = {nvvm_read_ptx_sreg_ctaid_z, 0, 65535}; break;
+    case Builtin::BlockDimX: R = {nvvm_read_ptx_sreg_ntid_x, 1, 1025}; break;
+    case Builtin::BlockDimY: R = {nvvm_read_ptx_sreg_ntid_y, 1, 1025}; break;
+    case Builtin::BlockDimZ: R = {nvvm_read_ptx_sreg_ntid_z, 1, 65}; break;
+    case Builtin::GridDimX: R = {nvvm_read_ptx_sreg_nctaid_x, 1, MaxGridX + 1}; break;
+    case Builtin::GridDimY: R = {nvvm_read_ptx_sreg_nctaid_y, 1, 65536}; break;
+    case Builtin::GridDimZ: R = {nvvm_read_ptx_sreg_nctaid_z, 1, 65536}; break;
     default:
       llvm_unreachable("not a device index builtin");
     }
-    // Ranges come from NVVMIntrRange, which NVPTX adds to the pipeline.
-    return B.CreateIntrinsic(ID, {}, {});
+    llvm::CallInst *V = B.CreateIntrinsic(R.Intrinsic, {}, {});
+    llvm::MDBuilder MDB(B.getContext());
+    V->setMetadata(llvm::LLVMContext::MD_range,
+                   MDB.createRange(llvm::APInt(32, R.Lo), llvm::APInt(32, R.Hi)));
+    return V;
   }
 
   void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *) const override {
@@ -219,18 +240,18 @@ public:
     return ptxSymbol(IRName);
   }
 
-  bool isKnownExternal(llvm::StringRef Name) const override {
-    // vprintf is a ptxas built-in; prism_throw gets its body at codegen.
-    return Target::isKnownExternal(Name) || Name == "vprintf";
-  }
-
   llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                       llvm::TargetMachine &TM) const override {
-    prepareForCodegen(M);
+    std::vector<PtxThrowSite> Sites = prepareForCodegen(M);
+    std::string Broken;
+    llvm::raw_string_ostream OS(Broken);
+    if (llvm::verifyModule(M, &OS))
+      return makeDiagError(Diagnostic::error(
+          "backend", "the ptx throw lowering broke the module: " + Broken, {}));
     llvm::Expected<std::string> Asm = Target::emitAsm(M, TM);
     if (!Asm)
       return Asm;
-    return hoistFileDirectives(*Asm);
+    return finishAsm(*Asm, formatThrowSites(Sites));
   }
 
   /// NVPTX emits no ELF objects: the PTX text is what the CUDA driver loads
@@ -281,8 +302,10 @@ private:
   /// NVPTX prints the `.file` table after the last function, where a
   /// one-pass reader (the `.loc` → source line annotation) meets the
   /// numbers before their names. PTX allows `.file` anywhere at module
-  /// scope, so the table moves up to just after the module header.
-  static std::string hoistFileDirectives(const std::string &Asm) {
+  /// scope, so the table moves up to just after the module header, and
+  /// `Preamble` (the throw-site comments) follows it.
+  static std::string finishAsm(const std::string &Asm,
+                               const std::string &Preamble) {
     std::string Files, Rest;
     size_t HeaderEnd = std::string::npos;
     llvm::StringRef Text(Asm);
@@ -298,17 +321,17 @@ private:
           Line.trim().startswith(".address_size"))
         HeaderEnd = Rest.size();
     }
-    if (Files.empty() || HeaderEnd == std::string::npos)
+    if (HeaderEnd == std::string::npos)
       return Asm;
-    Rest.insert(HeaderEnd, Files);
+    Rest.insert(HeaderEnd, Files + (Preamble.empty() ? "" : "\n" + Preamble));
     return Rest;
   }
 
   /// On the module about to be code-generated (a clone of the report's):
-  /// give `prism_throw` its device body and make every symbol a valid PTX
-  /// identifier (the NVPTX printer aborts on `!`).
-  static void prepareForCodegen(llvm::Module &M) {
-    defineThrowHook(M);
+  /// turn throws into exception records (PtxThrowSites.h) and make every
+  /// symbol a valid PTX identifier (the NVPTX printer aborts on `!`).
+  static std::vector<PtxThrowSite> prepareForCodegen(llvm::Module &M) {
+    std::vector<PtxThrowSite> Sites = lowerThrows(M);
     for (llvm::GlobalObject &GO : M.global_objects()) {
       if (auto *F = llvm::dyn_cast<llvm::Function>(&GO); F && F->isIntrinsic())
         continue;
@@ -316,36 +339,143 @@ private:
         continue;
       GO.setName(ptxSymbol(GO.getName()));
     }
+    return Sites;
   }
 
-  /// `prism_throw(kind, type, file, line)` as GPUCompiler's exception
-  /// reporting on CUDA: print through vprintf, and return so that the
-  /// caller traps. Added after optimisation so that retargetThrowLocations
-  /// could still rewrite the file/line operands of every call.
-  static void defineThrowHook(llvm::Module &M) {
-    llvm::Function *F = M.getFunction(ThrowHookName);
-    if (!F || !F->isDeclaration() || F->use_empty() || F->arg_size() != 4)
-      return;
+  /// Every `prism_throw(kind, type, file, line)` becomes a branch to its
+  /// function's one report block, which stores the record (site, thread)
+  /// through `prism_exception_info`, fences at system scope and traps.
+  /// Done after optimisation, so that retargetThrowLocations could still
+  /// rewrite the file/line operands and the calls' arguments are constants;
+  /// without a call the throw path costs the kernel no ABI registers.
+  static std::vector<PtxThrowSite> lowerThrows(llvm::Module &M) {
+    llvm::Function *Hook = M.getFunction(ThrowHookName);
+    if (!Hook || !Hook->isDeclaration() || Hook->arg_size() != 4)
+      return {};
+    // A throw never continues, so only the first call of a block counts;
+    // the rest of the block goes with it.
+    llvm::MapVector<llvm::Function *, std::vector<llvm::CallInst *>> Throws;
+    for (llvm::Function &F : M)
+      for (llvm::BasicBlock &BB : F)
+        for (llvm::Instruction &I : BB)
+          if (auto *CI = llvm::dyn_cast<llvm::CallInst>(&I);
+              CI && CI->getCalledFunction() == Hook) {
+            Throws[&F].push_back(CI);
+            break;
+          }
+    if (Throws.empty())
+      return {};
+
     llvm::LLVMContext &Ctx = M.getContext();
-    F->setLinkage(llvm::GlobalValue::InternalLinkage);
-    F->addFnAttr(llvm::Attribute::NoInline);
-    llvm::IRBuilder<> B(llvm::BasicBlock::Create(Ctx, "top", F));
-    llvm::Type *Ptr = B.getPtrTy();
-    llvm::FunctionCallee Printf = M.getOrInsertFunction(
-        "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {Ptr, Ptr}, false));
-    // vprintf's argument buffer: each value at its natural alignment.
-    auto *ArgsTy = llvm::StructType::get(Ctx, {Ptr, Ptr, B.getInt32Ty()});
-    llvm::Value *Buf = B.CreateAlloca(ArgsTy);
-    B.CreateStore(F->getArg(1), B.CreateStructGEP(ArgsTy, Buf, 0));
-    B.CreateStore(F->getArg(2), B.CreateStructGEP(ArgsTy, Buf, 1));
-    B.CreateStore(F->getArg(3), B.CreateStructGEP(ArgsTy, Buf, 2));
-    llvm::Constant *Fmt = B.CreateGlobalStringPtr(
-        "ERROR: a %s was thrown during kernel execution at %s:%d\n",
-        "prism_throw_fmt", /*AddressSpace=*/1, &M);
-    B.CreateCall(Printf,
-                 {B.CreateAddrSpaceCast(Fmt, Ptr),
-                  B.CreatePointerBitCastOrAddrSpaceCast(Buf, Ptr)});
-    B.CreateRetVoid();
+    llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
+    llvm::Type *I64 = llvm::Type::getInt64Ty(Ctx);
+    auto *Info = new llvm::GlobalVariable(
+        M, Ptr, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+        llvm::ConstantPointerNull::get(llvm::PointerType::get(Ctx, 0)),
+        PtxExceptionGlobal, nullptr, llvm::GlobalValue::NotThreadLocal,
+        /*AddressSpace=*/1, /*isExternallyInitialized=*/true);
+    Info->setAlignment(llvm::Align(8));
+    // Where the record goes when the launcher set no address.
+    auto *Sink = new llvm::GlobalVariable(
+        M, I64, false, llvm::GlobalValue::InternalLinkage,
+        llvm::ConstantInt::get(I64, 0), "prism_exception_sink", nullptr,
+        llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
+    Sink->setAlignment(llvm::Align(8));
+
+    std::vector<PtxThrowSite> Sites;
+    std::map<std::tuple<int32_t, std::string, std::string, int32_t>, uint32_t> Ids;
+    llvm::SmallPtrSet<llvm::GlobalVariable *, 8> Strings;
+    auto SiteOf = [&](llvm::CallInst &CI) -> uint32_t {
+      PtxThrowSite T;
+      if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(CI.getArgOperand(0)))
+        T.Kind = int32_t(K->getSExtValue());
+      llvm::StringRef S;
+      if (llvm::getConstantStringInfo(CI.getArgOperand(1), S))
+        T.TypeName = S.str();
+      if (llvm::getConstantStringInfo(CI.getArgOperand(2), S))
+        T.File = S.str();
+      if (auto *L = llvm::dyn_cast<llvm::ConstantInt>(CI.getArgOperand(3)))
+        T.Line = int32_t(L->getSExtValue());
+      if (T.TypeName.empty())
+        T.TypeName = throwKindName(static_cast<ThrowKind>(T.Kind));
+      for (unsigned A : {1u, 2u})
+        if (auto *GV = llvm::dyn_cast<llvm::GlobalVariable>(
+                CI.getArgOperand(A)->stripPointerCasts()))
+          Strings.insert(GV);
+      auto [It, New] = Ids.try_emplace(
+          std::make_tuple(T.Kind, T.TypeName, T.File, T.Line), 0);
+      if (New && Sites.size() < MaxThrowSites) {
+        T.Id = uint32_t(Sites.size() + 1);
+        It->second = T.Id;
+        Sites.push_back(std::move(T));
+      }
+      return It->second;
+    };
+
+    for (auto &[F, Calls] : Throws) {
+      llvm::BasicBlock *Report =
+          llvm::BasicBlock::Create(Ctx, "prism_throw_report", F);
+      llvm::IRBuilder<> B(Report);
+      if (llvm::DISubprogram *SP = F->getSubprogram())
+        B.SetCurrentDebugLocation(llvm::DILocation::get(Ctx, 0, 0, SP));
+      llvm::Type *I32 = B.getInt32Ty();
+      llvm::PHINode *Site = B.CreatePHI(I32, Calls.size(), "site");
+      for (llvm::CallInst *CI : Calls) {
+        llvm::BasicBlock *BB = CI->getParent();
+        Site->addIncoming(llvm::ConstantInt::get(I32, SiteOf(*CI)), BB);
+        // The block ends at the throw: drop what follows it, and this
+        // block from the successors it had.
+        for (llvm::BasicBlock *Succ : llvm::successors(BB))
+          Succ->removePredecessor(BB);
+        while (&BB->back() != CI)
+          BB->back().eraseFromParent();
+        llvm::BranchInst::Create(Report, BB)->setDebugLoc(CI->getDebugLoc());
+        CI->eraseFromParent();
+      }
+      // The thread's linear index in its block (< 1024) and its block's in
+      // the grid (modulo 2^32), x fastest, in 32-bit arithmetic. One
+      // volatile asm block reads the special registers afresh: the backend
+      // would otherwise reuse the kernel's own reads, keeping them live
+      // across the whole kernel for the sake of this cold block.
+      auto *IdxTy = llvm::StructType::get(Ctx, {B.getInt32Ty(), B.getInt32Ty()});
+      auto *IdxFnTy = llvm::FunctionType::get(IdxTy, false);
+      llvm::Value *Idx = B.CreateCall(
+          IdxFnTy,
+          llvm::InlineAsm::get(
+              IdxFnTy,
+              "{\n\t.reg .u32 %a, %b, %c;\n"
+              "\tmov.u32 %a, %tid.z;\n\tmov.u32 %b, %ntid.y;\n\tmov.u32 %c, %tid.y;\n"
+              "\tmad.lo.u32 %a, %a, %b, %c;\n"
+              "\tmov.u32 %b, %ntid.x;\n\tmov.u32 %c, %tid.x;\n"
+              "\tmad.lo.u32 $0, %a, %b, %c;\n"
+              "\tmov.u32 %a, %ctaid.z;\n\tmov.u32 %b, %nctaid.y;\n\tmov.u32 %c, %ctaid.y;\n"
+              "\tmad.lo.u32 %a, %a, %b, %c;\n"
+              "\tmov.u32 %b, %nctaid.x;\n\tmov.u32 %c, %ctaid.x;\n"
+              "\tmad.lo.u32 $1, %a, %b, %c;\n\t}",
+              "=r,=r", /*hasSideEffects=*/true),
+          {}, "index");
+      llvm::Value *Thread = B.CreateExtractValue(Idx, 0, "thread");
+      llvm::Value *Block = B.CreateExtractValue(Idx, 1, "block");
+      llvm::Value *Word = B.CreateOr(
+          B.CreateOr(B.CreateShl(B.CreateZExt(Site, I64), ThrowSiteShift),
+                     B.CreateShl(B.CreateZExt(Thread, I64), ThrowThreadShift)),
+          B.CreateZExt(Block, I64));
+      llvm::Value *Dst = B.CreateLoad(Ptr, Info, "record");
+      Dst = B.CreateSelect(B.CreateIsNull(Dst),
+                           B.CreateAddrSpaceCast(Sink, Ptr), Dst);
+      B.CreateAlignedStore(Word, Dst, llvm::Align(8), /*isVolatile=*/true);
+      B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+      B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+      B.CreateUnreachable();
+    }
+    Hook->eraseFromParent();
+    // The type and file strings now live in the site table only.
+    for (llvm::GlobalVariable *GV : Strings) {
+      GV->removeDeadConstantUsers();
+      if (GV->hasLocalLinkage() && GV->use_empty())
+        GV->eraseFromParent();
+    }
+    return Sites;
   }
 };
 

@@ -19,8 +19,9 @@
 ///    start (NVPTX's registerPassBuilderCallbacks). The rest (sqrt, fabs,
 ///    floor, fma …) stays LLVM intrinsics, which NVPTX selects directly
 ///    (`sqrt.rn.f32`).
-///  - A throw calls `prism_throw`, whose body (a `vprintf` of the exception
-///    and its source position) is added at code generation time, then traps.
+///  - A throw calls `prism_throw`; at code generation each call becomes a
+///    numbered throw site whose thread stores an exception record for the
+///    launcher, then traps (PtxThrowSites.h).
 ///  - PTX identifiers cannot hold `!`, so the code-generated module's symbols
 ///    are sanitised (`julia_saxpy!` → `julia_saxpy_`, see ptxSymbol).
 ///  - Resource usage comes from `ptxas -v` when ptxas is installed.

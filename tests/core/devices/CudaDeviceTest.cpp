@@ -69,6 +69,37 @@ DONE:
 }
 )";
 
+// The exception record protocol by hand (PtxThrowSites.h): thread (3,1,1)
+// of block (2,1,1) records site 2 and traps; the others return.
+const char *RecordPtx = R"(
+.version 7.8
+.target sm_75
+.address_size 64
+// prism.throw site=1 kind=1 line=13 type=BoundsError file=/src/exceptions.jl
+// prism.throw site=2 kind=2 line=7 type=InexactError file=/src/narrow.jl
+.visible .global .align 8 .u64 prism_exception_info;
+
+.visible .entry record_then_trap()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 2;
+  @%p1 bra DONE;
+  mov.u32 %r2, %ctaid.x;
+  setp.ne.u32 %p2, %r2, 1;
+  @%p2 bra DONE;
+  ld.global.u64 %rd1, [prism_exception_info];
+  mov.u64 %rd2, 0x0002000200000001;
+  st.volatile.u64 [%rd1], %rd2;
+  membar.sys;
+  trap;
+DONE:
+  ret;
+}
+)";
+
 DeviceArtefact ptx(llvm::StringRef Entry, llvm::StringRef Text = SaxpyPtx) {
   DeviceArtefact A;
   A.Target = "ptx";
@@ -204,6 +235,46 @@ TEST(CudaDevice, RecoversAfterATrapAndAnIllegalAddress) {
     ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
     EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
   }
+}
+
+TEST(CudaDevice, ARecordedExceptionNamesItsKindLineAndThread) {
+  REQUIRE_GPU(Dev);
+  std::string Log;
+  auto K = Dev->load(ptx("record_then_trap", RecordPtx), Log);
+  ASSERT_TRUE(bool(K)) << test::diagText(K.takeError());
+  auto Saxpy = Dev->load(ptx("saxpy"), Log);
+  ASSERT_TRUE(bool(Saxpy)) << test::diagText(Saxpy.takeError());
+  // Twice: after the first trap the context is new, and so is the record.
+  for (int Rep = 0; Rep < 2; ++Rep) {
+    SCOPED_TRACE(Rep);
+    auto R = Dev->launch(**K, {2, 1, 1}, {4, 1, 1}, {});
+    ASSERT_FALSE(bool(R));
+    Diagnostic D = test::firstDiag(R.takeError());
+    EXPECT_EQ(D.Kind, "launch");
+    EXPECT_EQ(D.Message, "InexactError at narrow.jl:7 (thread (3, 1, 1) of block "
+                         "(2, 1, 1)) in `record_then_trap`");
+    EXPECT_EQ(D.Loc.FileName, "/src/narrow.jl");
+    EXPECT_EQ(D.Loc.Line, 7u);
+    std::string Notes;
+    for (const DiagNote &N : D.Notes)
+      Notes += N.Message + "\n";
+    EXPECT_NE(Notes.find("exception kind: InexactError"), std::string::npos) << Notes;
+    EXPECT_NE(Notes.find("the kernel trapped: "), std::string::npos) << Notes;
+    EXPECT_NE(Notes.find("context was reset"), std::string::npos) << Notes;
+
+    auto Ok = Dev->launch(**Saxpy, {1, 1, 1}, {4, 1, 1},
+                          {HostValue::fromDouble(ScalarKind::Float32, 3.0),
+                           floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
+    ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
+    EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
+  }
+  // A plain trap after a recorded one is not reported as that exception.
+  auto Trap = Dev->load(ptx("trap_now"), Log);
+  ASSERT_TRUE(bool(Trap)) << test::diagText(Trap.takeError());
+  auto R = Dev->launch(**Trap, {}, {}, {});
+  ASSERT_FALSE(bool(R));
+  Diagnostic D = test::firstDiag(R.takeError());
+  EXPECT_EQ(D.Message.find("InexactError"), std::string::npos) << D.Message;
 }
 
 TEST(CudaDevice, InvalidPtxKeepsTheJitLog) {

@@ -4,6 +4,7 @@
 #include "core/targets/GpuTestUtil.h"
 
 #include "targets/PtxTarget.h"
+#include "targets/PtxThrowSites.h"
 
 using namespace prism;
 using namespace prism::testing;
@@ -14,6 +15,18 @@ constexpr const char *SaxpySig =
     "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
 constexpr const char *StencilSig =
     "stencil!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+/// Whether Text holds the Needles in this order.
+bool inOrder(llvm::StringRef Text, std::initializer_list<llvm::StringRef> Needles) {
+  size_t At = 0;
+  for (llvm::StringRef N : Needles) {
+    At = Text.find(N, At);
+    if (At == llvm::StringRef::npos)
+      return false;
+    At += N.size();
+  }
+  return true;
+}
 
 class PtxTargetTest : public GpuJobTest {
 protected:
@@ -145,7 +158,7 @@ end
   EXPECT_TRUE(contains(text(R, Stage::Asm), "sqrt.rn.f32")) << text(R, Stage::Asm);
 }
 
-TEST_F(PtxTargetTest, BoundsCheckReportsThenTraps) {
+TEST_F(PtxTargetTest, BoundsCheckRecordsTheExceptionThenTraps) {
   loadText("oob.jl", R"(function get!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
     i = threadIdx().x
     y[i] = x[i]
@@ -155,17 +168,74 @@ end
   CompileResult R =
       ptx("get!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  // The optimised IR still says what is thrown where.
+  EXPECT_TRUE(contains(text(R, Stage::LLVMOpt), "call void @prism_throw(i32 1,"));
   const std::string &Asm = text(R, Stage::Asm);
-  EXPECT_TRUE(contains(Asm, "trap;")) << Asm;
-  // The report: prism_throw is an internal .func printing with vprintf.
-  std::string Throw = lineWith(Asm, ".func prism_throw");
-  ASSERT_FALSE(Throw.empty()) << Asm;
-  EXPECT_FALSE(contains(Throw, ".visible")) << Throw;
-  EXPECT_TRUE(contains(Asm, "vprintf")) << Asm;
+  // No call is left on the throw path (an ABI call costs the kernel
+  // registers): a record stored through the global, a fence, a trap.
+  EXPECT_FALSE(contains(Asm, "call")) << Asm;
+  EXPECT_FALSE(contains(Asm, "vprintf")) << Asm;
+  EXPECT_FALSE(contains(Asm, ".func")) << Asm;
+  EXPECT_TRUE(contains(Asm, ".visible .global .align 8 .u64 prism_exception_info;"))
+      << Asm;
+  EXPECT_TRUE(inOrder(Asm, {"[prism_exception_info]", "st.volatile.u64",
+                                 "membar.sys;", "trap;"}))
+      << Asm;
+  // Both reads of the kernel go to one report block, with one site each
+  // (the same kind, file and line: one site).
+  std::vector<PtxThrowSite> Sites = parseThrowSites(Asm);
+  ASSERT_EQ(Sites.size(), 1u) << Asm;
+  EXPECT_EQ(Sites[0].Id, 1u);
+  EXPECT_EQ(Sites[0].Kind, 1);
+  EXPECT_EQ(Sites[0].TypeName, "BoundsError");
+  EXPECT_EQ(Sites[0].Line, 3);
+  EXPECT_TRUE(llvm::StringRef(Sites[0].File).endswith("oob.jl")) << Sites[0].File;
+  // The exception's strings live in the table, not in constant memory.
+  EXPECT_FALSE(contains(Asm, ".const")) << Asm;
   ToolRun P = runPtxas(Asm, "sm_80");
   if (P.Message == "ptxas not found")
     GTEST_SKIP() << "ptxas not found";
   EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output << Asm;
+}
+
+TEST_F(PtxTargetTest, ThrowSitesAreNumberedPerKindAndLine) {
+  loadText("sites.jl", R"(function two!(y::DeviceArray{Float32,1}, n::Int)
+    i = threadIdx().x
+    y[i] = 1.0f0
+    y[i + 1] = Float32(Int16(n))
+    return nothing
+end
+)");
+  CompileResult R = ptx("two!(DeviceArray{Float32,1}, Int)");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  std::vector<PtxThrowSite> Sites = parseThrowSites(Asm);
+  std::vector<std::string> Seen;
+  for (const PtxThrowSite &S : Sites) {
+    EXPECT_EQ(S.Id, &S - Sites.data() + 1) << "numbered from 1, in order";
+    Seen.push_back(S.TypeName + ":" + std::to_string(S.Line));
+  }
+  EXPECT_EQ(Seen, (std::vector<std::string>{"BoundsError:3", "InexactError:4",
+                                            "BoundsError:4"}))
+      << Asm;
+  ToolRun P = runPtxas(Asm, "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output << Asm;
+}
+
+TEST_F(PtxTargetTest, SpecialRegistersCarryCudaLimits) {
+  loadExample("saxpy.jl");
+  CompileResult R = ptx(SaxpySig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Raw = text(R, Stage::LLVMRaw);
+  EXPECT_TRUE(contains(lineWith(Raw, "call i32 @llvm.nvvm.read.ptx.sreg.tid.x()"), "!range"))
+      << Raw;
+  // With the ranges, `blockIdx().x - 1` (ctaid + 1 - 1) folds away: the
+  // optimised kernel widens ctaid unsigned and adds nothing to it.
+  const std::string &Opt = text(R, Stage::LLVMOpt);
+  EXPECT_TRUE(contains(Opt, "zext i32 %0 to i64")) << Opt;
+  EXPECT_FALSE(contains(Opt, "sext i32")) << Opt;
 }
 
 TEST_F(PtxTargetTest, TranscendentalsLinkOnlyNeededLibdevice) {
