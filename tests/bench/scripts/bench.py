@@ -358,6 +358,8 @@ def ptx_stats(text):
                              for i in insts if re.match(r"^call\b", i)}),
             "call_count": sum(1 for i in insts if re.match(r"^call\b", i)),
             "traps": sum(1 for i in insts if i.startswith("trap")),
+            # Prism's throw-site table (one `// prism.throw` comment a site).
+            "throw_sites": len(re.findall(r"^// prism\.throw ", text, re.M)),
         })
     return st
 
@@ -648,11 +650,14 @@ def explain(k, peer):
     whole = bool(why) and "whole difference" in why[0]
     n0 = len(why)
     if ps.get("call_count"):
-        why.append("bounds checks: %d call(s) to %s on the throw path (the example indexes "
-                   "without `@inbounds`; the C peer has no checks), with a %s-byte stack "
-                   "frame for the message arguments" % (
+        why.append("%d call(s) to %s, with a %s-byte stack frame" % (
                        ps["call_count"], ", ".join(ps["calls"]),
                        (nd or k["prism"])["ptxas"].get("stack")))
+    if ps.get("throw_sites"):
+        why.append("bounds checks: %d throw site(s) (the example indexes without "
+                   "`@inbounds`; the C peer has no checks): a compare and branch each, and "
+                   "a report block that reads the thread and block indices for the "
+                   "exception record" % ps["throw_sites"])
     if ps.get("int64_ops", 0) > 2 * max(qs.get("int64_ops", 0), 1):
         why.append("64-bit index arithmetic (Julia's `Int` is Int64, the C peer indexes "
                    "with `int`): %d int64 ops vs %d" % (ps["int64_ops"], qs["int64_ops"]))
