@@ -11,6 +11,7 @@
 #include "infer/Inference.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace prism {
@@ -41,10 +42,43 @@ struct Printer {
     return typeStr(L.T);
   }
 
+  /// Printed slot names, as Julia's sourceinfo_slotnames: a name that
+  /// several slots share (an inlined callee's `x` beside the caller's)
+  /// becomes `x@_N` on each of them, N the 1-based slot number. Only the
+  /// arguments and the slots the code mentions count: inlining leaves
+  /// many callee slots behind that nothing reads.
+  std::vector<std::string> Names = slotNames(C);
+
+  static std::vector<std::string> slotNames(const TypedCode &C) {
+    std::vector<bool> Used(C.Slots.size(), false);
+    for (size_t I = 0; I <= C.NumArgs && I < Used.size(); ++I)
+      Used[I] = true;
+    for (const Stmt &S : C.Code) {
+      if (S.K == StmtKind::Nop)
+        continue;
+      if (S.K == StmtKind::Assign && S.Slot < Used.size())
+        Used[S.Slot] = true;
+      for (const IRValue &V : S.Args)
+        if (V.K == IRValue::Slot && V.Index < Used.size())
+          Used[V.Index] = true;
+    }
+    std::map<std::string, size_t> Count;
+    for (size_t I = 0; I < C.Slots.size(); ++I)
+      if (Used[I] && !C.Slots[I].Name.empty())
+        ++Count[std::string(C.Slots[I].Name.str())];
+    std::vector<std::string> Names(C.Slots.size());
+    for (size_t I = 0; I < C.Slots.size(); ++I) {
+      std::string Name(C.Slots[I].Name.str());
+      Names[I] = Name.empty() ? "_" + std::to_string(I + 1)
+                 : Used[I] && Count[Name] > 1
+                     ? Name + "@_" + std::to_string(I + 1)
+                     : Name;
+    }
+    return Names;
+  }
+
   std::string slotName(uint32_t I) const {
-    if (I < C.Slots.size() && !C.Slots[I].Name.empty())
-      return std::string(C.Slots[I].Name.str());
-    return "_" + std::to_string(I + 1);
+    return I < Names.size() ? Names[I] : "_" + std::to_string(I + 1);
   }
 
   std::string valueStr(const IRValue &V) const {

@@ -343,6 +343,32 @@ TEST_F(InferTest, OptimizedCodeUsesArgumentsAndResultsDirectly) {
   EXPECT_EQ(Opt->Code[2].K, StmtKind::Return) << S;
 }
 
+TEST_F(InferTest, InlinedSlotsWithTheCallersNamesPrintApart) {
+  // count_up's loop variable `x`, inlined into k beside k's own `x`: as
+  // Julia's sourceinfo_slotnames, each slot of a shared name prints as
+  // `x@_N` (N its slot number); names used once stay plain.
+  loadText("dup.jl", "function count_up(n)\n  x = 0\n  while x < n\n    x += 1\n"
+                     "  end\n  return x\nend\n"
+                     "function k(n)\n  x = n * 2\n  if n > 3\n    x = n\n  end\n"
+                     "  return count_up(x) + x\nend\n");
+  CodeInstance *CI = infer("k(Int)");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  std::string S = printTyped(*CI, *Opt);
+  EXPECT_EQ(S.find(" x = "), std::string::npos) << S;
+  std::set<std::string> Xs;
+  for (size_t At = S.find("x@_"); At != std::string::npos; At = S.find("x@_", At + 1))
+    Xs.insert(S.substr(At, S.find_first_not_of("0123456789", At + 3) - At));
+  EXPECT_GE(Xs.size(), 2u) << S;
+  // k's own `x` is slot 3 (after #self# and n).
+  EXPECT_TRUE(Xs.count("x@_3")) << S;
+  // The unoptimised code has one `x`: no suffix.
+  std::string Plain = printTyped(*CI, *CI->Code);
+  EXPECT_NE(Plain.find(" x = "), std::string::npos) << Plain;
+  EXPECT_EQ(Plain.find("@_"), std::string::npos) << Plain;
+}
+
 TEST_F(InferTest, OptimizerLeavesMaybeUnassignedLocalsInTheirOwnCall) {
   // Inlined into a loop, `v` would keep the first call's value where the
   // second call must throw UndefVarError.
