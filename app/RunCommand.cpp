@@ -161,6 +161,10 @@ int runRun(const CommandOptions &O) {
     llvm::json::Object J =
         runResultJSON(O.Device, Run.Return, Run.Args, Run.TimeMs);
     J["load"] = loadJSON(Out);
+    if (!Run.Setup.empty()) {
+      J["setup_ms"] = Run.SetupMs;
+      J["setup"] = Run.Setup;
+    }
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
                  << "\n";
     return ExitOk;
@@ -174,8 +178,9 @@ int runRun(const CommandOptions &O) {
     if (Run.Args[I].isArray())
       llvm::outs() << "  arg " << I + 1 << ": " << arraySummary(Run.Args[I])
                    << "\n";
-  llvm::outs() << llvm::formatv("  time: {0:f3} ms ({1})\n", Run.TimeMs,
-                                Run.TimeSource);
+  std::string Setup = setupNote(Run);
+  llvm::outs() << llvm::formatv("  time: {0:f3} ms ({1}{2})\n", Run.TimeMs,
+                                Run.TimeSource, Setup.empty() ? "" : "; " + Setup);
   printLoad(Out);
   return ExitOk;
 }

@@ -181,6 +181,8 @@ static views::RunResult viewRun(const DeviceRun &D) {
     V.Summary = (O.Launch.Return.isNothing() ? std::string("returned nothing")
                                              : "returned " + O.Launch.Return.str()) +
                 (O.CacheHit ? " · compile cache hit" : " · compiled");
+    if (std::string Setup = setupNote(O.Launch, /*Standalone=*/true); !Setup.empty())
+      V.Summary += " · " + Setup;
     std::string Json;
     llvm::raw_string_ostream OS(Json);
     OS << llvm::formatv("{0:2}", llvm::json::Value(runResultJSON(

@@ -4,7 +4,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace prism {
 
@@ -74,6 +76,20 @@ llvm::json::Object deviceJSON(const Device &D) {
   if (!D.available())
     O["reason"] = D.unavailableReason();
   return O;
+}
+
+std::string setupNote(const LaunchResult &R, bool Standalone) {
+  if (R.Setup.empty())
+    return "";
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::format("%.3f ms of ", R.SetupMs);
+  if (Standalone)
+    OS << llvm::format("the %.3f ms ", R.TimeMs);
+  else
+    OS << "it ";
+  OS << R.Setup;
+  return S;
 }
 
 std::string propertiesLine(const std::vector<DeviceProperty> &Ps) {

@@ -16,6 +16,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -409,10 +410,16 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   L.UsesBarriers = K.UsesBarriers;
 
   auto T0 = std::chrono::steady_clock::now();
-  std::optional<ThrownException> Thrown = host::runGrid(L);
+  host::LaunchStats Stats;
+  std::optional<ThrownException> Thrown = host::runGrid(L, &Stats);
   auto T1 = std::chrono::steady_clock::now();
   R.TimeMs = std::chrono::duration<double, std::milli>(T1 - T0).count();
   R.TimeSource = "wall clock";
+  if (Stats.FibersCreated) {
+    R.SetupMs = std::min(Stats.FiberSetupMs, R.TimeMs);
+    R.Setup = "creating " + std::to_string(Stats.FibersCreated) +
+              " fiber stacks, once per worker thread";
+  }
 
   if (Thrown)
     return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));

@@ -79,6 +79,10 @@ struct LaunchControl {
   const GridLaunch &L;
   /// Raised by the first throw; every block checks it before each thread.
   std::atomic<bool> Failed{false};
+  /// Fiber stacks created during this launch, and the longest time one
+  /// worker spent creating them (workers create theirs in parallel).
+  std::atomic<uint32_t> FibersCreated{0};
+  std::atomic<uint64_t> FiberSetupNs{0};
   std::mutex M;
   std::optional<ThrownException> Thrown;
 
@@ -190,8 +194,30 @@ struct Worker {
   }
 
   /// At least N fibers with stacks; false when the memory is not there.
+  /// New stacks are touched here, so that their first page fault is
+  /// counted as setup (LaunchStats) rather than as the kernel's time.
   bool ensureFibers(size_t N) {
     static const size_t Page = size_t(sysconf(_SC_PAGESIZE));
+    if (Fibers.size() >= N)
+      return true;
+    const auto T0 = std::chrono::steady_clock::now();
+    const size_t Before = Fibers.size();
+    struct Count {
+      Worker &W;
+      size_t Before;
+      std::chrono::steady_clock::time_point T0;
+      ~Count() {
+        if (!W.Launch)
+          return;
+        W.Launch->FibersCreated += uint32_t(W.Fibers.size() - Before);
+        uint64_t Ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now() - T0)
+                                   .count());
+        uint64_t Seen = W.Launch->FiberSetupNs.load();
+        while (Seen < Ns && !W.Launch->FiberSetupNs.compare_exchange_weak(Seen, Ns))
+          ;
+      }
+    } Counted{*this, Before, T0};
     while (Fibers.size() < N) {
       auto F = std::make_unique<Fiber>();
       size_t Bytes = FiberStackBytes + Page;
@@ -205,6 +231,8 @@ struct Worker {
       // A guard page turns a fiber's stack overflow into a fault at a
       // known place instead of silently corrupting its neighbour.
       mprotect(M, Page, PROT_NONE);
+      // The top page: every fiber's first frame lands there.
+      static_cast<volatile char *>(M)[Bytes - 1] = 0;
 #if !PRISM_FAST_FIBERS
       // getcontext once per fiber (it costs a syscall); each launch only
       // re-points the context with makecontext.
@@ -597,7 +625,7 @@ template <typename Fn> void forEachBlockRange(uint64_t Blocks, Fn &&RunRange) {
 
 } // namespace
 
-std::optional<ThrownException> runGrid(const GridLaunch &L) {
+std::optional<ThrownException> runGrid(const GridLaunch &L, LaunchStats *Stats) {
   installFaultHandler();
   LaunchControl C(L);
   const uint64_t Blocks = L.Grid.count();
@@ -609,6 +637,10 @@ std::optional<ThrownException> runGrid(const GridLaunch &L) {
       if (!C.Failed.load(std::memory_order_relaxed))
         runBlocks(C, Begin, End);
     });
+  }
+  if (Stats) {
+    Stats->FibersCreated = C.FibersCreated.load();
+    Stats->FiberSetupMs = double(C.FiberSetupNs.load()) / 1e6;
   }
   return std::move(C.Thrown);
 }

@@ -60,9 +60,21 @@ inline constexpr uint64_t MaxThreadsPerBlock = NativeMaxThreadsPerBlock;
 /// recursion belongs to non-kernel code, which runs on the worker's stack.
 inline constexpr size_t FiberStackBytes = 64 * 1024;
 
+/// What a launch did besides running the kernel.
+struct LaunchStats {
+  /// Fiber stacks the launch had to create (a worker thread's first block
+  /// of that many threads), and the longest time one worker spent on it:
+  /// mapping each stack and its first page fault, which costs microseconds
+  /// a page and, for a 256-thread block, most of a first launch. Later
+  /// launches reuse the stacks.
+  uint32_t FibersCreated = 0;
+  double FiberSetupMs = 0;
+};
+
 /// Runs the launch to completion. Returns the first exception thrown, if
 /// any (the launch stopped early then).
-std::optional<ThrownException> runGrid(const GridLaunch &L);
+std::optional<ThrownException> runGrid(const GridLaunch &L,
+                                       LaunchStats *Stats = nullptr);
 
 /// Starts the block workers in the background (once per process), so that
 /// the first multi-block launch finds them running rather than paying for

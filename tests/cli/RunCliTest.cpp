@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace prism::test;
 
 TEST(RunCli, FibReturnsItsValue) {
@@ -61,6 +63,39 @@ TEST(RunCli, TextNamesWhatWasLoaded) {
   EXPECT_NE(R.Out.find("threads run as fibers (sync_threads)"),
             std::string::npos)
       << R.Out;
+}
+
+TEST(RunCli, AFirstFiberLaunchSaysWhatItsTimeIncludes) {
+  // A fresh process creates its fiber stacks in its first synchronising
+  // launch: the time says how much of it that was.
+  auto R = runPrism({"run", example("reduce.jl"),
+                     "block_sum!(zeros(Float32, 2), ones(Float32, 512))",
+                     "--blocks", "2", "--threads", "256", "--json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  auto J = llvm::json::parse(R.Out);
+  ASSERT_TRUE(!!J) << llvm::toString(J.takeError()) << "\n" << R.Out;
+  const llvm::json::Object *O = J->getAsObject();
+  ASSERT_TRUE(O);
+  std::optional<llvm::StringRef> Setup = O->getString("setup");
+  ASSERT_TRUE(Setup) << R.Out;
+  EXPECT_TRUE(Setup->endswith(" fiber stacks, once per worker thread")) << Setup->str();
+  EXPECT_GT(O->getNumber("setup_ms").value_or(0), 0.0) << R.Out;
+  EXPECT_LE(O->getNumber("setup_ms").value_or(0), O->getNumber("time_ms").value_or(0));
+
+  auto T = runPrism({"run", example("reduce.jl"),
+                     "block_sum!(zeros(Float32, 2), ones(Float32, 512))",
+                     "--blocks", "2", "--threads", "256"});
+  ASSERT_EQ(T.ExitCode, 0) << T.Err;
+  EXPECT_NE(T.Out.find(" fiber stacks, once per worker thread)"), std::string::npos)
+      << T.Out;
+  EXPECT_NE(T.Out.find("(wall clock; "), std::string::npos) << T.Out;
+
+  // Without barriers there are no fibers, and nothing to say.
+  auto S = runPrism({"run", example("saxpy.jl"),
+                     "saxpy!(2.0f0, ones(Float32, 64), ones(Float32, 64))",
+                     "--threads", "64", "--json"});
+  ASSERT_EQ(S.ExitCode, 0) << S.Err;
+  EXPECT_EQ(S.Out.find("setup"), std::string::npos) << S.Out;
 }
 
 TEST(RunCli, ReduceText) {

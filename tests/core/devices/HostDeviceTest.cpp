@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace prism;
 
@@ -184,6 +185,33 @@ TEST_F(HostDeviceTest, BlockSumSynchronisesThreads) {
       std::printf("block_sum! 4x256 (fibers, 9 barriers), warm: %.3f ms\n",
                   R.TimeMs);
   }
+}
+
+TEST_F(HostDeviceTest, FirstFiberLaunchReportsItsSetup) {
+  loadExample("reduce.jl");
+  auto K = load("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(K);
+  // One block runs on the launching thread: a fresh thread has no fiber
+  // stacks yet, so its first launch creates exactly one per thread.
+  std::vector<LaunchResult> Rs;
+  std::thread([&] {
+    for (int Rep = 0; Rep < 2; ++Rep)
+      Rs.push_back(run(*K, {1, 1, 1}, {128, 1, 1},
+                       {f32Array({0}, {1}), f32Array(std::vector<float>(128, 1.0f), {128})}));
+  }).join();
+  ASSERT_EQ(Rs.size(), 2u);
+  ASSERT_EQ(Rs[0].Args.size(), 2u);
+  EXPECT_EQ(floats(Rs[0].Args[0]), std::vector<float>{128});
+  EXPECT_EQ(Rs[0].Setup, "creating 128 fiber stacks, once per worker thread");
+  EXPECT_GT(Rs[0].SetupMs, 0.0);
+  EXPECT_LE(Rs[0].SetupMs, Rs[0].TimeMs);
+  EXPECT_NE(setupNote(Rs[0]).find(" ms of it creating 128 fiber stacks"),
+            std::string::npos)
+      << setupNote(Rs[0]);
+  // The second reuses them.
+  EXPECT_EQ(Rs[1].Setup, "");
+  EXPECT_EQ(Rs[1].SetupMs, 0.0);
+  EXPECT_EQ(setupNote(Rs[1]), "");
 }
 
 TEST_F(HostDeviceTest, MapWithAFunctionArgument) {
