@@ -76,6 +76,23 @@ const Topic Topics[] = {
      "compiled artefact. A hit performs no heap allocation and takes no "
      "blocking lock; it checks the world age so that an invalidated entry is "
      "never returned. prism report shows its figures."},
+    {"exceptions",
+     "Exceptions: an index without @inbounds, a conversion that loses "
+     "information or a division by zero throws (BoundsError, InexactError, "
+     "DivideError ...). Codegen turns each throw into a call of prism_throw "
+     "(kind, type name, file, line of the innermost user frame) and a trap; "
+     "each target gives that call its meaning. native: the host runtime "
+     "records the exception and leaves the thread (siglongjmp); the launch "
+     "stops and prism run reports the kind, the line and the thread (exit "
+     "status 3). ptx: no call is left; every throw branches to one report "
+     "block that stores a 64-bit record (throw site, thread, block) through "
+     "the prism_exception_info global and traps. The PTX lists its sites as "
+     "`// prism.throw site=N ...` comments; the cuda device points the "
+     "global at pinned host memory, reads the record after the trap and "
+     "reports what the host would. GPUCompiler.jl prints with vprintf "
+     "instead, an ABI call that costs every thread registers. gcn: a trap "
+     "(s_trap 2) with no report. bpf: the program returns 0 (drops the "
+     "packet). See assets/examples/exceptions.jl."},
     {"devices",
      "Devices: host (the CPU, through LLVM's JIT, with a grid runtime that "
      "runs blocks x threads), bpf (the Linux kernel's verifier and test-run) "

@@ -163,6 +163,10 @@ TEST(ReflectionCli, HelpTopics) {
   EXPECT_EQ(R.ExitCode, 0);
   EXPECT_TRUE(has(R.Out, "world")) << R.Out;
   EXPECT_EQ(runPrism({"help", "nonsense"}).ExitCode, 2);
+  auto E = runPrism({"help", "exceptions"});
+  EXPECT_EQ(E.ExitCode, 0);
+  EXPECT_TRUE(has(E.Out, "prism_exception_info")) << E.Out;
+  EXPECT_TRUE(has(runPrism({"help"}).Out, " exceptions ")) << "listed";
 }
 
 TEST(ReflectionCli, EveryCommandHasHelpWithAnExample) {
