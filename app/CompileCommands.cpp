@@ -290,6 +290,7 @@ int runReport(const CommandOptions &O) {
                             {"scratch_bytes", optionalInt(U.ScratchBytes)},
                             {"lds_bytes", optionalInt(U.LDSBytes)},
                             {"instructions", optionalInt(U.Instructions)},
+                            {"throw_sites", optionalInt(U.ThrowSites)},
                             {"source", U.Source},
                             {"note", U.Note}}}};
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
@@ -331,6 +332,7 @@ int runReport(const CommandOptions &O) {
   Fig("scratch bytes", U.ScratchBytes);
   Fig("LDS bytes", U.LDSBytes);
   Fig("instructions", U.Instructions);
+  Fig("throw sites", U.ThrowSites);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
 

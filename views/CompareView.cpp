@@ -43,7 +43,8 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B) 
             {"SGPRs", &ResourceUsage::SGPRs, ""},
             {"scratch", &ResourceUsage::ScratchBytes, " B"},
             {"LDS", &ResourceUsage::LDSBytes, " B"},
-            {"instructions", &ResourceUsage::Instructions, ""}};
+            {"instructions", &ResourceUsage::Instructions, ""},
+            {"throw sites", &ResourceUsage::ThrowSites, ""}};
   for (const R &X : Rs)
     if (RA.*X.Field || RB.*X.Field)
       F.push_back({X.Name, Opt(RA.*X.Field), Opt(RB.*X.Field), true, X.Unit});

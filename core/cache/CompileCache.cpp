@@ -322,7 +322,7 @@ CompileCache::compileEntry(Entry &E, World W) {
       return Linked.takeError();
     A->Linked = std::move(*Linked);
   }
-  return std::move(A);
+  return A;
 }
 
 CacheEntryStats CompileCache::entryStats(const CompilerConfig &C,

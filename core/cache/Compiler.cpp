@@ -4,11 +4,13 @@
 
 #include "codegen/Emitter.h"
 #include "codegen/LineMap.h"
+#include "codegen/Runtime.h"
 #include "optim/Pipeline.h"
 #include "targets/NativeTarget.h"
 #include "targets/Target.h"
 #include "validate/Validator.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -18,6 +20,28 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <set>
+#include <tuple>
+
+namespace {
+/// Distinct source places among the throw-hook calls of M: (kind, file,
+/// line) as retargetThrowLocations left them. An inlined copy of a check
+/// (a launch wrapper's) is the same place.
+int countThrowSites(const llvm::Module &M) {
+  const llvm::Function *Hook = M.getFunction(prism::ThrowHookName);
+  if (!Hook)
+    return 0;
+  std::set<std::tuple<const llvm::Value *, std::string, const llvm::Value *>> Sites;
+  for (const llvm::User *U : Hook->users())
+    if (const auto *CI = llvm::dyn_cast<llvm::CallBase>(U);
+        CI && CI->getCalledFunction() == Hook && CI->arg_size() == 4) {
+      // Each call may have its own copy of the file name's string.
+      llvm::StringRef File;
+      llvm::getConstantStringInfo(CI->getArgOperand(2), File);
+      Sites.insert({CI->getArgOperand(0), File.str(), CI->getArgOperand(3)});
+    }
+  return int(Sites.size());
+}
+} // namespace
 
 namespace prism {
 
@@ -322,6 +346,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     }
     report().Passes = std::move(Opt->Snapshots);
     retargetThrowLocations(*Result.Module);
+    report().Resources.ThrowSites = countThrowSites(*Result.Module);
     StageOutput Out;
     if (Opts.StageText)
       Out.Text = printModuleWithLines(*Result.Module, Out.Lines);

@@ -56,6 +56,12 @@ struct ResourceUsage {
       LocalBytes;                          ///< ptx (ptxas -v), cuda device
   std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
   std::optional<int> Instructions;         ///< every target
+  /// Every target: the source places that can still throw after LLVM's
+  /// optimisation (distinct kind, file and line among the prism_throw
+  /// calls), i.e. checks the compiler could not prove away; each costs
+  /// compares and branches on the hot path. `@inbounds` removes bounds
+  /// checks.
+  std::optional<int> ThrowSites;
   std::string Source; ///< where the figures came from ("ptxas -v sm_80", ...)
   std::string Note;   ///< why figures are missing ("ptxas not found")
 };

@@ -92,6 +92,14 @@ TEST(ReflectionCli, ReportJson) {
   for (const char *Key : {"\"signature\"", "\"stages\"", "\"wall_ms\"",
                           "\"allocs\"", "\"resources\"", "\"cache\""})
     EXPECT_TRUE(has(R.Out, Key)) << Key << "\n" << R.Out;
+  // saxpy guards its index itself: LLVM proves the bounds check away.
+  EXPECT_TRUE(has(R.Out, "\"throw_sites\": 0")) << R.Out;
+  // block_sum's three indexed lines, on the host (where the launch wrapper
+  // holds inlined copies of the same checks) as on ptx.
+  auto B = runPrism({"report", example("reduce.jl"),
+                     "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})"});
+  ASSERT_EQ(B.ExitCode, 0) << B.Err;
+  EXPECT_TRUE(has(B.Out, "  throw sites    3\n")) << B.Out;
 }
 
 // `code_ptx` prints assembly only, so it must not pay for a `ptxas -v`

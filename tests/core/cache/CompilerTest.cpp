@@ -168,6 +168,11 @@ end
   EXPECT_EQ(Unchecked.Report->stage(Stage::LLVMRaw).Text.find("@prism_throw(i32 1,"),
             std::string::npos)
       << lineWith(Unchecked.Report->stage(Stage::LLVMRaw).Text, "@prism_throw(i32 1,");
+  // The report counts the places that can still throw: the one index
+  // (its two bounds are two branches to the same report), none with
+  // @inbounds.
+  EXPECT_EQ(Checked.Report->Resources.ThrowSites, 1);
+  EXPECT_EQ(Unchecked.Report->Resources.ThrowSites, 0);
 }
 
 TEST_F(CompilerE2E, NoInlineHelperStaysSeparate) {
@@ -332,10 +337,12 @@ TEST_F(CompilerE2E, BlockLoopIsSplitAtTheBoundsGuardAndVectorisedWithoutMasks) {
   ASSERT_TRUE(W);
   unsigned VectorLoads = 0;
   for (const llvm::Instruction &I : llvm::instructions(*W)) {
-    if (const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I))
-      if (const llvm::Function *F = Call->getCalledFunction())
+    if (const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I)) {
+      if (const llvm::Function *F = Call->getCalledFunction()) {
         EXPECT_FALSE(F->getName().startswith("llvm.masked."))
             << F->getName().str();
+      }
+    }
     if (const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I))
       VectorLoads += L->getType()->isVectorTy();
   }

@@ -256,8 +256,9 @@ TEST(Emitter, StageHooksFireInOrderAndStopAtRequestedStage) {
   Hooks.OnStage = [&](const StageEvent &E) {
     Seen.push_back(E.S);
     EXPECT_TRUE(E.Output.Present);
-    if (E.S == Stage::LLVMRaw || E.S == Stage::LLVMOpt)
+    if (E.S == Stage::LLVMRaw || E.S == Stage::LLVMOpt) {
       EXPECT_NE(E.Module, nullptr);
+    }
   };
   CompileResult R = compileInferred(IR, Job, Stage::LLVMOpt, Hooks);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
