@@ -20,9 +20,11 @@ void printDiagnostics(const std::vector<Diagnostic> &Ds) {
   RenderOptions Opts;
   Opts.Color = llvm::errs().has_colors();
   for (const Diagnostic &D : Ds) {
-    // CLI.md: every error is FILE:LINE:COL: error: ...
+    // CLI.md: every error is FILE:LINE:COL: error: ... An unavailable
+    // device is a fact about this machine, not about the request.
     if (D.Sev == Severity::Error && D.Loc.FileName.empty() && !D.Loc.known() &&
-        !RequestSource.empty() && D.Kind != "usage" && D.Kind != "internal") {
+        !RequestSource.empty() && D.Kind != "usage" && D.Kind != "internal" &&
+        D.Kind != "device-unavailable") {
       Diagnostic Placed = D;
       Placed.Loc.FileName = RequestSource;
       Placed.Loc.Line = Placed.Loc.Col = 1;
