@@ -427,8 +427,12 @@ private:
         // block from the successors it had.
         for (llvm::BasicBlock *Succ : llvm::successors(BB))
           Succ->removePredecessor(BB);
-        while (&BB->back() != CI)
-          BB->back().eraseFromParent();
+        while (&BB->back() != CI) {
+          llvm::Instruction &Dead = BB->back();
+          if (!Dead.use_empty())
+            Dead.replaceAllUsesWith(llvm::PoisonValue::get(Dead.getType()));
+          Dead.eraseFromParent();
+        }
         llvm::BranchInst::Create(Report, BB)->setDebugLoc(CI->getDebugLoc());
         CI->eraseFromParent();
       }
@@ -468,7 +472,8 @@ private:
       B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
       B.CreateUnreachable();
     }
-    Hook->eraseFromParent();
+    if (Hook->use_empty())
+      Hook->eraseFromParent();
     // The type and file strings now live in the site table only.
     for (llvm::GlobalVariable *GV : Strings) {
       GV->removeDeadConstantUsers();
