@@ -36,13 +36,10 @@ Diagnostic deviceDiagnostic(std::string Kind, std::string Message,
   return D;
 }
 
-namespace {
-/// 0-based (x, y, z) as Julia's 1-based `(x, y, z)`.
-std::string dimText(const uint32_t D[3]) {
+std::string dim3Text(const uint32_t D[3]) {
   return "(" + std::to_string(D[0] + 1) + ", " + std::to_string(D[1] + 1) +
          ", " + std::to_string(D[2] + 1) + ")";
 }
-} // namespace
 
 Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                             llvm::StringRef Entry) {
@@ -51,7 +48,7 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
     Msg += " at " + llvm::sys::path::filename(E.File).str() + ":" +
            std::to_string(E.Line);
   if (E.HasThread && (Grid.count() > 1 || Block.count() > 1))
-    Msg += " (thread " + dimText(E.Thread) + " of block " + dimText(E.Block) + ")";
+    Msg += " (thread " + dim3Text(E.Thread) + " of block " + dim3Text(E.Block) + ")";
   Msg += " in `" + Entry.str() + "`";
   Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
   if (!E.File.empty() && E.Line > 0) {

@@ -158,6 +158,9 @@ struct ThrownException {
   bool HasThread = true; ///< whether Block and Thread are known
 };
 
+/// A 0-based thread or block index as Julia's 1-based `(x, y, z)`.
+std::string dim3Text(const uint32_t D[3]);
+
 /// The launch diagnostic for a thrown exception, the same on every device:
 /// `BoundsError at map.jl:15 (thread (3, 1, 1) of block (1, 1, 1)) in
 /// `julia_map_``, placed at the throw's line, with the exception kind as a

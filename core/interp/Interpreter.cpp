@@ -1,10 +1,12 @@
 // Frames, threads and the block scheduler of the reference interpreter.
 #include "interp/Interpreter.h"
 
+#include "codegen/Runtime.h"
 #include "interp/InterpImpl.h"
 
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -42,11 +44,6 @@ struct Failure {
   unsigned Line = 0;
   uint32_t Thread[3] = {0, 0, 0}, Block[3] = {0, 0, 0};
 };
-
-std::string dimText(const uint32_t D[3]) {
-  return "(" + std::to_string(D[0] + 1) + ", " + std::to_string(D[1] + 1) +
-         ", " + std::to_string(D[2] + 1) + ")";
-}
 
 class Machine {
 public:
@@ -410,14 +407,24 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
 
   if (M.Failed) {
     const Failure &F = *M.Failed;
+    std::string Entry = Root.MI->Def->Func->Name.string();
+    if (F.IsException) {
+      ThrownException E;
+      E.Kind = int32_t(throwKindForTypeName(F.What));
+      E.TypeName = F.What;
+      E.File = F.File;
+      E.Line = int32_t(F.Line);
+      std::copy(F.Thread, F.Thread + 3, E.Thread);
+      std::copy(F.Block, F.Block + 3, E.Block);
+      return makeDiagError(thrownDiagnostic(E, Grid, Block, Entry));
+    }
     std::string Where = F.File.empty() ? std::string()
                                        : " at " + llvm::sys::path::filename(F.File).str() +
                                              ":" + std::to_string(F.Line);
-    std::string Msg = F.IsException ? F.What + Where
-                                    : "fault" + Where + ": " + F.What;
+    std::string Msg = "fault" + Where + ": " + F.What;
     if (Grid.count() * Block.count() > 1)
-      Msg += " (thread " + dimText(F.Thread) + " of block " + dimText(F.Block) + ")";
-    Msg += " in `" + Root.MI->Def->Func->Name.string() + "`";
+      Msg += " (thread " + dim3Text(F.Thread) + " of block " + dim3Text(F.Block) + ")";
+    Msg += " in `" + Entry + "`";
     Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
     if (!F.File.empty() && F.Line > 0) {
       D.Loc.FileName = F.File;
