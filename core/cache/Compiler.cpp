@@ -10,7 +10,6 @@
 #include "targets/Target.h"
 #include "validate/Validator.h"
 
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -23,22 +22,18 @@
 #include <tuple>
 
 namespace {
-/// Distinct source places among the throw-hook calls of M: (kind, file,
-/// line) as retargetThrowLocations left them. An inlined copy of a check
-/// (a launch wrapper's) is the same place.
+/// Distinct source places among the throw-hook calls of M, as
+/// retargetThrowLocations left them. An inlined copy of a check (a launch
+/// wrapper's) is the same place.
 int countThrowSites(const llvm::Module &M) {
   const llvm::Function *Hook = M.getFunction(prism::ThrowHookName);
   if (!Hook)
     return 0;
-  std::set<std::tuple<const llvm::Value *, std::string, const llvm::Value *>> Sites;
+  std::set<std::tuple<int32_t, std::string, std::string, int32_t>> Sites;
   for (const llvm::User *U : Hook->users())
     if (const auto *CI = llvm::dyn_cast<llvm::CallBase>(U);
-        CI && CI->getCalledFunction() == Hook && CI->arg_size() == 4) {
-      // Each call may have its own copy of the file name's string.
-      llvm::StringRef File;
-      llvm::getConstantStringInfo(CI->getArgOperand(2), File);
-      Sites.insert({CI->getArgOperand(0), File.str(), CI->getArgOperand(3)});
-    }
+        CI && CI->getCalledFunction() == Hook)
+      Sites.insert(prism::readThrowCall(*CI).key());
   return int(Sites.size());
 }
 } // namespace

@@ -521,7 +521,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
       Copy->copyAttributesFrom(Fn);
       FunctionEmitter FE(MS, *Callee, *Copy);
       if (llvm::Error E = FE.emit())
-        return std::move(E);
+        return E;
       Fn = Copy;
     }
   }
@@ -801,7 +801,7 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
   for (CodeInstance *CI : Order) {
     FunctionEmitter FE(MS, *CI, *MS.Functions[CI]);
     if (llvm::Error E = FE.emit())
-      return std::move(E);
+      return E;
   }
   Out.Entry = MS.Functions[Root];
   if (C.target().wantsLaunchWrapper()) {
@@ -815,8 +815,8 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
     MS.DI->finalize();
   Out.SharedBytes = MS.SharedBytes;
   if (llvm::Error E = C.target().finishModule(M, Out.Entry, C))
-    return std::move(E);
-  return std::move(Out);
+    return E;
+  return Out;
 }
 
 //===----------------------------------------------------------------------===//

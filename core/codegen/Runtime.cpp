@@ -1,5 +1,9 @@
 #include "codegen/Runtime.h"
 
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstrTypes.h"
+
 namespace prism {
 
 static constexpr struct {
@@ -31,6 +35,24 @@ const char *throwKindName(ThrowKind K) {
     if (E.K == K)
       return E.Name;
   return "Exception";
+}
+
+ThrowCallInfo readThrowCall(const llvm::CallBase &Call) {
+  ThrowCallInfo T;
+  if (Call.arg_size() != 4)
+    return T;
+  if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(Call.getArgOperand(0)))
+    T.Kind = int32_t(K->getSExtValue());
+  llvm::StringRef S;
+  if (llvm::getConstantStringInfo(Call.getArgOperand(1), S))
+    T.TypeName = S.str();
+  if (llvm::getConstantStringInfo(Call.getArgOperand(2), S))
+    T.File = S.str();
+  if (auto *L = llvm::dyn_cast<llvm::ConstantInt>(Call.getArgOperand(3)))
+    T.Line = int32_t(L->getSExtValue());
+  if (T.TypeName.empty())
+    T.TypeName = throwKindName(static_cast<ThrowKind>(T.Kind));
+  return T;
 }
 
 } // namespace prism

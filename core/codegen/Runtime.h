@@ -14,7 +14,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <tuple>
+
+namespace llvm {
+class CallBase;
+} // namespace llvm
 
 namespace prism {
 
@@ -39,5 +45,17 @@ enum class ThrowKind : int32_t {
 /// The kind for an exception type name (`BoundsError` → BoundsError).
 ThrowKind throwKindForTypeName(std::string_view Name);
 const char *throwKindName(ThrowKind K);
+
+/// What one `prism_throw` call says, read from its operands (constants
+/// after optimisation; one that is not reads as 0 or empty, and a missing
+/// type name as the kind's).
+struct ThrowCallInfo {
+  int32_t Kind = 0;
+  std::string TypeName, File;
+  int32_t Line = 0;
+  /// Calls with equal keys are the same source place.
+  auto key() const { return std::tie(Kind, TypeName, File, Line); }
+};
+ThrowCallInfo readThrowCall(const llvm::CallBase &Call);
 
 } // namespace prism

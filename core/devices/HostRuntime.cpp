@@ -86,6 +86,15 @@ struct LaunchControl {
   std::mutex M;
   std::optional<ThrownException> Thrown;
 
+  void noteFiberSetup(size_t Created, std::chrono::steady_clock::duration T) {
+    FibersCreated += uint32_t(Created);
+    uint64_t Ns = uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(T).count());
+    uint64_t Seen = FiberSetupNs.load();
+    while (Seen < Ns && !FiberSetupNs.compare_exchange_weak(Seen, Ns))
+      ;
+  }
+
   void record(ThrownException E) {
     std::lock_guard<std::mutex> Lock(M);
     if (!Thrown)
@@ -194,30 +203,24 @@ struct Worker {
   }
 
   /// At least N fibers with stacks; false when the memory is not there.
-  /// New stacks are touched here, so that their first page fault is
-  /// counted as setup (LaunchStats) rather than as the kernel's time.
+  /// The launch is told how many were created and how long that took
+  /// (LaunchStats).
   bool ensureFibers(size_t N) {
-    static const size_t Page = size_t(sysconf(_SC_PAGESIZE));
     if (Fibers.size() >= N)
       return true;
-    const auto T0 = std::chrono::steady_clock::now();
     const size_t Before = Fibers.size();
-    struct Count {
-      Worker &W;
-      size_t Before;
-      std::chrono::steady_clock::time_point T0;
-      ~Count() {
-        if (!W.Launch)
-          return;
-        W.Launch->FibersCreated += uint32_t(W.Fibers.size() - Before);
-        uint64_t Ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now() - T0)
-                                   .count());
-        uint64_t Seen = W.Launch->FiberSetupNs.load();
-        while (Seen < Ns && !W.Launch->FiberSetupNs.compare_exchange_weak(Seen, Ns))
-          ;
-      }
-    } Counted{*this, Before, T0};
+    const auto T0 = std::chrono::steady_clock::now();
+    bool Ok = createFibers(N);
+    if (Launch)
+      Launch->noteFiberSetup(Fibers.size() - Before,
+                             std::chrono::steady_clock::now() - T0);
+    return Ok;
+  }
+
+  /// Creates fibers until there are N. New stacks are touched here, so
+  /// that their first page fault is counted as setup, not kernel time.
+  bool createFibers(size_t N) {
+    static const size_t Page = size_t(sysconf(_SC_PAGESIZE));
     while (Fibers.size() < N) {
       auto F = std::make_unique<Fiber>();
       size_t Bytes = FiberStackBytes + Page;

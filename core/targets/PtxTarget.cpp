@@ -386,28 +386,15 @@ private:
     std::map<std::tuple<int32_t, std::string, std::string, int32_t>, uint32_t> Ids;
     llvm::SmallPtrSet<llvm::GlobalVariable *, 8> Strings;
     auto SiteOf = [&](llvm::CallInst &CI) -> uint32_t {
-      PtxThrowSite T;
-      if (auto *K = llvm::dyn_cast<llvm::ConstantInt>(CI.getArgOperand(0)))
-        T.Kind = int32_t(K->getSExtValue());
-      llvm::StringRef S;
-      if (llvm::getConstantStringInfo(CI.getArgOperand(1), S))
-        T.TypeName = S.str();
-      if (llvm::getConstantStringInfo(CI.getArgOperand(2), S))
-        T.File = S.str();
-      if (auto *L = llvm::dyn_cast<llvm::ConstantInt>(CI.getArgOperand(3)))
-        T.Line = int32_t(L->getSExtValue());
-      if (T.TypeName.empty())
-        T.TypeName = throwKindName(static_cast<ThrowKind>(T.Kind));
+      ThrowCallInfo T = readThrowCall(CI);
       for (unsigned A : {1u, 2u})
         if (auto *GV = llvm::dyn_cast<llvm::GlobalVariable>(
                 CI.getArgOperand(A)->stripPointerCasts()))
           Strings.insert(GV);
-      auto [It, New] = Ids.try_emplace(
-          std::make_tuple(T.Kind, T.TypeName, T.File, T.Line), 0);
+      auto [It, New] = Ids.try_emplace(T.key(), 0);
       if (New && Sites.size() < MaxThrowSites) {
-        T.Id = uint32_t(Sites.size() + 1);
-        It->second = T.Id;
-        Sites.push_back(std::move(T));
+        It->second = uint32_t(Sites.size() + 1);
+        Sites.push_back({It->second, T.Kind, T.TypeName, T.File, T.Line});
       }
       return It->second;
     };
