@@ -189,10 +189,15 @@ private:
     }
     if (Dims.empty())
       return error(Call, "`" + text(*Call.Kids[0]) + "` needs dimensions");
+    // 2^26 elements (512 MiB of Float64): 2^24-element saxpy fits four
+    // times over, and a typo of a digit cannot ask the host for gigabytes
+    // (the call fuzzer found `ones(032, 18888888)`: 4.8 GB).
+    constexpr int64_t MaxElements = int64_t(1) << 26;
     int64_t N = 1;
     for (int64_t D : Dims) {
-      if (D && N > (int64_t(1) << 32) / D)
-        return error(Call, "array too large for a host-side argument");
+      if (D && N > MaxElements / D)
+        return error(Call, "array too large for a host-side argument (at most " +
+                               std::to_string(MaxElements) + " elements)");
       N *= D;
     }
     return Dims;
