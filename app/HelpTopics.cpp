@@ -52,10 +52,13 @@ const Topic Topics[] = {
      "turning allocas into registers, InstCombine simplifying arithmetic, "
      "SimplifyCFG merging blocks, the inliner. Prism records these in-process "
      "with LLVM's pass instrumentation; when nobody asks, no callback is "
-     "registered and it costs nothing. On the native target one pass is "
-     "Prism's own: GuardSplitPass splits a kernel's block loop where its "
+     "registered and it costs nothing. Two passes are Prism's own: on the "
+     "native target GuardSplitPass splits a kernel's block loop where its "
      "bounds guard (`if i <= length(y)`) flips, so that the vectoriser needs "
-     "no masks (see it on jfptr_block_NAME)."},
+     "no masks (see it on jfptr_block_NAME); on ptx NarrowPhisPass makes a "
+     "64-bit loop variable that provably holds 32-bit values (block_sum's "
+     "`s ÷= 2` over the block size) a 32-bit one, since on a GPU a 64-bit "
+     "value takes two registers."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "
@@ -63,7 +66,10 @@ const Topic Topics[] = {
      "on AMD (GCN) global is 1, LDS 3, private (scratch) 5 and constant 4. A "
      "DeviceArray's pointer is global memory; CuStaticSharedArray lives in "
      "shared memory. A generic pointer costs a run-time check, so the "
-     "compiler works to know each pointer's address space."},
+     "compiler works to know each pointer's address space. On ptx, shared, "
+     "constant and local pointers are 32-bit (the data layout's "
+     "`p3:32:32-p4:32:32-p5:32:32`, as nvcc emits them: `mov.u32 %r1, "
+     "shmem; st.shared.f32 [%r1]`); global and generic ones are 64-bit."},
     {"targets",
      "Targets: ptx (NVIDIA, nvptx64-nvidia-cuda, --arch sm_75..sm_90), gcn "
      "(AMD, amdgcn-amd-amdhsa, --arch gfx90a ...), bpf (the Linux kernel's "

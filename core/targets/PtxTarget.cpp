@@ -4,6 +4,7 @@
 #include "cache/CompilerConfig.h"
 #include "cache/JobReport.h"
 #include "codegen/Runtime.h"
+#include "optim/NarrowPhis.h"
 #include "targets/PtxThrowSites.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -19,6 +20,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -78,6 +81,23 @@ const llvm::MemoryBuffer *libdeviceBuffer(const std::string &Path) {
   return It->second.get();
 }
 
+/// Shared, constant and local addresses in 32 bits, as nvcc emits them
+/// (`mov.u32 %r1, shmem; st.shared.f32 [%r1], ...`): those windows are
+/// small, and a 64-bit pointer into one costs a register pair. The data
+/// layout says so (`p3:32:32-p4:32:32-p5:32:32`); LLVM 16's NVPTX target
+/// machine takes it only from its command-line option `nvptx-short-ptr`
+/// (what clang's `-fcuda-short-ptr` sets), read when a target machine is
+/// created, so it is set once, before the first.
+void useShortPointers() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    auto &Options = llvm::cl::getRegisteredOptions();
+    auto It = Options.find("nvptx-short-ptr");
+    if (It != Options.end())
+      It->second->addOccurrence(0, "nvptx-short-ptr", "true");
+  });
+}
+
 bool isPtxIdentChar(char C) {
   return llvm::isAlnum(C) || C == '_' || C == '$';
 }
@@ -114,6 +134,7 @@ public:
   createTargetMachine(const CompilerConfig &C) const override {
     if (!ptxFeatureForArch(C.arch()))
       return archError(C.arch());
+    useShortPointers();
     return Target::createTargetMachine(C);
   }
 
@@ -179,6 +200,19 @@ public:
     llvm::FunctionCallee F =
         M.getOrInsertFunction(Name, llvm::FunctionType::get(T, Params, false));
     return B.CreateCall(F, Args);
+  }
+
+  void tunePipeline(llvm::PassBuilder &PB,
+                    const CompilerConfig &) const override {
+    // At the end of function simplification, InstCombine right after it:
+    // a loop over 32-bit values (a block size, a thread index) computes in
+    // 32-bit registers. (On gcn InstCombine widens such a loop back, since
+    // AMD's start values arrive as extensions of 16-bit loads; there a
+    // uniform 64-bit value costs a scalar register pair, not two VGPRs.)
+    PB.registerScalarOptimizerLateEPCallback(
+        [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
+          FPM.addPass(NarrowPhisPass());
+        });
   }
 
   llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,

@@ -144,6 +144,31 @@ TEST_F(PtxTargetTest, SharedMemoryAndBarrier) {
   EXPECT_TRUE(contains(Asm, "ld.shared.f32")) << Asm;
 }
 
+// As nvcc does: shared memory is addressed with 32-bit registers (the
+// data layout's `p3:32:32`), and block_sum's `s ÷= 2` loop over the block
+// size, an Int64 in Julia, runs in 32 bits (NarrowPhisPass).
+TEST_F(PtxTargetTest, SharedAddressesAndBlockSizeLoopsAre32Bit) {
+  loadExample("reduce.jl");
+  CompileResult R =
+      ptx("block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &IR = text(R, Stage::LLVMOpt);
+  EXPECT_TRUE(contains(IR, "p3:32:32")) << IR;
+  EXPECT_FALSE(contains(IR, "phi i64")) << IR;
+  EXPECT_TRUE(contains(IR, "phi i32")) << IR;
+  const std::string &Asm = text(R, Stage::Asm);
+  llvm::SmallVector<llvm::StringRef, 4> ShmemAddresses;
+  for (llvm::StringRef Line : llvm::split(Asm, '\n'))
+    if (Line.contains(", shmem;"))
+      ShmemAddresses.push_back(Line.trim());
+  ASSERT_FALSE(ShmemAddresses.empty()) << Asm;
+  for (llvm::StringRef Line : ShmemAddresses)
+    EXPECT_TRUE(Line.startswith("mov.u32")) << Line.str();
+  EXPECT_TRUE(contains(Asm, "st.shared.f32 \t[%r")) << Asm;
+  EXPECT_TRUE(contains(Asm, "ld.shared.f32 \t%f")) << Asm;
+  EXPECT_FALSE(contains(Asm, "shr.u64")) << Asm;
+}
+
 TEST_F(PtxTargetTest, SqrtOnFloat32IsSqrtRn) {
   loadText("root.jl", R"(function roots!(x::DeviceArray{Float32,1})
     i = threadIdx().x
