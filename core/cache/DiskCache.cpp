@@ -13,6 +13,7 @@
 
 #include "cache/CompilerConfig.h"
 #include "infer/Inference.h"
+#include "support/BuildId.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -153,6 +154,9 @@ ContentKey jobContentKey(const InferResult &R, const CompilerConfig &C,
   Add("prism-cache");
   Add(PRISM_VERSION);
   Add(LLVM_VERSION_STRING);
+  // The version number does not change with every change to the code
+  // generator; the build ID does.
+  Add(buildId());
   Add(C.codegenKey());
   Add(Spec.str());
   // The closure in inference order (deterministic for the same program):
