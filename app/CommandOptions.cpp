@@ -11,6 +11,21 @@ void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName,
   Cmd.add_option(SigName, O.Sig, SigHelp)->required();
 }
 
+void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
+  Cmd.add_option("--check-bounds", O.CheckBounds,
+                 "bounds checks: auto (skipped inside @inbounds, default), "
+                 "yes (always), no (never), as Julia's --check-bounds")
+      ->check(CLI::IsMember({"auto", "yes", "no"}));
+}
+
+prism::CheckBounds checkBoundsOf(const CommandOptions &O) {
+  if (O.CheckBounds == "yes")
+    return prism::CheckBounds::Yes;
+  if (O.CheckBounds == "no")
+    return prism::CheckBounds::No;
+  return prism::CheckBounds::Auto;
+}
+
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
   auto *T = Cmd.add_option("--target", O.Target,
                            "ptx | gcn | bpf | native (the host)")
@@ -37,6 +52,7 @@ void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
   // `-O2` is CLI11's short option `-O` with its value attached.
   Cmd.add_option("-O", O.OptLevel, "optimisation level -O0..-O3 (default -O2)")
       ->check(CLI::Range(0, 3));
+  addCheckBounds(Cmd, O);
 }
 
 } // namespace prism::app

@@ -2,6 +2,8 @@
 /// Options shared by the `prism` subcommands, as ../shared/CLI.md lists them.
 #pragma once
 
+#include "infer/Inference.h"
+
 #include <string>
 
 namespace CLI {
@@ -34,6 +36,7 @@ struct CommandOptions {
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
   int OptLevel = 2;
   bool AlwaysInline = false;
+  std::string CheckBounds = "auto"; ///< Julia's --check-bounds
   // report: the on-disk compile cache
   std::string CacheDir;
   bool DiskCache = false;
@@ -51,7 +54,12 @@ struct CommandOptions {
   bool ListWindows = false;
 };
 
-/// Adds `--target/--arch/-O/--kernel/...` to a subcommand.
+/// Adds `--check-bounds=yes|no|auto` (Julia's) to a subcommand.
+void addCheckBounds(CLI::App &Cmd, CommandOptions &O);
+/// The engine mode `--check-bounds` asked for.
+prism::CheckBounds checkBoundsOf(const CommandOptions &O);
+
+/// Adds `--target/--arch/-O/--kernel/.../--check-bounds` to a subcommand.
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired);
 void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName = "SIG",
                    const char *SigHelp = "function signature, e.g. 'saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})'");

@@ -94,7 +94,8 @@ CompiledCommand *compileFor(const CommandOptions &O, Stage UpTo,
       RC = ExitUsage; // a bad target/arch is a usage error
     return nullptr;
   }
-  C.Engine = std::make_unique<InferenceEngine>(*C.Program->Env);
+  C.Engine =
+      std::make_unique<InferenceEngine>(*C.Program->Env, checkBoundsOf(O));
   C.Config = *Config;
   C.Spec = *Spec;
   CompilerJob Job{*Spec, *Config, C.Program->Env->currentWorld()};

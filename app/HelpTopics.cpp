@@ -98,7 +98,9 @@ const Topic Topics[] = {
      "reports what the host would. GPUCompiler.jl prints with vprintf "
      "instead, an ABI call that costs every thread registers. gcn: a trap "
      "(s_trap 2) with no report. bpf: the program returns 0 (drops the "
-     "packet). See assets/examples/exceptions.jl."},
+     "packet). --check-bounds=no removes every bounds check (as if all code "
+     "were @inbounds), --check-bounds=yes keeps even those @inbounds "
+     "removes, as Julia's flag does. See assets/examples/exceptions.jl."},
     {"devices",
      "Devices: host (the CPU, through LLVM's JIT, with a grid runtime that "
      "runs blocks x threads), bpf (the Linux kernel's verifier and test-run) "

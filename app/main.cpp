@@ -81,12 +81,14 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"yes", "no"}));
   Typed->add_option("--debuginfo", O.DebugInfo, "source (default) | none")
       ->check(CLI::IsMember({"none", "source"}));
+  addCheckBounds(*Typed, O);
   Typed->footer(example("code_typed", SaxpySig + std::string(" --optimize=no")));
   On(Typed, runCodeTyped);
 
   auto *Warn = App.add_subcommand("code_warntype",
                                   "typed IR with non-concrete types marked");
   addFileAndSig(*Warn, O);
+  addCheckBounds(*Warn, O);
   Warn->footer("\nExample:\n  prism code_warntype assets/examples/unstable.jl "
                "'sum_row(DeviceArray{Float32,2}, Int)'\n");
   On(Warn, runCodeWarntype);

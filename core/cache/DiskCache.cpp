@@ -158,6 +158,7 @@ ContentKey jobContentKey(const InferResult &R, const CompilerConfig &C,
   // generator; the build ID does.
   Add(buildId());
   Add(C.codegenKey());
+  Add(checkBoundsName(R.Bounds));
   Add(Spec.str());
   // The closure in inference order (deterministic for the same program):
   // each instance and the text and position of its method, since line

@@ -272,7 +272,8 @@ LatticeType Interpreter::evalCall(uint32_t PC,
   if (GF && GF->K == GenericFunction::BuiltinFn) {
     F.Builtins[PC] = GF->BuiltinId;
     BuiltinResult BR = transferBuiltin(
-        GF->BuiltinId, std::span<const LatticeType>(A).subspan(1), F.MI->InBounds);
+        GF->BuiltinId, std::span<const LatticeType>(A).subspan(1),
+        E.boundsChecksOff(*F.MI));
     if (!BR.Error.empty())
       error(PC, Diagnostic::error("builtin", BR.Error, locOf(PC)));
     F.NeedsConstArgs |= BR.UsedRequiredConst;
@@ -392,7 +393,10 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
       return bottomLattice();
     }
   F.narrowWorlds(MM.MinWorld, MM.MaxWorld);
-  bool InBounds = (stmt(PC).Flags & SF_InBounds) && E.usesBoundsCheck(MM.M);
+  // Only Auto tells @inbounds callees apart; the other modes decide
+  // boundscheck() alike everywhere, so one instance serves.
+  bool InBounds = E.Bounds == CheckBounds::Auto &&
+                  (stmt(PC).Flags & SF_InBounds) && E.usesBoundsCheck(MM.M);
   MethodInstance *MI = E.internMI(MM.M, Sig, MM.SparamValues, InBounds);
   CodeInstance *CI = nullptr;
   std::string Err;

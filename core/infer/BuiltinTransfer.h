@@ -19,8 +19,9 @@ struct BuiltinResult {
   bool UsedRequiredConst = false;
 };
 
-/// Args excludes the callee. InBounds: the enclosing MethodInstance is an
-/// @inbounds specialisation (`boundscheck()` is false).
+/// Args excludes the callee. InBounds: `boundscheck()` is false in the
+/// enclosing MethodInstance (an @inbounds specialisation, or
+/// `--check-bounds=no`).
 BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> Args,
                               bool InBounds);
 

@@ -341,9 +341,23 @@ void InferenceEngine::Impl::publish(
   }
 }
 
-InferenceEngine::InferenceEngine(GlobalEnv &Env)
-    : Env(Env), P(std::make_unique<Impl>(Env)) {}
+InferenceEngine::InferenceEngine(GlobalEnv &Env, CheckBounds Bounds)
+    : Env(Env), P(std::make_unique<Impl>(Env, Bounds)) {}
 InferenceEngine::~InferenceEngine() = default;
+
+CheckBounds InferenceEngine::checkBounds() const { return P->Bounds; }
+
+const char *checkBoundsName(CheckBounds C) {
+  switch (C) {
+  case CheckBounds::Auto:
+    return "auto";
+  case CheckBounds::Yes:
+    return "yes";
+  case CheckBounds::No:
+    return "no";
+  }
+  return "auto";
+}
 
 MethodInstance *InferenceEngine::methodInstance(Method *M,
                                                 std::span<Type *const> Sig,
@@ -368,6 +382,7 @@ InferenceEngine::inferToplevel(std::span<const FunctionSpec> Specs, World W) {
   std::lock_guard<std::recursive_mutex> G(P->InferLock);
   InferResult Result;
   Result.W = W;
+  Result.Bounds = P->Bounds;
   std::vector<Diagnostic> Diags;
 
   for (const FunctionSpec &Spec : Specs) {

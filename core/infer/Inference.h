@@ -17,6 +17,15 @@
 
 namespace prism {
 
+/// Julia's `--check-bounds`: whether `@boundscheck` blocks (the array
+/// accesses' bounds checks) run. Auto: unless the access sits inside
+/// `@inbounds`. Yes: always, `@inbounds` or not. No: never (as if every
+/// access were `@inbounds`).
+enum class CheckBounds { Auto, Yes, No };
+
+/// "auto", "yes", "no".
+const char *checkBoundsName(CheckBounds C);
+
 /// Everything codegen needs: the roots (one per requested spec, same order)
 /// and the closure of CodeInstances reachable through `Edges`, each once,
 /// callers before callees.
@@ -24,6 +33,8 @@ struct InferResult {
   std::vector<CodeInstance *> Roots;
   std::vector<CodeInstance *> All;
   World W = 0;
+  /// The engine's mode: the same instances compile differently under each.
+  CheckBounds Bounds = CheckBounds::Auto;
   /// Per element of All, the typed code codegen emits for it. Empty: each
   /// instance's own `Code`. After InferenceEngine::optimizeForCodegen: the
   /// optimised code (callees inlined), with All cut to the instances that
@@ -37,8 +48,13 @@ struct InferResult {
 
 class InferenceEngine {
 public:
-  explicit InferenceEngine(GlobalEnv &Env);
+  explicit InferenceEngine(GlobalEnv &Env,
+                           CheckBounds Bounds = CheckBounds::Auto);
   ~InferenceEngine();
+
+  /// Fixed for the engine's life, as Julia's is for the process: every
+  /// CodeInstance it caches was inferred under it.
+  CheckBounds checkBounds() const;
 
   /// Infers the requested specs in world W and returns the closed set of
   /// CodeInstances, reusing cached ones valid in W. Thread-safe: concurrent

@@ -91,8 +91,16 @@ struct ProvisionalCI {
 } // namespace infer
 
 struct InferenceEngine::Impl {
-  explicit Impl(GlobalEnv &Env) : Env(Env) {}
+  Impl(GlobalEnv &Env, CheckBounds Bounds) : Env(Env), Bounds(Bounds) {}
   GlobalEnv &Env;
+  const CheckBounds Bounds;
+
+  /// Whether `boundscheck()` is false in MI: under @inbounds (Auto), never
+  /// (Yes), always (No).
+  bool boundsChecksOff(const MethodInstance &MI) const {
+    return Bounds == CheckBounds::No ||
+           (Bounds == CheckBounds::Auto && MI.InBounds);
+  }
 
   /// Serialises inference (see the file comment).
   std::recursive_mutex InferLock;

@@ -696,6 +696,7 @@ InferResult InferenceEngine::optimizeForCodegen(const InferResult &R) {
   InferResult Out;
   Out.Roots = R.Roots;
   Out.W = R.W;
+  Out.Bounds = R.Bounds;
   std::unordered_set<CodeInstance *> Seen;
   std::vector<CodeInstance *> Todo(R.Roots.rbegin(), R.Roots.rend());
   while (!Todo.empty()) {

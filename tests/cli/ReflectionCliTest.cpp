@@ -102,6 +102,34 @@ TEST(ReflectionCli, ReportJson) {
   EXPECT_TRUE(has(B.Out, "  throw sites    3\n")) << B.Out;
 }
 
+// Julia's --check-bounds on every compiling command: `no` removes
+// block_sum's three checks, `yes` brings back those saxpy's @inbounds
+// removed; code_typed shows the difference in the typed IR already; an
+// unknown mode is a usage error.
+TEST(ReflectionCli, CheckBoundsOverridesInbounds) {
+  const std::string BlockSum =
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto Off = runPrism({"report", example("reduce.jl"), BlockSum,
+                       "--check-bounds=no"});
+  ASSERT_EQ(Off.ExitCode, 0) << Off.Err;
+  EXPECT_TRUE(has(Off.Out, "  throw sites    0\n")) << Off.Out;
+  auto On = runPrism({"report", example("saxpy.jl"), Saxpy, "--json",
+                      "--check-bounds", "yes"});
+  ASSERT_EQ(On.ExitCode, 0) << On.Err;
+  EXPECT_FALSE(has(On.Out, "\"throw_sites\": 0")) << On.Out;
+  EXPECT_TRUE(has(On.Out, "\"throw_sites\": ")) << On.Out;
+  auto TypedOn = runPrism({"code_typed", example("saxpy.jl"), Saxpy,
+                           "--check-bounds=yes"});
+  ASSERT_EQ(TypedOn.ExitCode, 0) << TypedOn.Err;
+  EXPECT_TRUE(has(TypedOn.Out, "BoundsError")) << TypedOn.Out;
+  auto TypedAuto = runPrism({"code_typed", example("saxpy.jl"), Saxpy});
+  ASSERT_EQ(TypedAuto.ExitCode, 0) << TypedAuto.Err;
+  EXPECT_FALSE(has(TypedAuto.Out, "BoundsError")) << TypedAuto.Out;
+  auto Bad = runPrism({"code_llvm", example("saxpy.jl"), Saxpy,
+                       "--check-bounds=maybe"});
+  EXPECT_EQ(Bad.ExitCode, 2) << Bad.Out << Bad.Err;
+}
+
 // `code_ptx` prints assembly only, so it must not pay for a `ptxas -v`
 // process (about 60 ms, a third of the command); `report` shows the figures
 // and runs it. A `ptxas` first on PATH that only records its calls tells.

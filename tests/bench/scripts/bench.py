@@ -541,6 +541,16 @@ def section_quality(a, R, prism, outdir):
             with open(p3, "w") as f:
                 f.write(o3.stdout)
             variants.append(("prism -O3", p3))
+        if re.search(r"^// prism\.throw ", r.stdout, re.M):
+            # Diagnostic variant: Julia's --check-bounds=no, every index
+            # unchecked, as the C peers index.
+            nc = run([prism, "code_ptx", "--raw", "--arch", a.arch, "--check-bounds=no",
+                      os.path.join(EXAMPLES, jl), sig])
+            if nc.returncode == 0:
+                pn = os.path.join(work, key + ".prism-nochecks.ptx")
+                with open(pn, "w") as f:
+                    f.write(nc.stdout)
+                variants.append(("prism --check-bounds=no", pn))
         if re.search(r"^\s*\.target\s+[^\n]*\bdebug\b", r.stdout, re.M):
             # Diagnostic variant: the same PTX with `, debug` dropped from
             # .target, so ptxas optimises it as it does clang's and nvcc's.
@@ -653,12 +663,20 @@ def explain(k, peer):
         why.append("%d call(s) to %s, with a %s-byte stack frame" % (
                        ps["call_count"], ", ".join(ps["calls"]),
                        (nd or k["prism"])["ptxas"].get("stack")))
+    nc = k.get("prism --check-bounds=no")
+    nc_regs = None if not nc or "error" in nc["ptxas"] else nc["ptxas"]["registers"]
+    checks_whole = nc_regs is not None and nc_regs <= q["registers"]
     if ps.get("throw_sites"):
         why.append("bounds checks: %d throw site(s) (the example indexes without "
                    "`@inbounds`; the C peer has no checks): a compare and branch each, and "
                    "a report block that reads the thread and block indices for the "
-                   "exception record" % ps["throw_sites"])
-    if ps.get("int64_ops", 0) > 2 * max(qs.get("int64_ops", 0), 1):
+                   "exception record%s" % (
+                       ps["throw_sites"],
+                       "; with `--check-bounds=no` the same kernel needs %d registers%s" % (
+                           nc_regs, " (= %s's %d: that is the whole difference)" % (
+                               peer, q["registers"]) if nc_regs <= q["registers"] else "")
+                       if nc_regs is not None else ""))
+    if not checks_whole and ps.get("int64_ops", 0) > 2 * max(qs.get("int64_ops", 0), 1):
         why.append("64-bit index arithmetic (Julia's `Int` is Int64, the C peer indexes "
                    "with `int`): %d int64 ops vs %d" % (ps["int64_ops"], qs["int64_ops"]))
     if qs.get("fma", 0) > ps.get("fma", 0):

@@ -79,6 +79,50 @@ TEST_F(InferTest, InBoundsInstanceFoldsTheBoundsCheck) {
   EXPECT_NE(findInvoke(*G2->cachedIn(Env.currentWorld()), "checkbounds"), nullptr);
 }
 
+// Julia's --check-bounds: `no` drops the checks of code without @inbounds,
+// `yes` keeps those of code with it; only `auto` tells the two apart.
+TEST_F(InferTest, CheckBoundsModesOverrideInbounds) {
+  loadExample("saxpy.jl"); // `@inbounds y[i] = a * x[i] + y[i]`
+  loadText("chk.jl", "get1(a::DeviceArray{Float32,1}, i::Int) = a[i]\n");
+  auto GetindexOf = [&](InferenceEngine &E, const std::string &Sig) {
+    FunctionSpec FS = spec(Sig);
+    auto R = E.inferToplevel({&FS, 1}, Env.currentWorld());
+    EXPECT_TRUE(!!R) << renderAll(R.takeError());
+    MethodInstance *GI = R ? findInvoke(*R->Roots.front(), "getindex") : nullptr;
+    EXPECT_NE(GI, nullptr) << Sig;
+    return GI;
+  };
+  const std::string Saxpy =
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  const std::string Get1 = "get1(DeviceArray{Float32,1}, Int)";
+  auto Checks = [&](MethodInstance *GI) {
+    return findInvoke(*GI->cachedIn(Env.currentWorld()), "checkbounds") !=
+           nullptr;
+  };
+
+  InferenceEngine Off(Env, CheckBounds::No);
+  EXPECT_EQ(Off.checkBounds(), CheckBounds::No);
+  MethodInstance *G = GetindexOf(Off, Get1);
+  ASSERT_NE(G, nullptr);
+  EXPECT_FALSE(G->InBounds);
+  EXPECT_FALSE(Checks(G));
+  ASSERT_TRUE(GetindexOf(Off, Saxpy));
+  EXPECT_FALSE(Checks(GetindexOf(Off, Saxpy)));
+  // One instance serves both call sites: InBounds is not part of the key.
+  EXPECT_EQ(GetindexOf(Off, Saxpy), G);
+
+  InferenceEngine On(Env, CheckBounds::Yes);
+  MethodInstance *S = GetindexOf(On, Saxpy);
+  ASSERT_NE(S, nullptr);
+  EXPECT_FALSE(S->InBounds);
+  EXPECT_TRUE(Checks(S));
+  EXPECT_TRUE(Checks(GetindexOf(On, Get1)));
+
+  // The default engine: @inbounds decides.
+  EXPECT_FALSE(Checks(GetindexOf(Engine, Saxpy)));
+  EXPECT_TRUE(Checks(GetindexOf(Engine, Get1)));
+}
+
 TEST_F(InferTest, UnstableSumRowReportsUnion) {
   loadExample("unstable.jl");
   CodeInstance *CI = infer("sum_row(DeviceArray{Float32,2}, Int)");
