@@ -19,11 +19,8 @@ void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
 }
 
 prism::CheckBounds checkBoundsOf(const CommandOptions &O) {
-  if (O.CheckBounds == "yes")
-    return prism::CheckBounds::Yes;
-  if (O.CheckBounds == "no")
-    return prism::CheckBounds::No;
-  return prism::CheckBounds::Auto;
+  // CLI11 admits only the three names.
+  return parseCheckBounds(O.CheckBounds).value_or(prism::CheckBounds::Auto);
 }
 
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {

@@ -2,7 +2,7 @@
 /// Options shared by the `prism` subcommands, as ../shared/CLI.md lists them.
 #pragma once
 
-#include "infer/Inference.h"
+#include "infer/CheckBounds.h"
 
 #include <string>
 

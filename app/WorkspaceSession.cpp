@@ -114,6 +114,9 @@ void WorkspaceSession::apply(views::cmd::AddJob &C) {
 
 void WorkspaceSession::apply(views::cmd::RemoveJob &C) { WS->removeJob(C.Id); }
 void WorkspaceSession::apply(views::cmd::Recompile &) { WS->recompileAll(); }
+void WorkspaceSession::apply(views::cmd::SetCheckBounds &C) {
+  WS->setCheckBounds(C.Mode);
+}
 
 void WorkspaceSession::apply(views::cmd::EditSource &C) {
   PendingEdit = std::move(C.Text);
@@ -329,6 +332,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
                            "(autosave)"
                          : Status;
   G->Busy = S->Busy || PendingEdit.has_value();
+  G->Bounds = S->Bounds;
   G->CompilerConnected = true;
   Published = std::move(G);
   return Published;

@@ -38,6 +38,7 @@ private:
   void apply(views::cmd::Save &C);
   void apply(views::cmd::RunOnDevice &C);
   void apply(views::cmd::ExportJob &C);
+  void apply(views::cmd::SetCheckBounds &C);
   void flushEdit();
 
   std::unique_ptr<Workspace> WS;

@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
   auto *Gui = App.add_subcommand("gui", "the desktop GUI");
   Gui->add_option("FILE", O.File, "kernel-language source file");
   Gui->add_option("--job", O.Job, "signature of a job to watch");
+  addCheckBounds(*Gui, O);
   Gui->add_option("--target", O.Target, "target of that job")
       ->check(CLI::IsMember({"ptx", "gcn", "bpf", "native"}));
   Gui->add_option("--screenshot", O.Screenshot,

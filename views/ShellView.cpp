@@ -284,6 +284,19 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
       Ctx.Sink.post(cmd::Recompile{0});
     if (ImGui::MenuItem("Compare…", nullptr, false, Snap.Jobs.size() >= 2))
       Settings.Visible[size_t(Panel::Compare)] = true;
+    ImGui::Separator();
+    // Julia's --check-bounds, for every job at once (an engine-wide mode).
+    if (ImGui::BeginMenu("Bounds checks")) {
+      static constexpr std::pair<CheckBounds, const char *> Modes[] = {
+          {CheckBounds::Auto, "auto: skipped inside @inbounds"},
+          {CheckBounds::Yes, "yes: everywhere, @inbounds too"},
+          {CheckBounds::No, "no: nowhere (all @inbounds)"}};
+      for (auto [Mode, Label] : Modes)
+        if (ImGui::MenuItem(Label, nullptr, Snap.Bounds == Mode) &&
+            Snap.Bounds != Mode)
+          Ctx.Sink.post(cmd::SetCheckBounds{Mode});
+      ImGui::EndMenu();
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -311,6 +324,8 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
   std::string Status;
   if (const JobEntry *J = Snap.selectedJob())
     Status = jobLabel(*J) + "  " + jobStatusName(J->Status);
+  if (Snap.Bounds != CheckBounds::Auto)
+    Status += std::string("  --check-bounds=") + checkBoundsName(Snap.Bounds);
   if (!Snap.StatusMessage.empty())
     Status += (Status.empty() ? "" : "   |   ") + Snap.StatusMessage;
   char Fps[32];

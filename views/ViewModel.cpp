@@ -52,6 +52,9 @@ const char *commandName(const GuiCommand &C) {
     const char *operator()(const cmd::Save &) { return "Save"; }
     const char *operator()(const cmd::RunOnDevice &) { return "RunOnDevice"; }
     const char *operator()(const cmd::ExportJob &) { return "ExportJob"; }
+    const char *operator()(const cmd::SetCheckBounds &) {
+      return "SetCheckBounds";
+    }
   };
   return std::visit(Namer{}, C);
 }

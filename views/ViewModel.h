@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cache/JobReport.h"
+#include "infer/CheckBounds.h"
 #include "support/Diagnostic.h"
 
 #include <array>
@@ -130,6 +131,7 @@ struct GuiSnapshot {
   std::vector<std::string> Examples; ///< example files for File ▸ Examples
   std::string StatusMessage;         ///< the Workspace's last word ("saved")
   bool Busy = false;                 ///< a compile is in flight
+  CheckBounds Bounds = CheckBounds::Auto; ///< Julia's --check-bounds, all jobs
   /// False until the Workspace drives the GUI: panels then say that no job
   /// can run instead of pretending.
   bool CompilerConnected = false;
@@ -172,6 +174,10 @@ struct RunOnDevice {
   std::array<unsigned, 3> Blocks{1, 1, 1}, Threads{1, 1, 1};
   uint64_t Seed = 0;
 };
+/// Julia's --check-bounds for every job: all of them recompile.
+struct SetCheckBounds {
+  CheckBounds Mode = CheckBounds::Auto;
+};
 /// Write every stage, the pass diffs and report.json of a job into Dir.
 struct ExportJob {
   JobId Id = 0;
@@ -182,7 +188,7 @@ struct ExportJob {
 using GuiCommand =
     std::variant<cmd::SelectJob, cmd::AddJob, cmd::RemoveJob, cmd::Recompile,
                  cmd::EditSource, cmd::OpenFile, cmd::Save, cmd::RunOnDevice,
-                 cmd::ExportJob>;
+                 cmd::ExportJob, cmd::SetCheckBounds>;
 const char *commandName(const GuiCommand &C); ///< "SelectJob", ...
 
 /// Where panels post commands. The Workspace's implementation queues them

@@ -11,6 +11,7 @@
 
 #include "infer/InferenceImpl.h"
 
+#include <atomic>
 #include <unordered_set>
 
 namespace prism {
@@ -341,8 +342,11 @@ void InferenceEngine::Impl::publish(
   }
 }
 
+static std::atomic<uint64_t> EngineSerials{0};
+
 InferenceEngine::InferenceEngine(GlobalEnv &Env, CheckBounds Bounds)
-    : Env(Env), P(std::make_unique<Impl>(Env, Bounds)) {}
+    : Env(Env), P(std::make_unique<Impl>(Env, Bounds)),
+      Serial(EngineSerials.fetch_add(1, std::memory_order_relaxed) + 1) {}
 InferenceEngine::~InferenceEngine() = default;
 
 CheckBounds InferenceEngine::checkBounds() const { return P->Bounds; }
@@ -357,6 +361,13 @@ const char *checkBoundsName(CheckBounds C) {
     return "no";
   }
   return "auto";
+}
+
+std::optional<CheckBounds> parseCheckBounds(std::string_view Name) {
+  for (CheckBounds C : {CheckBounds::Auto, CheckBounds::Yes, CheckBounds::No})
+    if (Name == checkBoundsName(C))
+      return C;
+  return std::nullopt;
 }
 
 MethodInstance *InferenceEngine::methodInstance(Method *M,

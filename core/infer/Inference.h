@@ -5,6 +5,7 @@
 /// invalidation after a redefinition.
 #pragma once
 
+#include "infer/CheckBounds.h"
 #include "infer/CodeInstance.h"
 #include "types/Loader.h"
 #include "types/Method.h"
@@ -16,15 +17,6 @@
 #include <vector>
 
 namespace prism {
-
-/// Julia's `--check-bounds`: whether `@boundscheck` blocks (the array
-/// accesses' bounds checks) run. Auto: unless the access sits inside
-/// `@inbounds`. Yes: always, `@inbounds` or not. No: never (as if every
-/// access were `@inbounds`).
-enum class CheckBounds { Auto, Yes, No };
-
-/// "auto", "yes", "no".
-const char *checkBoundsName(CheckBounds C);
 
 /// Everything codegen needs: the roots (one per requested spec, same order)
 /// and the closure of CodeInstances reachable through `Edges`, each once,
@@ -55,6 +47,10 @@ public:
   /// Fixed for the engine's life, as Julia's is for the process: every
   /// CodeInstance it caches was inferred under it.
   CheckBounds checkBounds() const;
+
+  /// Unique among the engines of the process, never reused (an address may
+  /// be): what a cache tied to one engine compares.
+  uint64_t serial() const { return Serial; }
 
   /// Infers the requested specs in world W and returns the closed set of
   /// CodeInstances, reusing cached ones valid in W. Thread-safe: concurrent
@@ -92,6 +88,7 @@ public:
 private:
   GlobalEnv &Env;
   std::unique_ptr<Impl> P;
+  uint64_t Serial;
 };
 
 /// `code_typed` printing: one statement per line with its type, resolved

@@ -51,21 +51,22 @@ CompiledJob failed(const JobSpec &S, llvm::Error E) {
 }
 
 /// The compile cache of the engine the Workspace compiles with (one engine
-/// per Workspace; a new engine gets a new cache).
+/// at a time; a new engine, after --check-bounds changed, gets a new cache).
+/// Engines are told apart by serial: a new one may reuse an old address.
 class CachePool {
 public:
   CompileCache &cacheFor(InferenceEngine &Engine) {
     std::lock_guard<std::mutex> G(Lock);
-    if (!Cache || Owner != &Engine) {
+    if (!Cache || Owner != Engine.serial()) {
       Cache = std::make_unique<CompileCache>(Engine);
-      Owner = &Engine;
+      Owner = Engine.serial();
     }
     return *Cache;
   }
 
 private:
   std::mutex Lock;
-  InferenceEngine *Owner = nullptr;
+  uint64_t Owner = 0;
   std::unique_ptr<CompileCache> Cache;
 };
 

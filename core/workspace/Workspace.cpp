@@ -193,6 +193,9 @@ void Workspace::removeJob(uint64_t Id) {
   post(command(WorkspaceCommand::RemoveJob, {}, {}, Id));
 }
 void Workspace::recompileAll() { post(command(WorkspaceCommand::RecompileAll, {}, {}, 0)); }
+void Workspace::setCheckBounds(CheckBounds Mode) {
+  post(command(WorkspaceCommand::SetCheckBounds, {}, {}, uint64_t(Mode)));
+}
 void Workspace::save() { post(command(WorkspaceCommand::Save, {}, {}, 0)); }
 void Workspace::restoreAutosave() {
   post(command(WorkspaceCommand::RestoreAutosave, {}, {}, 0));
@@ -297,6 +300,21 @@ void Workspace::process(WorkspaceCommand &C) {
       J.NeedsCompile = true;
     compilePending("recompile requested");
     return;
+  case WorkspaceCommand::SetCheckBounds: {
+    auto Mode = static_cast<CheckBounds>(C.Id);
+    if (Mode == S->Engine->checkBounds())
+      return;
+    // Every CodeInstance belongs to the engine, and the mode is the
+    // engine's: start a new one, and forget what pointed into the old.
+    S->RunCache.reset();
+    for (WatchedJob &J : S->Jobs) {
+      J.Used.clear();
+      J.NeedsCompile = true;
+    }
+    S->Engine = std::make_unique<InferenceEngine>(*S->Env, Mode);
+    compilePending(std::string("--check-bounds=") + checkBoundsName(Mode));
+    return;
+  }
   case WorkspaceCommand::Save:
     if (!S->Path.empty() && writeAtomically(S->Path, S->Source)) {
       S->Dirty = false;
@@ -319,7 +337,7 @@ void Workspace::process(WorkspaceCommand &C) {
     Rec.Device = R.Device;
     Rec.Call = R.Call;
     Rec.InWorld = S->Env->currentWorld();
-    if (!S->RunCache || &S->RunCache->engine() != S->Engine.get())
+    if (!S->RunCache)
       S->RunCache = std::make_unique<CompileCache>(*S->Engine);
     Rec.Outcome = runCall(*S->Env, *S->Engine, R, S->RunCache.get());
     auto It = std::find_if(S->Runs.begin(), S->Runs.end(),
@@ -470,6 +488,7 @@ void Workspace::publish() {
   Snap->Source = S->Source;
   Snap->Dirty = S->Dirty;
   Snap->CurrentWorld = S->Env->currentWorld();
+  Snap->Bounds = S->Engine->checkBounds();
   Snap->Diagnostics = S->Diags;
   Snap->RecoverableAutosave = S->Recoverable;
   for (GenericFunction *F : S->Env->functions())

@@ -86,6 +86,7 @@ struct WorkspaceSnapshot {
   std::string Source;        ///< the text the worker last processed
   bool Dirty = false;        ///< edited since the last save
   World CurrentWorld = 0;
+  CheckBounds Bounds = CheckBounds::Auto; ///< the engine's --check-bounds
   std::vector<Diagnostic> Diagnostics; ///< parse/load errors of the file
   std::vector<std::string> Functions;  ///< user functions, for the add-job dialog
   std::vector<JobState> Jobs;
@@ -115,7 +116,8 @@ using JobCompiler = std::function<CompiledJob(const JobSpec &, GlobalEnv &,
 
 struct WorkspaceCommand {
   enum Kind : uint8_t { Open, SetSource, AddJob, RemoveJob, RecompileAll, Save,
-                        RestoreAutosave, DiscardAutosave, Run } K;
+                        RestoreAutosave, DiscardAutosave, Run,
+                        SetCheckBounds } K;
   std::string Text;
   JobSpec Spec;
   uint64_t Id = 0;
@@ -133,6 +135,9 @@ public:
   void addJob(JobSpec Spec);
   void removeJob(uint64_t Id);
   void recompileAll();
+  /// Julia's --check-bounds for every job and run: a new inference engine
+  /// in that mode, and every job recompiled.
+  void setCheckBounds(CheckBounds Mode);
   void save();
   /// Replace the buffer with the autosaved text found at open (or drop it).
   void restoreAutosave();

@@ -221,6 +221,52 @@ TEST_F(WorkspaceTest, RunsACallOnTheHostAndHitsTheCacheTheSecondTime) {
   EXPECT_EQ(WS.snapshot()->Runs[0].Outcome.Status, RunStatus::UsageError);
 }
 
+// --check-bounds for the whole session: a new engine, every job
+// recompiled in the new mode, runs and edits working on the new engine.
+TEST_F(WorkspaceTest, CheckBoundsRecompilesEveryJobInTheNewMode) {
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(writeTemp(std::string(Program) +
+                        "get1(a::DeviceArray{Float32,1}, i::Int) = a[i]\n"));
+  WS.addJob(nativeJob("get1(DeviceArray{Float32,1}, Int)"));
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.waitIdle();
+  auto ThrowSites = [&] {
+    const JobState *J =
+        findJob(*WS.snapshot(), "get1(DeviceArray{Float32,1}, Int)");
+    EXPECT_TRUE(J && J->Status == JobStatus::Ok && J->Report);
+    return J && J->Report ? J->Report->Resources.ThrowSites.value_or(-1) : -1;
+  };
+  EXPECT_EQ(WS.snapshot()->Bounds, CheckBounds::Auto);
+  EXPECT_EQ(ThrowSites(), 1);
+  uint64_t KernelCompiles = findJob(*WS.snapshot(), "kernel(Int)")->Compiles;
+
+  WS.setCheckBounds(CheckBounds::No);
+  WS.waitIdle();
+  EXPECT_EQ(WS.snapshot()->Bounds, CheckBounds::No);
+  EXPECT_EQ(ThrowSites(), 0);
+  EXPECT_EQ(findJob(*WS.snapshot(), "kernel(Int)")->Compiles,
+            KernelCompiles + 1);
+
+  // The run cache and the invalidation bookkeeping follow the new engine.
+  RunRequest R;
+  R.Device = "host";
+  R.Call = "kernel(20)";
+  WS.run(R);
+  WS.setSource(std::string(Program) + "child(i::Int) = i * 3\n" +
+               "get1(a::DeviceArray{Float32,1}, i::Int) = a[i]\n");
+  WS.run(R);
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  ASSERT_EQ(S->Runs.size(), 1u);
+  ASSERT_TRUE(S->Runs[0].Outcome.ok());
+  EXPECT_EQ(S->Runs[0].Outcome.Launch.Return.str(), "61");
+  EXPECT_EQ(findJob(*S, "kernel(Int)")->Compiles, KernelCompiles + 2);
+
+  WS.setCheckBounds(CheckBounds::Auto);
+  WS.waitIdle();
+  EXPECT_EQ(ThrowSites(), 1);
+}
+
 TEST_F(WorkspaceTest, AnEditCancelsTheCompileInFlight) {
   // The real driver, wrapped so that an edit arrives while the first
   // compile runs (as a user typing would): that compile stops early, is
