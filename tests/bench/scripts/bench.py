@@ -534,23 +534,22 @@ def section_quality(a, R, prism, outdir):
         with open(out, "w") as f:
             f.write(r.stdout)
         variants.append(("prism", out))
-        o3 = run([prism, "code_ptx", "--raw", "--arch", a.arch, "-O", "3",
-                  os.path.join(EXAMPLES, jl), sig])
-        if o3.returncode == 0:
-            p3 = os.path.join(work, key + ".prism-O3.ptx")
-            with open(p3, "w") as f:
-                f.write(o3.stdout)
-            variants.append(("prism -O3", p3))
+
+        def prism_variant(label, suffix, *flags):
+            v = run([prism, "code_ptx", "--raw", "--arch", a.arch, *flags,
+                     os.path.join(EXAMPLES, jl), sig])
+            if v.returncode == 0:
+                path = os.path.join(work, key + suffix)
+                with open(path, "w") as f:
+                    f.write(v.stdout)
+                variants.append((label, path))
+
+        prism_variant("prism -O3", ".prism-O3.ptx", "-O", "3")
         if re.search(r"^// prism\.throw ", r.stdout, re.M):
             # Diagnostic variant: Julia's --check-bounds=no, every index
             # unchecked, as the C peers index.
-            nc = run([prism, "code_ptx", "--raw", "--arch", a.arch, "--check-bounds=no",
-                      os.path.join(EXAMPLES, jl), sig])
-            if nc.returncode == 0:
-                pn = os.path.join(work, key + ".prism-nochecks.ptx")
-                with open(pn, "w") as f:
-                    f.write(nc.stdout)
-                variants.append(("prism --check-bounds=no", pn))
+            prism_variant("prism --check-bounds=no", ".prism-nochecks.ptx",
+                          "--check-bounds=no")
         if re.search(r"^\s*\.target\s+[^\n]*\bdebug\b", r.stdout, re.M):
             # Diagnostic variant: the same PTX with `, debug` dropped from
             # .target, so ptxas optimises it as it does clang's and nvcc's.
