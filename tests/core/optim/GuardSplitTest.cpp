@@ -2,6 +2,7 @@
 // computed, for every compare and every place the guard can flip (before
 // the loop, inside it, after it); loops it must not touch stay as they are.
 #include "core/optim/ParseIR.h"
+#include "core/optim/RunPass.h"
 
 #include "optim/GuardSplit.h"
 #include "optim/LLVMInit.h"
@@ -74,28 +75,12 @@ std::string guardedLoop(StringRef Name, StringRef Pred, StringRef Flags,
 
 /// Runs GuardSplitPass on every function of M; the number of loops after.
 unsigned splitAndCountLoops(Module &M) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FunctionPassManager FPM;
-  FPM.addPass(prism::GuardSplitPass());
   unsigned Loops = 0;
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    FPM.run(F, FAM);
-    Loops += FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder().size();
-  }
-  std::string Err;
-  raw_string_ostream OS(Err);
-  EXPECT_FALSE(verifyModule(M, &OS)) << OS.str();
+  prism::test::runOnFunctions(
+      M, prism::GuardSplitPass(), [](const Function &) { return true; },
+      [&](Function &F, FunctionAnalysisManager &FAM) {
+        Loops += FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder().size();
+      });
   return Loops;
 }
 

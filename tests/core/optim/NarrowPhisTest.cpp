@@ -2,6 +2,7 @@
 // or SCEV's range) become extensions of 32-bit phis, the functions compute
 // what they computed, and phis without such a proof stay 64-bit.
 #include "core/optim/ParseIR.h"
+#include "core/optim/RunPass.h"
 
 #include "optim/LLVMInit.h"
 #include "optim/NarrowPhis.h"
@@ -11,9 +12,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Verifier.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -156,24 +154,9 @@ std::string copyNamed(StringRef Suffix) {
 
 /// Runs NarrowPhisPass on the functions named `*.narrowed`.
 void narrowCopies(Module &M) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FunctionPassManager FPM;
-  FPM.addPass(prism::NarrowPhisPass());
-  for (Function &F : M)
-    if (!F.isDeclaration() && F.getName().endswith(".narrowed"))
-      FPM.run(F, FAM);
-  std::string Err;
-  raw_string_ostream OS(Err);
-  EXPECT_FALSE(verifyModule(M, &OS)) << OS.str();
+  prism::test::runOnFunctions(M, prism::NarrowPhisPass(), [](const Function &F) {
+    return F.getName().endswith(".narrowed");
+  });
 }
 
 /// The bit widths of F's integer phis, in order.
