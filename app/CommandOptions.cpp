@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace prism::app {
 
 void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName,
@@ -12,15 +14,17 @@ void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName,
 }
 
 void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
-  Cmd.add_option("--check-bounds", O.CheckBounds,
-                 "bounds checks: auto (skipped inside @inbounds, default), "
-                 "yes (always), no (never), as Julia's --check-bounds")
+  Cmd.add_option_function<std::string>(
+         "--check-bounds",
+         [&O](const std::string &Name) {
+           for (auto Mode : {prism::CheckBounds::Auto, prism::CheckBounds::Yes,
+                             prism::CheckBounds::No})
+             if (Name == checkBoundsName(Mode))
+               O.Bounds = Mode;
+         },
+         "bounds checks: auto (skipped inside @inbounds, default), "
+         "yes (always), no (never), as Julia's --check-bounds")
       ->check(CLI::IsMember({"auto", "yes", "no"}));
-}
-
-prism::CheckBounds checkBoundsOf(const CommandOptions &O) {
-  // CLI11 admits only the three names.
-  return parseCheckBounds(O.CheckBounds).value_or(prism::CheckBounds::Auto);
 }
 
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {

@@ -36,7 +36,7 @@ struct CommandOptions {
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
   int OptLevel = 2;
   bool AlwaysInline = false;
-  std::string CheckBounds = "auto"; ///< Julia's --check-bounds
+  prism::CheckBounds Bounds = prism::CheckBounds::Auto; ///< --check-bounds
   // report: the on-disk compile cache
   std::string CacheDir;
   bool DiskCache = false;
@@ -56,8 +56,6 @@ struct CommandOptions {
 
 /// Adds `--check-bounds=yes|no|auto` (Julia's) to a subcommand.
 void addCheckBounds(CLI::App &Cmd, CommandOptions &O);
-/// The engine mode `--check-bounds` asked for.
-prism::CheckBounds checkBoundsOf(const CommandOptions &O);
 
 /// Adds `--target/--arch/-O/--kernel/.../--check-bounds` to a subcommand.
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired);

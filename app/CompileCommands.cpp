@@ -95,7 +95,7 @@ CompiledCommand *compileFor(const CommandOptions &O, Stage UpTo,
     return nullptr;
   }
   C.Engine =
-      std::make_unique<InferenceEngine>(*C.Program->Env, checkBoundsOf(O));
+      std::make_unique<InferenceEngine>(*C.Program->Env, O.Bounds);
   C.Config = *Config;
   C.Spec = *Spec;
   CompilerJob Job{*Spec, *Config, C.Program->Env->currentWorld()};

@@ -300,8 +300,8 @@ int runGui(const CommandOptions &O) {
     ImGui::GetStyle().ScaleAllSizes(ContentScale);
 
   WorkspaceSession Session(File);
-  if (checkBoundsOf(O) != CheckBounds::Auto)
-    Session.post(views::cmd::SetCheckBounds{checkBoundsOf(O)});
+  if (O.Bounds != CheckBounds::Auto)
+    Session.post(views::cmd::SetCheckBounds{O.Bounds});
   if (!O.Job.empty()) {
     views::cmd::AddJob Add;
     Add.Spec.Signature = O.Job;

@@ -141,7 +141,7 @@ int runRun(const CommandOptions &O) {
   R.Seed = O.Seed;
   R.TargetGiven = O.TargetGiven;
   R.Config = makeConfigOptions(O); // Kernel unset: by target and return type
-  InferenceEngine Engine(*Program->Env, checkBoundsOf(O));
+  InferenceEngine Engine(*Program->Env, O.Bounds);
   setRequestSource("CALL");
   RunOutcome Out = runCall(*Program->Env, Engine, R);
   switch (Out.Status) {

@@ -47,7 +47,7 @@ static int runTyped(const CommandOptions &O, bool WarnType) {
   auto Spec = resolveSignature(*P, O.Sig, RC);
   if (!Spec)
     return RC;
-  InferenceEngine Engine(*P->Env, checkBoundsOf(O));
+  InferenceEngine Engine(*P->Env, O.Bounds);
   auto Res = Engine.inferToplevel({&*Spec, 1}, P->Env->currentWorld());
   if (!Res)
     return reportError(Res.takeError());

@@ -6,8 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string_view>
 
 namespace prism {
 
@@ -19,7 +17,5 @@ enum class CheckBounds : uint8_t {
 
 /// "auto", "yes", "no".
 const char *checkBoundsName(CheckBounds C);
-/// The mode named "auto", "yes" or "no".
-std::optional<CheckBounds> parseCheckBounds(std::string_view Name);
 
 } // namespace prism

@@ -363,13 +363,6 @@ const char *checkBoundsName(CheckBounds C) {
   return "auto";
 }
 
-std::optional<CheckBounds> parseCheckBounds(std::string_view Name) {
-  for (CheckBounds C : {CheckBounds::Auto, CheckBounds::Yes, CheckBounds::No})
-    if (Name == checkBoundsName(C))
-      return C;
-  return std::nullopt;
-}
-
 MethodInstance *InferenceEngine::methodInstance(Method *M,
                                                 std::span<Type *const> Sig,
                                                 std::span<Type *const> Sparams,
