@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 
 namespace prism::app {
@@ -13,18 +14,26 @@ void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName,
   Cmd.add_option(SigName, O.Sig, SigHelp)->required();
 }
 
-void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
+void addCheckBoundsOption(CLI::App &Cmd, const std::string &Name,
+                          std::function<void(prism::CheckBounds)> Set,
+                          const std::string &Help) {
   Cmd.add_option_function<std::string>(
-         "--check-bounds",
-         [&O](const std::string &Name) {
+         Name,
+         [Set = std::move(Set)](const std::string &Value) {
            for (auto Mode : {prism::CheckBounds::Auto, prism::CheckBounds::Yes,
                              prism::CheckBounds::No})
-             if (Name == checkBoundsName(Mode))
-               O.Bounds = Mode;
+             if (Value == checkBoundsName(Mode))
+               Set(Mode);
          },
-         "bounds checks: auto (skipped inside @inbounds, default), "
-         "yes (always), no (never), as Julia's --check-bounds")
+         Help)
       ->check(CLI::IsMember({"auto", "yes", "no"}));
+}
+
+void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
+  addCheckBoundsOption(
+      Cmd, "--check-bounds", [&O](prism::CheckBounds M) { O.Bounds = M; },
+      "bounds checks: auto (skipped inside @inbounds, default), "
+      "yes (always), no (never), as Julia's --check-bounds");
 }
 
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {

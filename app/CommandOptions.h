@@ -4,6 +4,8 @@
 
 #include "infer/CheckBounds.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -50,12 +52,18 @@ struct CommandOptions {
   unsigned long long Seed = 0;
   // gui
   std::string Job, Screenshot;
+  /// gui --job: also watch the job in this mode, Compare open on the two.
+  std::optional<prism::CheckBounds> CompareBounds;
   int Frames = 0, BenchFrames = 0;
   bool ListWindows = false;
 };
 
 /// Adds `--check-bounds=yes|no|auto` (Julia's) to a subcommand.
 void addCheckBounds(CLI::App &Cmd, CommandOptions &O);
+/// An option named Name taking auto|yes|no; Set receives the mode.
+void addCheckBoundsOption(CLI::App &Cmd, const std::string &Name,
+                          std::function<void(prism::CheckBounds)> Set,
+                          const std::string &Help);
 
 /// Adds `--target/--arch/-O/--kernel/.../--check-bounds` to a subcommand.
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired);

@@ -273,6 +273,7 @@ int runReport(const CommandOptions &O) {
         {"arch", R.Arch},
         {"opt_level", R.OptLevel},
         {"kernel", R.Kernel},
+        {"check_bounds", checkBoundsName(R.Bounds)},
         {"entry", R.EntryName},
         {"world", static_cast<int64_t>(R.World)},
         {"stages", std::move(Stages)},
@@ -300,6 +301,9 @@ int runReport(const CommandOptions &O) {
   }
   llvm::outs() << R.Signature << "\n  target " << R.Target << " " << R.Arch
                << ", O" << R.OptLevel << (R.Kernel ? ", kernel" : "")
+               << (R.Bounds == CheckBounds::Auto
+                       ? std::string()
+                       : std::string(", check-bounds=") + checkBoundsName(R.Bounds))
                << ", entry " << R.EntryName << ", world " << R.World << "\n\n";
   llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
                                 "stage", "time ms", "allocs", "alloc bytes",

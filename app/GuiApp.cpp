@@ -306,10 +306,17 @@ int runGui(const CommandOptions &O) {
     views::cmd::AddJob Add;
     Add.Spec.Signature = O.Job;
     Add.Spec.Target = O.TargetGiven || O.Target != "native" ? O.Target : "ptx";
+    Add.Spec.Checks = O.Bounds;
     Session.post(Add);
-  } else {
-    for (views::cmd::AddJob &Add : exampleJobs(File))
+    if (O.CompareBounds && *O.CompareBounds != O.Bounds) {
+      Add.Spec.Checks = *O.CompareBounds;
       Session.post(Add);
+    }
+  } else {
+    for (views::cmd::AddJob &Add : exampleJobs(File)) {
+      Add.Spec.Checks = O.Bounds;
+      Session.post(Add);
+    }
   }
   if (!O.Call.empty()) {
     views::cmd::RunOnDevice Run;
@@ -338,6 +345,9 @@ int runGui(const CommandOptions &O) {
   if (Headless)
     Session.waitIdle();
 
+  // --compare-check-bounds: Compare opens once both jobs are there.
+  bool WantCompare = !O.Job.empty() && O.CompareBounds &&
+                     *O.CompareBounds != O.Bounds;
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
     Frames = O.BenchFrames;
@@ -348,6 +358,10 @@ int runGui(const CommandOptions &O) {
     auto Start = std::chrono::steady_clock::now();
     glfwPollEvents();
     views::GuiSnapshotRef Snap = Session.update();
+    if (WantCompare && Snap->Jobs.size() >= 2) {
+      Shell.jobs().requestCompare(Snap->Jobs[0].Id, Snap->Jobs[1].Id);
+      WantCompare = false;
+    }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // Headless frames are documentation: no hover from wherever the

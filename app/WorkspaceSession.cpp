@@ -109,6 +109,7 @@ void WorkspaceSession::apply(views::cmd::AddJob &C) {
   S.MinThreads = C.Spec.Bounds.MinThreads;
   S.BlocksPerSM = C.Spec.Bounds.BlocksPerSM;
   S.MaxRegs = C.Spec.Bounds.MaxRegs;
+  S.Bounds = C.Spec.Checks;
   WS->addJob(std::move(S));
 }
 
@@ -240,6 +241,7 @@ void WorkspaceSession::apply(views::cmd::ExportJob &C) {
                                    {"target", R.Target},
                                    {"arch", R.Arch},
                                    {"opt_level", R.OptLevel},
+                                   {"check_bounds", checkBoundsName(R.Bounds)},
                                    {"stages", std::move(Stages)}}));
   Ok &= writeFile(Base + "report.json", JS.str());
   Status = Ok ? "exported to " + C.Dir : "export: cannot write into " + C.Dir;
@@ -295,6 +297,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     E.Spec.AlwaysInline = J.Spec.AlwaysInline;
     E.Spec.Bounds = {J.Spec.MaxThreads, J.Spec.MinThreads, J.Spec.BlocksPerSM,
                      J.Spec.MaxRegs};
+    E.Spec.Checks = J.Spec.Bounds;
     E.Status = viewStatus(J.Status);
     E.StatusDetail = std::to_string(J.Compiles) + " compiles, " +
                      std::to_string(J.Reuses) + " edits without recompiling";

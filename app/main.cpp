@@ -61,6 +61,11 @@ int main(int argc, char **argv) {
   Gui->add_option("--compare", O.Compare,
                   "also run --run's call on this device (interp, host) and "
                   "show whether the results agree");
+  addCheckBoundsOption(
+      *Gui, "--compare-check-bounds",
+      [&O](prism::CheckBounds M) { O.CompareBounds = M; },
+      "with --job: also watch that job in this --check-bounds mode and open "
+      "Compare on the two (what the bounds checks cost)");
   Gui->add_option("--blocks", O.Blocks, "grid shape of --run");
   Gui->add_option("--threads", O.Threads, "block shape of --run");
   Gui->add_flag("--list-windows", O.ListWindows,

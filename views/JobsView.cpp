@@ -60,6 +60,11 @@ std::optional<cmd::AddJob> AddJobForm::toCommand(std::string &Error) const {
   C.Spec.AlwaysInline = AlwaysInline;
   C.Spec.Bounds = {unsigned(MaxThreads), unsigned(MinThreads),
                    unsigned(BlocksPerSM), unsigned(MaxRegs)};
+  if (ChecksIndex < 0 || ChecksIndex > 2) {
+    Error = "pick auto, yes or no for bounds checks";
+    return std::nullopt;
+  }
+  C.Spec.Checks = CheckBounds(ChecksIndex);
   Error.clear();
   return C;
 }
@@ -99,7 +104,7 @@ void JobsView::drawContent(ViewContext &Ctx) {
     drawEmptyState("no job yet — add one with Jobs ▸ Add job",
                    "a job is a function signature plus a target, arch and "
                    "-O level; every stage of it shows in the panes");
-  } else if (ImGui::BeginTable("##jobs", 6,
+  } else if (ImGui::BeginTable("##jobs", 7,
                                ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                    ImGuiTableFlags_Resizable |
                                    ImGuiTableFlags_SizingFixedFit |
@@ -110,6 +115,7 @@ void JobsView::drawContent(ViewContext &Ctx) {
     ImGui::TableSetupColumn("target");
     ImGui::TableSetupColumn("arch");
     ImGui::TableSetupColumn("-O");
+    ImGui::TableSetupColumn("checks");
     ImGui::TableSetupColumn("hits");
     ImGui::TableHeadersRow();
     for (const JobEntry &J : Snap.Jobs) {
@@ -137,6 +143,19 @@ void JobsView::drawContent(ViewContext &Ctx) {
         if (ImGui::MenuItem("Compare with selected", nullptr, false,
                             Snap.SelectedJob && !Sel))
           CompareRequest = std::make_pair(Snap.SelectedJob, J.Id);
+        if (ImGui::BeginMenu("Copy with bounds checks")) {
+          // The same job in another --check-bounds mode, to compare what
+          // the checks cost (registers, instructions, throw sites).
+          for (CheckBounds Mode :
+               {CheckBounds::Auto, CheckBounds::Yes, CheckBounds::No})
+            if (ImGui::MenuItem(checkBoundsName(Mode), nullptr, false,
+                                Mode != J.Spec.Checks)) {
+              cmd::AddJob Copy{J.Spec};
+              Copy.Spec.Checks = Mode;
+              Ctx.Sink.post(std::move(Copy));
+            }
+          ImGui::EndMenu();
+        }
         if (ImGui::MenuItem("Export…"))
           ExportRequest = J.Id;
         ImGui::Separator();
@@ -156,6 +175,14 @@ void JobsView::drawContent(ViewContext &Ctx) {
       ImGui::TableNextColumn();
       ImGui::Text("%u", J.Spec.OptLevel);
       ImGui::TableNextColumn();
+      // Julia's --check-bounds of the job; auto (the default) dimmed.
+      if (J.Spec.Checks == CheckBounds::Auto)
+        ImGui::TextDisabled("auto");
+      else
+        ImGui::TextUnformatted(checkBoundsName(J.Spec.Checks));
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("--check-bounds=%s", checkBoundsName(J.Spec.Checks));
+      ImGui::TableNextColumn();
       ImGui::Text("%llu", (unsigned long long)J.CacheHits);
       ImGui::PopID();
     }
@@ -170,6 +197,7 @@ void JobsView::drawAddDialog(ViewContext &Ctx) {
     Suggestions = suggestSignatures(Ctx.Snap.Source);
     if (Form.Signature.empty() && !Suggestions.empty())
       Form.Signature = Suggestions.front();
+    Form.ChecksIndex = int(Ctx.Snap.Bounds);
     FormError.clear();
     ImGui::OpenPopup("Add job");
   }
@@ -214,6 +242,14 @@ void JobsView::drawAddDialog(ViewContext &Ctx) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::Checkbox("always inline", &Form.AlwaysInline);
+  ImGui::SameLine();
+  static const char *const Checks[] = {"auto", "yes", "no"};
+  ImGui::SetNextItemWidth(90);
+  ImGui::Combo("bounds checks", &Form.ChecksIndex, Checks, 3);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Julia's --check-bounds for this job: auto skips the "
+                      "checks inside @inbounds, yes keeps them everywhere, "
+                      "no removes them all");
   if (ImGui::TreeNode("launch bounds")) {
     ImGui::BeginDisabled(!GPU);
     ImGui::SetNextItemWidth(110);

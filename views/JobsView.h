@@ -1,7 +1,8 @@
 /// \file
 /// The watched jobs: one row each with its status colour, target, arch,
-/// -O level and cache hits; click to select (SelectJob), a context menu to
-/// recompile, compare, export or remove; and the Add job dialog (AddJob).
+/// -O level, --check-bounds mode and cache hits; click to select (SelectJob), a context menu to
+/// recompile, compare, copy in another --check-bounds mode, export or
+/// remove; and the Add job dialog (AddJob).
 #pragma once
 
 #include "ViewContext.h"
@@ -21,6 +22,7 @@ struct AddJobForm {
   int OptLevel = 2;
   bool Kernel = true;
   bool AlwaysInline = false;
+  int ChecksIndex = 0; ///< CheckBounds: auto, yes, no
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
 
   static const std::vector<const char *> &targets(); ///< ptx gcn bpf native
@@ -42,6 +44,8 @@ public:
   }
   /// Export requests go through the shell's folder dialog.
   JobId takeExportRequest() { return std::exchange(ExportRequest, 0); }
+  /// Opens Compare on two jobs, as the context menu's item does.
+  void requestCompare(JobId A, JobId B) { CompareRequest = std::make_pair(A, B); }
 
   AddJobForm Form;
 

@@ -37,6 +37,8 @@ std::string jobLabel(const JobEntry &J) {
   if (!Arch.empty())
     L += " " + Arch;
   L += " -O" + std::to_string(S.OptLevel);
+  if (S.Checks != CheckBounds::Auto)
+    L += std::string(" check-bounds=") + checkBoundsName(S.Checks);
   return L;
 }
 

@@ -50,6 +50,7 @@ struct JobSpec {
   bool Kernel = true;
   bool AlwaysInline = false;
   LaunchBounds Bounds;
+  CheckBounds Checks = CheckBounds::Auto; ///< Julia's --check-bounds
 };
 
 struct JobEntry {
@@ -131,7 +132,9 @@ struct GuiSnapshot {
   std::vector<std::string> Examples; ///< example files for File ▸ Examples
   std::string StatusMessage;         ///< the Workspace's last word ("saved")
   bool Busy = false;                 ///< a compile is in flight
-  CheckBounds Bounds = CheckBounds::Auto; ///< Julia's --check-bounds, all jobs
+  /// Julia's --check-bounds of runs, and the Add job form's first choice
+  /// (each job has its own: JobSpec::Checks).
+  CheckBounds Bounds = CheckBounds::Auto;
   /// False until the Workspace drives the GUI: panels then say that no job
   /// can run instead of pretending.
   bool CompilerConnected = false;
@@ -174,7 +177,8 @@ struct RunOnDevice {
   std::array<unsigned, 3> Blocks{1, 1, 1}, Threads{1, 1, 1};
   uint64_t Seed = 0;
 };
-/// Julia's --check-bounds for every job: all of them recompile.
+/// Julia's --check-bounds for every job and for runs: the jobs in another
+/// mode recompile.
 struct SetCheckBounds {
   CheckBounds Mode = CheckBounds::Auto;
 };

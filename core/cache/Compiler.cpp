@@ -223,6 +223,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return std::move(Result);
     }
     const CodeInstance &Root = *Inferred->Roots[0];
+    report().Bounds = Inferred->Bounds;
     StageOutput Out;
     if (Opts.StageText) {
       Out.Text = printTyped(Root, *Root.Code);

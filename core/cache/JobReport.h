@@ -6,6 +6,7 @@
 /// they are published as `std::shared_ptr<const JobReport>`.
 #pragma once
 
+#include "infer/CheckBounds.h"
 #include "optim/Pipeline.h"
 #include "support/Diagnostic.h"
 #include "support/Timer.h"
@@ -89,6 +90,7 @@ struct JobReport {
   std::string Arch;      ///< "sm_80", "gfx90a", host CPU name
   unsigned OptLevel = 2;
   bool Kernel = false;
+  CheckBounds Bounds = CheckBounds::Auto; ///< the inference engine's mode
   std::string EntryName; ///< the LLVM/asm symbol of the entry
   uint64_t World = 0;
 

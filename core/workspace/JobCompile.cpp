@@ -50,24 +50,22 @@ CompiledJob failed(const JobSpec &S, llvm::Error E) {
   return J;
 }
 
-/// The compile cache of the engine the Workspace compiles with (one engine
-/// at a time; a new engine, after --check-bounds changed, gets a new cache).
-/// Engines are told apart by serial: a new one may reuse an old address.
+/// A compile cache per inference engine (the Workspace has one engine per
+/// --check-bounds mode). Engines are told apart by serial: a new one may
+/// reuse the address of one destroyed.
 class CachePool {
 public:
   CompileCache &cacheFor(InferenceEngine &Engine) {
     std::lock_guard<std::mutex> G(Lock);
-    if (!Cache || Owner != Engine.serial()) {
-      Cache = std::make_unique<CompileCache>(Engine);
-      Owner = Engine.serial();
-    }
-    return *Cache;
+    std::unique_ptr<CompileCache> &C = Caches[Engine.serial()];
+    if (!C)
+      C = std::make_unique<CompileCache>(Engine);
+    return *C;
   }
 
 private:
   std::mutex Lock;
-  uint64_t Owner = 0;
-  std::unique_ptr<CompileCache> Cache;
+  std::map<uint64_t, std::unique_ptr<CompileCache>> Caches;
 };
 
 /// Lookups timed per compile for the Cache tab (well under a millisecond).

@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <set>
 #include <unordered_set>
@@ -23,6 +24,8 @@ std::string JobSpec::label() const {
   if (!Arch.empty())
     L += " " + Arch;
   L += " · O" + std::to_string(OptLevel);
+  if (Bounds != CheckBounds::Auto)
+    L += std::string(" · check-bounds=") + checkBoundsName(Bounds);
   return L;
 }
 
@@ -69,7 +72,10 @@ struct WatchedJob {
 /// Everything the worker thread owns.
 struct Workspace::State {
   std::unique_ptr<GlobalEnv> Env;
-  std::unique_ptr<InferenceEngine> Engine;
+  /// One engine per --check-bounds mode, made when a job or run first
+  /// needs it; every CodeInstance belongs to one of them.
+  std::array<std::unique_ptr<InferenceEngine>, 3> Engines;
+  CheckBounds DefaultBounds = CheckBounds::Auto; ///< of runs (setCheckBounds)
   std::vector<Diagnostic> PreludeErrors;
   std::string Path, Source, Recoverable;
   bool Dirty = false;
@@ -81,11 +87,31 @@ struct Workspace::State {
   std::vector<WatchedJob> Jobs;
   std::vector<InvalidationEvent> Log;
   std::vector<DeviceRun> Runs;
-  /// Compiled runs, so that running a call again is a cache hit; tied to
-  /// Engine (reset with it).
-  std::unique_ptr<CompileCache> RunCache;
+  /// Compiled runs, so that running a call again is a cache hit; one per
+  /// engine.
+  std::array<std::unique_ptr<CompileCache>, 3> RunCaches;
   uint64_t NextJobId = 1, Edits = 0, Version = 0, Cancelled = 0;
+
+  InferenceEngine &engine(CheckBounds Mode) {
+    std::unique_ptr<InferenceEngine> &E = Engines[size_t(Mode)];
+    if (!E)
+      E = std::make_unique<InferenceEngine>(*Env, Mode);
+    return *E;
+  }
+  CompileCache &runCache(CheckBounds Mode) {
+    std::unique_ptr<CompileCache> &C = RunCaches[size_t(Mode)];
+    if (!C)
+      C = std::make_unique<CompileCache>(engine(Mode));
+    return *C;
+  }
 };
+
+/// Names the engine of an invalidated instance when it is not the usual one.
+static std::string boundsSuffix(CheckBounds Mode) {
+  return Mode == CheckBounds::Auto
+             ? std::string()
+             : std::string(" (check-bounds=") + checkBoundsName(Mode) + ")";
+}
 
 static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
   SrcRange R = std::visit([](auto *Def) { return Def->Range; }, D);
@@ -145,7 +171,6 @@ Workspace::Workspace(JobCompiler C) : Compile(std::move(C)), S(new State) {
   S->Env = std::make_unique<GlobalEnv>();
   if (llvm::Error E = loadPrelude(*S->Env))
     S->PreludeErrors = takeDiagnostics(std::move(E));
-  S->Engine = std::make_unique<InferenceEngine>(*S->Env);
   Published = std::make_shared<WorkspaceSnapshot>();
   Worker = std::thread([this] { workerLoop(); });
 }
@@ -302,16 +327,15 @@ void Workspace::process(WorkspaceCommand &C) {
     return;
   case WorkspaceCommand::SetCheckBounds: {
     auto Mode = static_cast<CheckBounds>(C.Id);
-    if (Mode == S->Engine->checkBounds())
-      return;
-    // Every CodeInstance belongs to the engine, and the mode is the
-    // engine's: start a new one, and forget what pointed into the old.
-    S->RunCache.reset();
-    for (WatchedJob &J : S->Jobs) {
-      J.Used.clear();
-      J.NeedsCompile = true;
-    }
-    S->Engine = std::make_unique<InferenceEngine>(*S->Env, Mode);
+    S->DefaultBounds = Mode;
+    // Each job compiles with the engine of its own mode: a job that
+    // switches moves to another engine, and its instances with it.
+    for (WatchedJob &J : S->Jobs)
+      if (J.State.Spec.Bounds != Mode) {
+        J.State.Spec.Bounds = Mode;
+        J.Used.clear();
+        J.NeedsCompile = true;
+      }
     compilePending(std::string("--check-bounds=") + checkBoundsName(Mode));
     return;
   }
@@ -337,9 +361,8 @@ void Workspace::process(WorkspaceCommand &C) {
     Rec.Device = R.Device;
     Rec.Call = R.Call;
     Rec.InWorld = S->Env->currentWorld();
-    if (!S->RunCache)
-      S->RunCache = std::make_unique<CompileCache>(*S->Engine);
-    Rec.Outcome = runCall(*S->Env, *S->Engine, R, S->RunCache.get());
+    Rec.Outcome = runCall(*S->Env, S->engine(S->DefaultBounds), R,
+                          &S->runCache(S->DefaultBounds));
     auto It = std::find_if(S->Runs.begin(), S->Runs.end(),
                            [&](const DeviceRun &D) { return D.Device == R.Device; });
     if (It != S->Runs.end())
@@ -398,10 +421,15 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     Ev.NewWorld = Loaded->LastWorld;
     for (Method *M : Loaded->Added)
       Ev.Redefined.push_back(M->signatureString());
-    std::vector<CodeInstance *> Dead = S->Engine->invalidate(*Loaded);
-    std::unordered_set<const CodeInstance *> DeadSet(Dead.begin(), Dead.end());
-    for (CodeInstance *CI : Dead)
-      Ev.Invalidated.push_back(CI->MI->str());
+    std::unordered_set<const CodeInstance *> DeadSet;
+    for (std::unique_ptr<InferenceEngine> &E : S->Engines) {
+      if (!E)
+        continue;
+      for (CodeInstance *CI : E->invalidate(*Loaded)) {
+        DeadSet.insert(CI);
+        Ev.Invalidated.push_back(CI->MI->str() + boundsSuffix(E->checkBounds()));
+      }
+    }
     for (WatchedJob &J : S->Jobs) {
       bool Hit = J.State.Status == JobStatus::Error || !J.State.Report;
       for (const CodeInstance *CI : J.Used)
@@ -437,7 +465,8 @@ void Workspace::compilePending(const std::string &Reason) {
       return; // the next edit recompiles what is still pending
     J.State.Status = JobStatus::Compiling;
     publish();
-    CompiledJob R = Compile(J.State.Spec, *S->Env, *S->Engine, W, CancelCompile);
+    CompiledJob R = Compile(J.State.Spec, *S->Env,
+                            S->engine(J.State.Spec.Bounds), W, CancelCompile);
     if (R.Report && llvm::any_of(R.Report->Diagnostics, [](const Diagnostic &D) {
           return D.Kind == "cancelled";
         })) {
@@ -488,7 +517,7 @@ void Workspace::publish() {
   Snap->Source = S->Source;
   Snap->Dirty = S->Dirty;
   Snap->CurrentWorld = S->Env->currentWorld();
-  Snap->Bounds = S->Engine->checkBounds();
+  Snap->Bounds = S->DefaultBounds;
   Snap->Diagnostics = S->Diags;
   Snap->RecoverableAutosave = S->Recoverable;
   for (GenericFunction *F : S->Env->functions())

@@ -8,6 +8,10 @@
 /// (each in a new world), asks inference which CodeInstances that
 /// invalidated, and recompiles exactly the jobs whose CodeInstance closure
 /// contains one of them. A newer edit supersedes older work still queued.
+///
+/// Julia's --check-bounds is a mode of a whole inference engine (as it is
+/// of a whole Julia process), so the Workspace keeps one engine per mode its
+/// jobs use, all over the one method table; an edit invalidates in each.
 #pragma once
 
 #include "cache/CompilerConfig.h"
@@ -41,8 +45,12 @@ struct JobSpec {
   bool Kernel = true;      ///< kernel ABI (ignored where the target has none)
   bool AlwaysInline = false;
   unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
+  /// Julia's --check-bounds for this job: two jobs that differ only here
+  /// show what the checks cost, side by side.
+  CheckBounds Bounds = CheckBounds::Auto;
   bool operator==(const JobSpec &) const = default;
-  std::string label() const; ///< `saxpy!(...) · ptx sm_80 · O2`
+  /// `saxpy!(...) · ptx sm_80 · O2`, plus ` · check-bounds=no` when not auto.
+  std::string label() const;
   /// The compiler options this job asks for.
   CompilerConfigOptions configOptions() const;
 };
@@ -86,7 +94,9 @@ struct WorkspaceSnapshot {
   std::string Source;        ///< the text the worker last processed
   bool Dirty = false;        ///< edited since the last save
   World CurrentWorld = 0;
-  CheckBounds Bounds = CheckBounds::Auto; ///< the engine's --check-bounds
+  /// --check-bounds of runs (setCheckBounds); the GUI's Add job form starts
+  /// from it. Each job has its own (JobSpec::Bounds).
+  CheckBounds Bounds = CheckBounds::Auto;
   std::vector<Diagnostic> Diagnostics; ///< parse/load errors of the file
   std::vector<std::string> Functions;  ///< user functions, for the add-job dialog
   std::vector<JobState> Jobs;
@@ -135,8 +145,8 @@ public:
   void addJob(JobSpec Spec);
   void removeJob(uint64_t Id);
   void recompileAll();
-  /// Julia's --check-bounds for every job and run: a new inference engine
-  /// in that mode, and every job recompiled.
+  /// Julia's --check-bounds for every job and for runs: the jobs in another
+  /// mode switch to it and recompile. A job's own mode is JobSpec::Bounds.
   void setCheckBounds(CheckBounds Mode);
   void save();
   /// Replace the buffer with the autosaved text found at open (or drop it).

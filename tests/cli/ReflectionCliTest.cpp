@@ -113,11 +113,13 @@ TEST(ReflectionCli, CheckBoundsOverridesInbounds) {
                        "--check-bounds=no"});
   ASSERT_EQ(Off.ExitCode, 0) << Off.Err;
   EXPECT_TRUE(has(Off.Out, "  throw sites    0\n")) << Off.Out;
+  EXPECT_TRUE(has(Off.Out, ", check-bounds=no, ")) << Off.Out; // the header
   auto On = runPrism({"report", example("saxpy.jl"), Saxpy, "--json",
                       "--check-bounds", "yes"});
   ASSERT_EQ(On.ExitCode, 0) << On.Err;
   EXPECT_FALSE(has(On.Out, "\"throw_sites\": 0")) << On.Out;
   EXPECT_TRUE(has(On.Out, "\"throw_sites\": ")) << On.Out;
+  EXPECT_TRUE(has(On.Out, "\"check_bounds\": \"yes\"")) << On.Out;
   auto TypedOn = runPrism({"code_typed", example("saxpy.jl"), Saxpy,
                            "--check-bounds=yes"});
   ASSERT_EQ(TypedOn.ExitCode, 0) << TypedOn.Err;

@@ -1,12 +1,13 @@
 # Renders the GUI under Xvfb, writes a PNG, checks it is a non-blank image,
 # and checks that the shell drew every default panel window (the app lists
 # the titles of the windows drawn in its last frame with --list-windows).
+# ARGS (a list) goes to `prism gui` too; EXTRA_WINDOWS must be drawn as well.
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
 execute_process(
   COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${PRISM} gui ${EXAMPLE}
-          --screenshot ${OUT} --frames 5 --list-windows
+          --screenshot ${OUT} --frames 5 --list-windows ${ARGS}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "prism gui exited with ${rc}\n${out}\n${err}")
@@ -20,7 +21,8 @@ if(size LESS 20000)
   message(FATAL_ERROR "screenshot looks blank (${size} bytes)")
 endif()
 foreach(title "Jobs" "Source" "Invalidations" "Typed IR" "LLVM IR (raw)"
-              "LLVM IR (optimised)" "Assembly" "Pipeline" "Stats" "Devices")
+              "LLVM IR (optimised)" "Assembly" "Pipeline" "Stats" "Devices"
+              ${EXTRA_WINDOWS})
   string(FIND "${out}" "window: ${title}\n" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "window '${title}' was not drawn; the app listed:\n${out}")

@@ -58,11 +58,17 @@ TEST(Forms, AddJobFormMakesCommand) {
   EXPECT_EQ(C->Spec.OptLevel, 3u);
   EXPECT_TRUE(C->Spec.Kernel);
   EXPECT_EQ(C->Spec.Bounds.MaxThreads, 256u);
+  EXPECT_EQ(C->Spec.Checks, CheckBounds::Auto);
 
   F.TargetIndex = 2; // bpf programs are not kernels
+  F.ChecksIndex = 2;
   C = F.toCommand(Err);
   ASSERT_TRUE(C);
   EXPECT_FALSE(C->Spec.Kernel);
+  EXPECT_EQ(C->Spec.Checks, CheckBounds::No);
+  F.ChecksIndex = 3;
+  EXPECT_FALSE(F.toCommand(Err));
+  F.ChecksIndex = 0;
 
   F.Signature = "saxpy!";
   EXPECT_FALSE(F.toCommand(Err));

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -265,6 +266,70 @@ TEST_F(WorkspaceTest, CheckBoundsRecompilesEveryJobInTheNewMode) {
   WS.setCheckBounds(CheckBounds::Auto);
   WS.waitIdle();
   EXPECT_EQ(ThrowSites(), 1);
+}
+
+TEST_F(WorkspaceTest, JobsInTwoBoundsModesCompileSideBySide) {
+  // The same signature with and without bounds checks: two jobs, two
+  // engines over one method table; an edit invalidates in both.
+  const std::string Get1 = "get1(a::DeviceArray{Float32,1}, i::Int) = a[i]\n";
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(writeTemp(std::string(Program) + Get1));
+  JobSpec Checked = nativeJob("get1(DeviceArray{Float32,1}, Int)");
+  JobSpec Unchecked = Checked;
+  Unchecked.Bounds = CheckBounds::No;
+  WS.addJob(Checked);
+  WS.addJob(Unchecked);
+  WS.waitIdle();
+  auto Jobs = [&] {
+    auto S = WS.snapshot();
+    EXPECT_EQ(S->Jobs.size(), 2u);
+    return S->Jobs;
+  };
+  std::vector<JobState> J = Jobs();
+  ASSERT_EQ(J.size(), 2u);
+  ASSERT_TRUE(J[0].Report && J[1].Report);
+  EXPECT_EQ(J[0].Status, JobStatus::Ok);
+  EXPECT_EQ(J[1].Status, JobStatus::Ok);
+  EXPECT_EQ(J[0].Report->Bounds, CheckBounds::Auto);
+  EXPECT_EQ(J[1].Report->Bounds, CheckBounds::No);
+  EXPECT_EQ(J[0].Report->Resources.ThrowSites, 1);
+  EXPECT_EQ(J[1].Report->Resources.ThrowSites, 0);
+  EXPECT_NE(J[1].Spec.label().find(" · check-bounds=no"), std::string::npos);
+  EXPECT_EQ(J[0].Spec.label().find("check-bounds"), std::string::npos);
+
+  // An edit elsewhere keeps both; redefining get1 recompiles both, and the
+  // log names the instance of each engine.
+  WS.setSource(std::string(Program) + Get1 + "unrelated(i::Int) = i\n");
+  WS.waitIdle();
+  J = Jobs();
+  ASSERT_EQ(J.size(), 2u);
+  EXPECT_EQ(J[0].Compiles, 1u);
+  EXPECT_EQ(J[1].Compiles, 1u);
+  WS.setSource(std::string(Program) +
+               "get1(a::DeviceArray{Float32,1}, i::Int) = a[i] + 1f0\n" +
+               "unrelated(i::Int) = i\n");
+  WS.waitIdle();
+  J = Jobs();
+  ASSERT_EQ(J.size(), 2u);
+  EXPECT_EQ(J[0].Compiles, 2u);
+  EXPECT_EQ(J[1].Compiles, 2u);
+  EXPECT_EQ(J[1].Report->Resources.ThrowSites, 0);
+  const InvalidationEvent &Ev = WS.snapshot()->Log.back();
+  EXPECT_EQ(Ev.Recompiled.size(), 2u);
+  EXPECT_TRUE(llvm::any_of(Ev.Invalidated, [](const std::string &I) {
+    return I.find("get1") != std::string::npos &&
+           I.find("(check-bounds=no)") != std::string::npos;
+  })) << "the unchecked engine's instance is named as such";
+
+  // Setting the mode for all moves the checked job only.
+  WS.setCheckBounds(CheckBounds::No);
+  WS.waitIdle();
+  J = Jobs();
+  ASSERT_EQ(J.size(), 2u);
+  EXPECT_EQ(J[0].Spec.Bounds, CheckBounds::No);
+  EXPECT_EQ(J[0].Compiles, 3u);
+  EXPECT_EQ(J[0].Report->Resources.ThrowSites, 0);
+  EXPECT_EQ(J[1].Compiles, 2u);
 }
 
 TEST_F(WorkspaceTest, AnEditCancelsTheCompileInFlight) {
