@@ -88,6 +88,31 @@ WorkspaceSession::WorkspaceSession(const std::string &File)
 
 WorkspaceSession::~WorkspaceSession() = default;
 
+/// The invalidated instances depth-first from each root, each caller one
+/// level below the callee it was invalidated through.
+static std::vector<views::InvalidatedInstance>
+invalidationTree(const std::vector<InvalidatedCode> &Codes) {
+  std::vector<std::vector<size_t>> Callers(Codes.size());
+  std::vector<size_t> Roots;
+  for (size_t I = 0; I < Codes.size(); ++I)
+    if (Codes[I].Parent >= 0 && size_t(Codes[I].Parent) < I)
+      Callers[size_t(Codes[I].Parent)].push_back(I);
+    else
+      Roots.push_back(I);
+  std::vector<views::InvalidatedInstance> Out;
+  std::vector<std::pair<size_t, unsigned>> Todo;
+  for (auto It = Roots.rbegin(); It != Roots.rend(); ++It)
+    Todo.push_back({*It, 0});
+  while (!Todo.empty()) {
+    auto [I, Depth] = Todo.back();
+    Todo.pop_back();
+    Out.push_back({Codes[I].Instance, Codes[I].Cause, Depth});
+    for (auto It = Callers[I].rbegin(); It != Callers[I].rend(); ++It)
+      Todo.push_back({*It, Depth + 1});
+  }
+  return Out;
+}
+
 void WorkspaceSession::post(views::GuiCommand C) {
   std::visit([this](auto &X) { apply(X); }, C);
 }
@@ -315,17 +340,19 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     for (const DeviceRun &D : S->Runs)
       if (D.Device == E.Name)
         E.LastRun = viewRun(D);
+  std::string FileName = llvm::sys::path::filename(S->FilePath).str();
   for (const InvalidationEvent &Ev : S->Log) {
     views::InvalidationEntry E;
-    E.Sequence = Ev.Edit;
+    E.Sequence = Ev.Sequence;
     E.World = Ev.NewWorld;
-    E.Trigger = Ev.Edit == 1 ? "open " + llvm::sys::path::filename(S->FilePath).str()
-                             : "edit " + llvm::sys::path::filename(S->FilePath).str();
+    E.Trigger = Ev.Trigger == "open" || Ev.Trigger == "edit"
+                    ? Ev.Trigger + " " + FileName
+                    : Ev.Trigger;
     E.ChangedMethods = Ev.Redefined;
-    for (const std::string &I : Ev.Invalidated)
-      E.Invalidated.push_back({I, "depends on a redefined method"});
-    for (const std::string &R : Ev.Recompiled)
-      E.Recompiled.push_back({0, R, "", 0});
+    E.Invalidated = invalidationTree(Ev.Invalidated);
+    for (const RecompiledJob &R : Ev.Recompiled)
+      E.Recompiled.push_back({R.JobId, R.Label, R.Reason, R.CompileMs});
+    E.TotalMs = Ev.TotalMs;
     G->Invalidations.push_back(std::move(E));
   }
   G->HostSummary = HostSummary;

@@ -48,21 +48,39 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
           ImGui::BulletText("%s", M.c_str());
       }
       if (!E.Invalidated.empty()) {
+        // A tree: each root's cause, then the callers its backedges reached.
         ImGui::TextDisabled("invalidated CodeInstances");
+        float Step = ImGui::GetStyle().IndentSpacing;
         for (const InvalidatedInstance &I : E.Invalidated) {
+          float Indent = Step * float(I.Depth);
+          if (Indent > 0)
+            ImGui::Indent(Indent);
           ImGui::BulletText("%s", I.Instance.c_str());
           if (!I.Reason.empty()) {
             ImGui::SameLine();
-            ImGui::TextDisabled("— %s", I.Reason.c_str());
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(
+                                   I.Depth ? P.Muted : P.Stale),
+                               "— %s", I.Reason.c_str());
           }
+          if (Indent > 0)
+            ImGui::Unindent(Indent);
         }
       }
       if (!E.Recompiled.empty()) {
         ImGui::TextDisabled("recompiled jobs");
         for (const RecompiledJob &R : E.Recompiled) {
-          ImGui::BulletText("%s", R.Signature.c_str());
+          ImGui::PushID(int(R.Id));
+          ImGui::Bullet();
+          // The job's label selects it, when it is still watched.
+          bool Watched = Ctx.Snap.job(R.Id) != nullptr;
+          if (ImGui::Selectable(R.Label.c_str(), R.Id == Ctx.Snap.SelectedJob,
+                                ImGuiSelectableFlags_AllowItemOverlap,
+                                ImVec2(ImGui::CalcTextSize(R.Label.c_str()).x, 0)) &&
+              Watched)
+            Ctx.Sink.post(cmd::SelectJob{R.Id});
           ImGui::SameLine();
           ImGui::TextDisabled("%.1f ms — %s", R.CompileMs, R.Reason.c_str());
+          ImGui::PopID();
         }
       }
       if (E.Invalidated.empty() && E.Recompiled.empty())

@@ -89,15 +89,18 @@ struct DeviceEntry {
   std::optional<RunResult> LastRun;
 };
 
-/// One CodeInstance capped by an edit (its max_world ended).
+/// One CodeInstance capped by an edit (its max_world ended). An entry's
+/// callers, invalidated through their backedges, follow it one level deeper
+/// (an invalidation tree, depth-first).
 struct InvalidatedInstance {
   std::string Instance; ///< the MethodInstance, `f(Float32, Int64)`
-  std::string Reason;   ///< "calls g(Float32), which was redefined"
+  std::string Reason;   ///< "its method was redefined", "calls g(::Float32)"
+  unsigned Depth = 0;   ///< 0: a root, with a cause of its own
 };
 
 struct RecompiledJob {
   JobId Id = 0;
-  std::string Signature;
+  std::string Label; ///< the job: signature, target, options
   std::string Reason; ///< "depends on saxpy!(...)", "target options changed"
   double CompileMs = 0;
 };

@@ -38,6 +38,17 @@ struct InferResult {
   }
 };
 
+/// One CodeInstance an edit capped, and why: the roots of the tree have a
+/// cause of their own, the rest were reached through a backedge from the
+/// invalidated callee `Via` (SnoopCompile's invalidation trees).
+struct Invalidation {
+  CodeInstance *CI = nullptr;
+  CodeInstance *Via = nullptr; ///< null for a root
+  /// For a root: `its method was redefined`, `dispatch now picks f(x::T)`,
+  /// ...; empty otherwise.
+  std::string Cause;
+};
+
 class InferenceEngine {
 public:
   explicit InferenceEngine(GlobalEnv &Env,
@@ -66,7 +77,9 @@ public:
 
   /// Invalidation after definitions were loaded: caps MaxWorld of every
   /// CodeInstance whose dispatch could change (transitively through
-  /// backedges) and returns them. Nothing else is touched.
+  /// backedges) and returns them, each with why. Nothing else is touched.
+  std::vector<Invalidation> invalidateExplained(const LoadResult &Loaded);
+  /// The same, only the CodeInstances.
   std::vector<CodeInstance *> invalidate(const LoadResult &Loaded);
 
   /// Typed IR after inlining/const-folding/DCE, for code_typed(optimize=yes)

@@ -11,6 +11,9 @@
 
 #include "infer/InferenceImpl.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
 #include <unordered_set>
 
 namespace prism {
@@ -20,29 +23,29 @@ using namespace infer;
 namespace {
 
 struct Invalidator {
-  std::vector<CodeInstance *> Out;
+  std::vector<Invalidation> Out;
   std::unordered_set<CodeInstance *> Done;
 
   /// Caps CI (valid at Last+1) and everything that depends on it.
-  void capCodeInstance(CodeInstance *CI, World Last) {
-    std::vector<CodeInstance *> Todo{CI};
+  void capCodeInstance(CodeInstance *CI, World Last, const std::string &Cause) {
+    std::vector<std::pair<CodeInstance *, CodeInstance *>> Todo{{CI, nullptr}};
     while (!Todo.empty()) {
-      CodeInstance *C = Todo.back();
+      auto [C, Via] = Todo.back();
       Todo.pop_back();
       World Max = C->MaxWorld.load();
       if (Max <= Last)
         continue; // already ends before the new definition
       C->MaxWorld.store(Last);
       if (Done.insert(C).second)
-        Out.push_back(C);
+        Out.push_back({C, Via, Via ? std::string() : Cause});
       for (CodeInstance *Caller : C->MI->backedges())
-        Todo.push_back(Caller);
+        Todo.push_back({Caller, C});
     }
   }
 
-  void capInstance(MethodInstance *MI, World Last) {
+  void capInstance(MethodInstance *MI, World Last, const std::string &Cause) {
     for (CodeInstance *CI : MI->codeInstances())
-      capCodeInstance(CI, Last);
+      capCodeInstance(CI, Last, Cause);
   }
 };
 
@@ -50,6 +53,14 @@ struct Invalidator {
 
 std::vector<CodeInstance *>
 InferenceEngine::invalidate(const LoadResult &Loaded) {
+  std::vector<CodeInstance *> CIs;
+  for (const Invalidation &I : invalidateExplained(Loaded))
+    CIs.push_back(I.CI);
+  return CIs;
+}
+
+std::vector<Invalidation>
+InferenceEngine::invalidateExplained(const LoadResult &Loaded) {
   // Inference must not publish while dispatch answers change under it.
   std::lock_guard<std::recursive_mutex> G(P->InferLock);
   Invalidator Inv;
@@ -65,9 +76,16 @@ InferenceEngine::invalidate(const LoadResult &Loaded) {
       if (It != P->ByFunc.end())
         MIs = It->second;
     }
+    bool Redefined = llvm::any_of(Loaded.Added, [&](Method *New) {
+      return New->Func == M->Func && New->Sig.size() == M->Sig.size() &&
+             std::equal(New->Sig.begin(), New->Sig.end(), M->Sig.begin(),
+                        typeEqual);
+    });
+    std::string Cause = Redefined ? "its method was redefined"
+                                  : "its method was deleted";
     for (MethodInstance *MI : MIs)
       if (MI->Def == M)
-        Inv.capInstance(MI, Deleted - 1);
+        Inv.capInstance(MI, Deleted - 1, Cause);
   }
 
   for (Method *M : Loaded.Added) {
@@ -93,8 +111,13 @@ InferenceEngine::invalidate(const LoadResult &Loaded) {
       if (!Live)
         continue;
       LookupResult LR = M->Func->lookup(MI->Sig, NewWorld);
-      if (LR.Status != LookupStatus::Found || LR.Match.M != MI->Def)
-        Inv.capInstance(MI, NewWorld - 1);
+      if (LR.Status == LookupStatus::Found && LR.Match.M != MI->Def)
+        Inv.capInstance(MI, NewWorld - 1,
+                        "dispatch now picks " + LR.Match.M->signatureString());
+      else if (LR.Status != LookupStatus::Found)
+        Inv.capInstance(MI, NewWorld - 1,
+                        "its call became ambiguous or unmatched after " +
+                            M->signatureString());
     }
     // Code that failed on this name while it was undefined.
     std::vector<CodeInstance *> UsedUndefined;
@@ -105,13 +128,17 @@ InferenceEngine::invalidate(const LoadResult &Loaded) {
         UsedUndefined = NIt->second;
     }
     for (CodeInstance *CI : UsedUndefined)
-      Inv.capCodeInstance(CI, NewWorld - 1);
+      Inv.capCodeInstance(CI, NewWorld - 1,
+                          "it called `" + std::string(M->Func->Name.str()) +
+                              "`, undefined until now");
     for (auto &[Sig, CI] : Missing) {
       if (CI->MaxWorld.load() < NewWorld)
         continue;
       LookupResult LR = M->Func->lookup(Sig, NewWorld);
       if (LR.Status != LookupStatus::NoMethod)
-        Inv.capCodeInstance(CI, NewWorld - 1);
+        Inv.capCodeInstance(CI, NewWorld - 1,
+                            "a call it made had no method; " +
+                                M->signatureString() + " matches it now");
     }
   }
 

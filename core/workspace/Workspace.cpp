@@ -13,8 +13,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace prism {
@@ -90,7 +92,7 @@ struct Workspace::State {
   /// Compiled runs, so that running a call again is a cache hit; one per
   /// engine.
   std::array<std::unique_ptr<CompileCache>, 3> RunCaches;
-  uint64_t NextJobId = 1, Edits = 0, Version = 0, Cancelled = 0;
+  uint64_t NextJobId = 1, Edits = 0, Version = 0, Cancelled = 0, Events = 0;
 
   InferenceEngine &engine(CheckBounds Mode) {
     std::unique_ptr<InferenceEngine> &E = Engines[size_t(Mode)];
@@ -111,6 +113,12 @@ static std::string boundsSuffix(CheckBounds Mode) {
   return Mode == CheckBounds::Auto
              ? std::string()
              : std::string(" (check-bounds=") + checkBoundsName(Mode) + ")";
+}
+
+static double msSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - Start)
+      .count();
 }
 
 static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
@@ -310,7 +318,17 @@ void Workspace::process(WorkspaceCommand &C) {
     J.State.Id = S->NextJobId++;
     J.State.Spec = std::move(C.Spec);
     S->Jobs.push_back(std::move(J));
-    compilePending("added");
+    // Jobs added right after a file opened (the example's own, the
+    // command line's) belong to its story; later additions are no event.
+    InvalidationEvent *Open = !S->Log.empty() && S->Log.back().Trigger == "open" &&
+                                      S->Log.back().Edit == S->Edits
+                                  ? &S->Log.back()
+                                  : nullptr;
+    size_t Before = Open ? Open->Recompiled.size() : 0;
+    compilePending("added", Open);
+    if (Open)
+      for (size_t I = Before; I < Open->Recompiled.size(); ++I)
+        Open->TotalMs += Open->Recompiled[I].CompileMs;
     return;
   }
   case WorkspaceCommand::RemoveJob:
@@ -320,12 +338,19 @@ void Workspace::process(WorkspaceCommand &C) {
                                  }),
                   S->Jobs.end());
     return;
-  case WorkspaceCommand::RecompileAll:
+  case WorkspaceCommand::RecompileAll: {
+    auto Start = std::chrono::steady_clock::now();
     for (WatchedJob &J : S->Jobs)
       J.NeedsCompile = true;
-    compilePending("recompile requested");
+    InvalidationEvent Ev;
+    Ev.Trigger = "recompile all";
+    InvalidationEvent &Logged = logEvent(std::move(Ev));
+    compilePending("recompile requested", &Logged);
+    Logged.TotalMs = msSince(Start);
     return;
+  }
   case WorkspaceCommand::SetCheckBounds: {
+    auto Start = std::chrono::steady_clock::now();
     auto Mode = static_cast<CheckBounds>(C.Id);
     S->DefaultBounds = Mode;
     // Each job compiles with the engine of its own mode: a job that
@@ -336,7 +361,11 @@ void Workspace::process(WorkspaceCommand &C) {
         J.Used.clear();
         J.NeedsCompile = true;
       }
-    compilePending(std::string("--check-bounds=") + checkBoundsName(Mode));
+    InvalidationEvent Ev;
+    Ev.Trigger = std::string("--check-bounds=") + checkBoundsName(Mode);
+    InvalidationEvent &Logged = logEvent(std::move(Ev));
+    compilePending(Logged.Trigger, &Logged);
+    Logged.TotalMs = msSince(Start);
     return;
   }
   case WorkspaceCommand::Save:
@@ -380,6 +409,7 @@ void Workspace::process(WorkspaceCommand &C) {
 }
 
 void Workspace::applySource(std::string Text, bool FromDisk) {
+  auto Start = std::chrono::steady_clock::now();
   S->Source = std::move(Text);
   S->Dirty = !FromDisk;
   if (S->Dirty && !S->Path.empty())
@@ -410,6 +440,7 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
 
   InvalidationEvent Ev;
   Ev.Edit = S->Edits;
+  Ev.Trigger = FromDisk ? "open" : "edit";
   if (!Changed->Defs.empty()) {
     auto Loaded = loadFile(*S->Env, Changed);
     if (!Loaded) {
@@ -425,9 +456,17 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     for (std::unique_ptr<InferenceEngine> &E : S->Engines) {
       if (!E)
         continue;
-      for (CodeInstance *CI : E->invalidate(*Loaded)) {
-        DeadSet.insert(CI);
-        Ev.Invalidated.push_back(CI->MI->str() + boundsSuffix(E->checkBounds()));
+      // Each callee comes before the callers reached through it.
+      std::unordered_map<const CodeInstance *, int> Index;
+      for (const Invalidation &I : E->invalidateExplained(*Loaded)) {
+        DeadSet.insert(I.CI);
+        InvalidatedCode Code;
+        Code.Instance = I.CI->MI->str() + boundsSuffix(E->checkBounds());
+        Code.Cause = I.Via ? "calls " + I.Via->MI->str() : I.Cause;
+        if (auto It = Index.find(I.Via); I.Via && It != Index.end())
+          Code.Parent = It->second;
+        Index[I.CI] = int(Ev.Invalidated.size());
+        Ev.Invalidated.push_back(std::move(Code));
       }
     }
     for (WatchedJob &J : S->Jobs) {
@@ -446,14 +485,26 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     S->LoadedDefs = std::move(Texts);
     Ev.NewWorld = S->Env->currentWorld();
   }
-  S->Log.push_back(Ev);
-  if (S->Log.size() > 200)
-    S->Log.erase(S->Log.begin());
-  compilePending(Ev.Redefined.empty() ? "opened"
-                                      : "depends on a redefined method");
+  InvalidationEvent &Logged = logEvent(std::move(Ev));
+  compilePending(Logged.Redefined.empty() ? "opened"
+                                          : "depends on a redefined method",
+                 &Logged);
+  Logged.TotalMs = msSince(Start);
 }
 
-void Workspace::compilePending(const std::string &Reason) {
+InvalidationEvent &Workspace::logEvent(InvalidationEvent Ev) {
+  if (S->Log.size() >= 200)
+    S->Log.erase(S->Log.begin());
+  Ev.Sequence = ++S->Events;
+  Ev.Edit = S->Edits;
+  if (!Ev.NewWorld)
+    Ev.NewWorld = S->Env->currentWorld();
+  S->Log.push_back(std::move(Ev));
+  return S->Log.back();
+}
+
+void Workspace::compilePending(const std::string &Reason,
+                               InvalidationEvent *Ev) {
   World W = S->Env->currentWorld();
   for (WatchedJob &J : S->Jobs) {
     if (!J.NeedsCompile)
@@ -465,6 +516,7 @@ void Workspace::compilePending(const std::string &Reason) {
       return; // the next edit recompiles what is still pending
     J.State.Status = JobStatus::Compiling;
     publish();
+    auto Start = std::chrono::steady_clock::now();
     CompiledJob R = Compile(J.State.Spec, *S->Env,
                             S->engine(J.State.Spec.Bounds), W, CancelCompile);
     if (R.Report && llvm::any_of(R.Report->Diagnostics, [](const Diagnostic &D) {
@@ -482,9 +534,9 @@ void Workspace::compilePending(const std::string &Reason) {
     ++J.State.Compiles;
     J.State.LastReason = Reason;
     J.NeedsCompile = false;
-    if (!S->Log.empty() && S->Log.back().Edit == S->Edits)
-      S->Log.back().Recompiled.push_back(J.State.Spec.label() + " (" +
-                                         Reason + ")");
+    if (Ev)
+      Ev->Recompiled.push_back(
+          {J.State.Id, J.State.Spec.label(), Reason, msSince(Start)});
   }
   measurePendingResources();
 }

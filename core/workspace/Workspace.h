@@ -68,14 +68,34 @@ struct JobState {
   std::string LastReason;  ///< why it was last recompiled
 };
 
+/// A CodeInstance an edit invalidated. The entries form trees: a root has
+/// a cause of its own, the others were reached through a backedge of their
+/// callee (Parent).
+struct InvalidatedCode {
+  std::string Instance; ///< `kernel(::Int64)`, plus ` (check-bounds=no)` by mode
+  std::string Cause;    ///< a root's `its method was redefined`; else `calls ...`
+  int Parent = -1;      ///< index of the callee in the same event; -1: a root
+};
+
+/// A job an edit (or an option change) recompiled.
+struct RecompiledJob {
+  uint64_t JobId = 0;
+  std::string Label;  ///< JobSpec::label()
+  std::string Reason; ///< `depends on a redefined method`, `--check-bounds=no`
+  double CompileMs = 0;
+};
+
 /// One line of the world-age story shown in the Invalidations panel.
 struct InvalidationEvent {
-  uint64_t Edit = 0;         ///< edit number
+  uint64_t Sequence = 0;     ///< increasing, one per event
+  uint64_t Edit = 0;         ///< the edit it followed (0: none yet)
+  std::string Trigger;       ///< `open`, `edit`, `recompile all`, `--check-bounds=no`
   World NewWorld = 0;
-  std::vector<std::string> Redefined;   ///< methods loaded by this edit
-  std::vector<std::string> Invalidated; ///< MethodInstances whose code was invalidated
-  std::vector<std::string> Recompiled;  ///< jobs recompiled, with the reason
-  std::vector<std::string> Kept;        ///< jobs left alone
+  std::vector<std::string> Redefined;       ///< methods loaded by this edit
+  std::vector<InvalidatedCode> Invalidated; ///< parents before children
+  std::vector<RecompiledJob> Recompiled;
+  std::vector<std::string> Kept; ///< jobs left alone
+  double TotalMs = 0; ///< from the command to its last recompile
 };
 
 /// The last run of a call on one device (the GUI's Run form).
@@ -171,7 +191,11 @@ private:
   void workerLoop();
   void process(WorkspaceCommand &C);
   void applySource(std::string Text, bool FromDisk);
-  void compilePending(const std::string &Reason);
+  /// Compiles the jobs that need it; records each into Ev when given.
+  void compilePending(const std::string &Reason,
+                      InvalidationEvent *Ev = nullptr);
+  /// Appends to the bounded log (the oldest events go).
+  InvalidationEvent &logEvent(InvalidationEvent Ev);
   void measurePendingResources();
   bool newerEditQueued();
   void publish();

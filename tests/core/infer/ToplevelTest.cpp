@@ -2,6 +2,8 @@
 // redefinitions, concurrent inference, and user errors as diagnostics.
 #include "InferTestUtil.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <set>
 #include <thread>
 
@@ -94,8 +96,12 @@ TEST_F(InferTest, RedefiningACalleeInvalidatesTheCaller) {
   // Redefining child caps the kernel's CodeInstance.
   LoadResult L = loadText("k2.jl", "child(i) = i * 2.0\n");
   ASSERT_FALSE(L.Added.empty());
-  std::vector<CodeInstance *> Inv = Engine.invalidate(L);
-  EXPECT_NE(std::find(Inv.begin(), Inv.end(), K1), Inv.end());
+  std::vector<Invalidation> Why = Engine.invalidateExplained(L);
+  ASSERT_FALSE(Why.empty());
+  EXPECT_EQ(Why[0].Cause, "its method was redefined");
+  EXPECT_TRUE(llvm::any_of(Why, [&](const Invalidation &I) {
+    return I.CI == K1 && I.Via && I.Via->MI == C1;
+  }));
   EXPECT_EQ(K1->MaxWorld.load(), L.Added[0]->PrimaryWorld - 1);
   EXPECT_FALSE(K1->validIn(Env.currentWorld()));
   // The old world still sees the old code.
@@ -117,9 +123,16 @@ TEST_F(InferTest, MoreSpecificMethodInvalidatesDependents) {
   CodeInstance *O1 = infer("other(Int)");
   ASSERT_NE(K1, nullptr);
   LoadResult L = loadText("k3.jl", "child(i::Int64) = i - 1\n");
-  std::vector<CodeInstance *> Inv = Engine.invalidate(L);
-  EXPECT_NE(std::find(Inv.begin(), Inv.end(), K1), Inv.end());
-  EXPECT_EQ(std::find(Inv.begin(), Inv.end(), O1), Inv.end());
+  std::vector<Invalidation> Inv = Engine.invalidateExplained(L);
+  // The tree: child(Int64)'s instance (dispatch now picks the new method),
+  // then the kernel through its backedge.
+  ASSERT_EQ(Inv.size(), 2u);
+  EXPECT_EQ(Inv[0].CI->MI->Def->Name.str(), "child");
+  EXPECT_EQ(Inv[0].Via, nullptr);
+  EXPECT_EQ(Inv[0].Cause, "dispatch now picks " + L.Added[0]->signatureString());
+  EXPECT_EQ(Inv[1].CI, K1);
+  EXPECT_EQ(Inv[1].Via, Inv[0].CI);
+  EXPECT_TRUE(Inv[1].Cause.empty());
   EXPECT_EQ(infer("other(Int)"), O1);
   // A method for another signature leaves the kernel alone.
   CodeInstance *K2 = infer("kernel(Int)");
@@ -132,7 +145,9 @@ TEST_F(InferTest, DefiningAnUndefinedNameInvalidatesItsUsers) {
   loadText("k.jl", "broken(x) = later(x) + 1\n");
   EXPECT_FALSE(inferErrors("broken(Int64)").empty());
   LoadResult L = loadText("k2.jl", "later(x) = x * 2\n");
-  EXPECT_FALSE(Engine.invalidate(L).empty());
+  std::vector<Invalidation> Inv = Engine.invalidateExplained(L);
+  ASSERT_EQ(Inv.size(), 1u);
+  EXPECT_EQ(Inv[0].Cause, "it called `later`, undefined until now");
   CodeInstance *CI = infer("broken(Int64)");
   ASSERT_NE(CI, nullptr);
   EXPECT_TRUE(CI->Errors.empty());

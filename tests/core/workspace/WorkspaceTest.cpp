@@ -107,12 +107,31 @@ TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   const InvalidationEvent &Ev = S->Log.back();
   ASSERT_EQ(Ev.Redefined.size(), 1u);
   EXPECT_NE(Ev.Redefined[0].find("child"), std::string::npos);
-  bool KernelInvalidated = false;
-  for (const std::string &I : Ev.Invalidated)
-    KernelInvalidated |= I.find("kernel") != std::string::npos;
-  EXPECT_TRUE(KernelInvalidated);
+  EXPECT_EQ(Ev.Trigger, "edit");
+  // The invalidation tree: child's own instance, because its method was
+  // redefined, then kernel's, reached through child's backedge.
+  auto Find = [&](const char *Name) {
+    for (size_t I = 0; I < Ev.Invalidated.size(); ++I)
+      if (Ev.Invalidated[I].Instance.rfind(Name, 0) == 0)
+        return int(I);
+    return -1;
+  };
+  int Child = Find("child("), Kernel = Find("kernel(");
+  ASSERT_GE(Child, 0);
+  ASSERT_GE(Kernel, 0);
+  EXPECT_EQ(Ev.Invalidated[Child].Parent, -1);
+  EXPECT_EQ(Ev.Invalidated[Child].Cause, "its method was redefined");
+  EXPECT_EQ(Ev.Invalidated[Kernel].Parent, Child);
+  EXPECT_EQ(Ev.Invalidated[Kernel].Cause,
+            "calls " + Ev.Invalidated[Child].Instance);
+  EXPECT_EQ(Find("solo("), -1);
+  EXPECT_EQ(Find("other("), -1);
   ASSERT_EQ(Ev.Recompiled.size(), 1u);
-  EXPECT_NE(Ev.Recompiled[0].find("kernel(Int)"), std::string::npos);
+  EXPECT_EQ(Ev.Recompiled[0].JobId, K->Id);
+  EXPECT_NE(Ev.Recompiled[0].Label.find("kernel(Int)"), std::string::npos);
+  EXPECT_EQ(Ev.Recompiled[0].Reason, "depends on a redefined method");
+  EXPECT_GT(Ev.Recompiled[0].CompileMs, 0.0);
+  EXPECT_GE(Ev.TotalMs, Ev.Recompiled[0].CompileMs);
   EXPECT_TRUE(S->Dirty);
   llvm::sys::fs::remove(Path);
 }
@@ -316,9 +335,9 @@ TEST_F(WorkspaceTest, JobsInTwoBoundsModesCompileSideBySide) {
   EXPECT_EQ(J[1].Report->Resources.ThrowSites, 0);
   const InvalidationEvent &Ev = WS.snapshot()->Log.back();
   EXPECT_EQ(Ev.Recompiled.size(), 2u);
-  EXPECT_TRUE(llvm::any_of(Ev.Invalidated, [](const std::string &I) {
-    return I.find("get1") != std::string::npos &&
-           I.find("(check-bounds=no)") != std::string::npos;
+  EXPECT_TRUE(llvm::any_of(Ev.Invalidated, [](const InvalidatedCode &I) {
+    return I.Instance.find("get1") != std::string::npos &&
+           I.Instance.find("(check-bounds=no)") != std::string::npos;
   })) << "the unchecked engine's instance is named as such";
 
   // Setting the mode for all moves the checked job only.
@@ -330,6 +349,11 @@ TEST_F(WorkspaceTest, JobsInTwoBoundsModesCompileSideBySide) {
   EXPECT_EQ(J[0].Compiles, 3u);
   EXPECT_EQ(J[0].Report->Resources.ThrowSites, 0);
   EXPECT_EQ(J[1].Compiles, 2u);
+  const InvalidationEvent &Switch = WS.snapshot()->Log.back();
+  EXPECT_EQ(Switch.Trigger, "--check-bounds=no");
+  EXPECT_TRUE(Switch.Invalidated.empty());
+  ASSERT_EQ(Switch.Recompiled.size(), 1u);
+  EXPECT_EQ(Switch.Recompiled[0].JobId, J[0].Id);
 }
 
 TEST_F(WorkspaceTest, AnEditCancelsTheCompileInFlight) {
