@@ -436,7 +436,8 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
       Changed->Defs.push_back(D);
     Texts.insert(std::move(T));
   }
-  S->Parsed.push_back(Parsed); // Changed's nodes live in Parsed's arena
+  if (!Changed->Defs.empty())
+    S->Parsed.push_back(Parsed); // Changed's nodes live in Parsed's arena
 
   InvalidationEvent Ev;
   Ev.Edit = S->Edits;

@@ -4,7 +4,9 @@
 // workspace is idle again; the counter code_published_ms is from the edit
 // until the first snapshot with the recompiled code (for ptx, ptxas then
 // measures its resource figures, which arrive in a later snapshot). The
-// recompiled-job count is a counter too (it must read 1).
+// recompiled-job count is a counter too (it must read 1), and so is what
+// each edit leaves allocated: old worlds keep their methods and
+// CodeInstances, as Julia's do.
 #include "workspace/JobCompile.h"
 #include "workspace/Workspace.h"
 
@@ -17,10 +19,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <malloc.h>
 
 using namespace prism;
 
 namespace {
+
+/// Resident set size in KiB (/proc/self/statm's second field, in pages).
+double residentKiB() {
+  std::ifstream In("/proc/self/statm");
+  double Size = 0, Resident = 0;
+  In >> Size >> Resident;
+  return Resident * 4.0;
+}
 
 std::string program(int Variant) {
   std::string S;
@@ -70,6 +82,8 @@ void BM_EditLeafRecompilesOneJob(benchmark::State &S, const char *Target) {
   int Variant = 1;
   uint64_t Recompiled = 0, Edits = 0;
   double CodeMs = 0;
+  double Rss0 = residentKiB();
+  double Heap0 = mallinfo2().uordblks / 1024.0;
   for (auto _ : S) {
     for (const JobState &J : WS.snapshot()->Jobs)
       if (J.Spec.Signature == "job0(Int64)")
@@ -88,6 +102,10 @@ void BM_EditLeafRecompilesOneJob(benchmark::State &S, const char *Target) {
     ++Edits;
   }
   WS.setOnPublish(nullptr);
+  S.counters["heap_kib_per_edit"] =
+      (mallinfo2().uordblks / 1024.0 - Heap0) / static_cast<double>(Edits);
+  S.counters["rss_kib_per_edit"] =
+      (residentKiB() - Rss0) / static_cast<double>(Edits);
   S.counters["jobs_recompiled_per_edit"] =
       static_cast<double>(Recompiled) / static_cast<double>(Edits);
   S.counters["code_published_ms"] = CodeMs / static_cast<double>(Edits);
