@@ -20,8 +20,7 @@ void addCheckBoundsOption(CLI::App &Cmd, const std::string &Name,
   Cmd.add_option_function<std::string>(
          Name,
          [Set = std::move(Set)](const std::string &Value) {
-           for (auto Mode : {prism::CheckBounds::Auto, prism::CheckBounds::Yes,
-                             prism::CheckBounds::No})
+           for (prism::CheckBounds Mode : prism::AllCheckBounds)
              if (Value == checkBoundsName(Mode))
                Set(Mode);
          },

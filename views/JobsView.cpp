@@ -3,6 +3,7 @@
 #include "Signatures.h"
 
 #include <cstdio>
+#include <iterator>
 
 namespace prism::views {
 
@@ -60,11 +61,11 @@ std::optional<cmd::AddJob> AddJobForm::toCommand(std::string &Error) const {
   C.Spec.AlwaysInline = AlwaysInline;
   C.Spec.Bounds = {unsigned(MaxThreads), unsigned(MinThreads),
                    unsigned(BlocksPerSM), unsigned(MaxRegs)};
-  if (ChecksIndex < 0 || ChecksIndex > 2) {
+  if (ChecksIndex < 0 || size_t(ChecksIndex) >= std::size(AllCheckBounds)) {
     Error = "pick auto, yes or no for bounds checks";
     return std::nullopt;
   }
-  C.Spec.Checks = CheckBounds(ChecksIndex);
+  C.Spec.Checks = AllCheckBounds[ChecksIndex];
   Error.clear();
   return C;
 }
@@ -146,8 +147,7 @@ void JobsView::drawContent(ViewContext &Ctx) {
         if (ImGui::BeginMenu("Copy with bounds checks")) {
           // The same job in another --check-bounds mode, to compare what
           // the checks cost (registers, instructions, throw sites).
-          for (CheckBounds Mode :
-               {CheckBounds::Auto, CheckBounds::Yes, CheckBounds::No})
+          for (CheckBounds Mode : AllCheckBounds)
             if (ImGui::MenuItem(checkBoundsName(Mode), nullptr, false,
                                 Mode != J.Spec.Checks)) {
               cmd::AddJob Copy{J.Spec};
@@ -243,9 +243,14 @@ void JobsView::drawAddDialog(ViewContext &Ctx) {
   ImGui::SameLine();
   ImGui::Checkbox("always inline", &Form.AlwaysInline);
   ImGui::SameLine();
-  static const char *const Checks[] = {"auto", "yes", "no"};
   ImGui::SetNextItemWidth(90);
-  ImGui::Combo("bounds checks", &Form.ChecksIndex, Checks, 3);
+  ImGui::Combo(
+      "bounds checks", &Form.ChecksIndex,
+      [](void *, int I, const char **Name) {
+        *Name = checkBoundsName(AllCheckBounds[I]);
+        return true;
+      },
+      nullptr, int(std::size(AllCheckBounds)));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Julia's --check-bounds for this job: auto skips the "
                       "checks inside @inbounds, yes keeps them everywhere, "

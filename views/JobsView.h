@@ -1,8 +1,8 @@
 /// \file
 /// The watched jobs: one row each with its status colour, target, arch,
-/// -O level, --check-bounds mode and cache hits; click to select (SelectJob), a context menu to
-/// recompile, compare, copy in another --check-bounds mode, export or
-/// remove; and the Add job dialog (AddJob).
+/// -O level, --check-bounds mode and cache hits; click to select
+/// (SelectJob), a context menu to recompile, compare, copy in another
+/// --check-bounds mode, export or remove; and the Add job dialog (AddJob).
 #pragma once
 
 #include "ViewContext.h"
@@ -22,7 +22,7 @@ struct AddJobForm {
   int OptLevel = 2;
   bool Kernel = true;
   bool AlwaysInline = false;
-  int ChecksIndex = 0; ///< CheckBounds: auto, yes, no
+  int ChecksIndex = 0; ///< into AllCheckBounds
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
 
   static const std::vector<const char *> &targets(); ///< ptx gcn bpf native

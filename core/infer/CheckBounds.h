@@ -15,6 +15,11 @@ enum class CheckBounds : uint8_t {
   No,   ///< never checked (as if every access were `@inbounds`)
 };
 
+/// Every mode, in menu order.
+inline constexpr CheckBounds AllCheckBounds[] = {CheckBounds::Auto,
+                                                 CheckBounds::Yes,
+                                                 CheckBounds::No};
+
 /// "auto", "yes", "no".
 const char *checkBoundsName(CheckBounds C);
 

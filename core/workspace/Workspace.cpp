@@ -440,7 +440,6 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     S->Parsed.push_back(Parsed); // Changed's nodes live in Parsed's arena
 
   InvalidationEvent Ev;
-  Ev.Edit = S->Edits;
   Ev.Trigger = FromDisk ? "open" : "edit";
   if (!Changed->Defs.empty()) {
     auto Loaded = loadFile(*S->Env, Changed);
