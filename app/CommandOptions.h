@@ -33,6 +33,10 @@ struct CommandOptions {
   bool Raw = false;
   bool DumpModule = false;
   bool Json = false;
+  /// remarks: only these kinds ("passed", "missed", "analysis"; empty:
+  /// all) and only passes with this name (empty: all).
+  std::vector<std::string> RemarkKinds;
+  std::string RemarkPass;
   bool Kernel = false;
   bool NoKernel = false;
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;
@@ -47,6 +51,7 @@ struct CommandOptions {
   std::string Device = "host";
   std::string Compare; ///< gui: also run --run on this device and compare
   bool BenchScroll = false; ///< gui --bench-frames: scroll the stage panes
+  bool ShowRemarks = false; ///< gui: open the Pipeline panel's Remarks tab
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string Blocks, Threads;
   unsigned long long Seed = 0;

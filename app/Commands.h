@@ -14,6 +14,7 @@ int runCodeLlvm(const CommandOptions &O);
 int runCodeNative(const CommandOptions &O);
 int runPipeline(const CommandOptions &O);
 int runReport(const CommandOptions &O);
+int runRemarks(const CommandOptions &O);
 int runHelp(const CommandOptions &O);
 /// `prism run FILE CALL` (RunCommand.cpp).
 int runRun(const CommandOptions &O);

@@ -5,6 +5,7 @@
 
 #include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
+#include "cache/Remarks.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -195,6 +196,75 @@ int runPipeline(const CommandOptions &O) {
   return ExitOk;
 }
 
+static llvm::json::Object remarkJson(const OptRemark &R) {
+  llvm::json::Array Frames;
+  for (const SourceFrame &F : R.Origin.Frames)
+    Frames.push_back(llvm::json::Object{{"function", F.Function},
+                                        {"file", F.File},
+                                        {"line", static_cast<int64_t>(F.Line)},
+                                        {"col", static_cast<int64_t>(F.Col)}});
+  return llvm::json::Object{{"kind", remarkKindName(R.Kind)},
+                            {"stage", stageName(R.At)},
+                            {"pass", R.Pass},
+                            {"name", R.Name},
+                            {"message", R.Message},
+                            {"function", R.Function},
+                            {"frames", std::move(Frames)}};
+}
+
+/// {"passed": N, "missed": N, "analysis": N}
+static llvm::json::Object remarkCounts(const std::vector<OptRemark> &Remarks) {
+  int64_t Count[3] = {0, 0, 0};
+  for (const OptRemark &R : Remarks)
+    ++Count[static_cast<size_t>(R.Kind)];
+  llvm::json::Object J;
+  for (RemarkKind K :
+       {RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis})
+    J[remarkKindName(K)] = Count[static_cast<size_t>(K)];
+  return J;
+}
+
+int runRemarks(const CommandOptions &O) {
+  int RC = ExitOk;
+  CompileOptions Opts;
+  Opts.Resources = false; // remarks only: no `ptxas -v`
+  auto C = compileFor(O, Stage::Asm, Opts, RC);
+  if (!C)
+    return RC;
+  const JobReport &R = *C->Result.Report;
+  std::vector<OptRemark> Shown;
+  for (const OptRemark &M : R.Remarks) {
+    bool KindOk = O.RemarkKinds.empty() ||
+                  llvm::is_contained(O.RemarkKinds, remarkKindName(M.Kind));
+    if (KindOk && (O.RemarkPass.empty() || M.Pass == O.RemarkPass))
+      Shown.push_back(M);
+  }
+  if (O.Json) {
+    llvm::json::Array List;
+    for (const OptRemark &M : Shown)
+      List.push_back(remarkJson(M));
+    llvm::json::Object Out{{"signature", R.Signature},
+                           {"target", R.Target},
+                           {"arch", R.Arch},
+                           {"opt_level", R.OptLevel},
+                           {"remarks", std::move(List)}};
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
+                 << "\n";
+    return ExitOk;
+  }
+  llvm::outs() << "; " << Shown.size() << " remarks for " << R.Signature
+               << " (" << R.Target << " " << R.Arch << ", O" << R.OptLevel
+               << "): " << summarizeRemarks(Shown) << "\n";
+  for (const RemarkGroup &G : groupRemarks(Shown)) {
+    std::string Text = formatRemark(*G.First);
+    if (G.Count > 1) // after the message's [-Rpass=...] flag
+      Text.insert(std::min(Text.find('\n'), Text.size()),
+                  " (x" + std::to_string(G.Count) + ")");
+    llvm::outs() << Text << "\n";
+  }
+  return ExitOk;
+}
+
 static llvm::json::Object measureJson(const StageMeasure &M) {
   return llvm::json::Object{{"wall_ms", M.WallMs},
                             {"allocs", static_cast<int64_t>(M.Allocs.Count)},
@@ -278,6 +348,7 @@ int runReport(const CommandOptions &O) {
         {"world", static_cast<int64_t>(R.World)},
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
+        {"remarks", remarkCounts(R.Remarks)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
         {"resources",
@@ -318,6 +389,8 @@ int runReport(const CommandOptions &O) {
         std::count(Out.Text.begin(), Out.Text.end(), '\n'));
   }
   llvm::outs() << "\n  passes that changed the IR: " << R.Passes.size() << "\n";
+  llvm::outs() << "  optimisation remarks: " << summarizeRemarks(R.Remarks)
+               << " (prism remarks lists them)\n";
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {

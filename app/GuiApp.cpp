@@ -348,6 +348,8 @@ int runGui(const CommandOptions &O) {
   // --compare-check-bounds: Compare opens once both jobs are there.
   bool WantCompare = !O.Job.empty() && O.CompareBounds &&
                      *O.CompareBounds != O.Bounds;
+  if (O.ShowRemarks)
+    Shell.pipeline().showRemarks();
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
     Frames = O.BenchFrames;

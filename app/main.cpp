@@ -68,6 +68,8 @@ int main(int argc, char **argv) {
       "Compare on the two (what the bounds checks cost)");
   Gui->add_option("--blocks", O.Blocks, "grid shape of --run");
   Gui->add_option("--threads", O.Threads, "block shape of --run");
+  Gui->add_flag("--show-remarks", O.ShowRemarks,
+                "open the Pipeline panel on its Remarks tab");
   Gui->add_flag("--list-windows", O.ListWindows,
                 "print the titles of the windows drawn in the last frame");
   Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "
@@ -146,6 +148,21 @@ int main(int argc, char **argv) {
   addTargetOptions(*Pipe, O, /*TargetRequired=*/false);
   Pipe->footer(example("pipeline", SaxpySig + std::string(" --target ptx")));
   On(Pipe, runPipeline);
+
+  auto *Remarks = App.add_subcommand(
+      "remarks", "what LLVM's passes did and did not do, and why "
+                 "(optimisation remarks, at their source lines)");
+  addFileAndSig(*Remarks, O);
+  addTargetOptions(*Remarks, O, /*TargetRequired=*/false);
+  Remarks->add_option("--kind", O.RemarkKinds,
+                      "only passed | missed | analysis (repeatable)")
+      ->check(CLI::IsMember({"passed", "missed", "analysis"}));
+  Remarks->add_option("--pass", O.RemarkPass,
+                      "only the remarks of this LLVM pass (licm, gvn, "
+                      "loop-vectorize, regalloc, ...)");
+  Remarks->add_flag("--json", O.Json, "stable JSON output");
+  Remarks->footer(example("remarks", SaxpySig + std::string(" --target ptx --kind missed")));
+  On(Remarks, runRemarks);
 
   auto *Report = App.add_subcommand(
       "report", "all stages: timings, allocations, cache, resources");

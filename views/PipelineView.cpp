@@ -12,8 +12,27 @@ static bool containsNoCase(std::string_view Hay, std::string_view Needle) {
 void PipelineView::draw(ViewContext &Ctx, bool *Open) {
   if (Open && !*Open)
     return;
-  if (ImGui::Begin("Pipeline", Open))
-    drawContent(Ctx);
+  if (ImGui::Begin("Pipeline", Open) && ImGui::BeginTabBar("##pipetabs")) {
+    if (ImGui::BeginTabItem("Passes")) {
+      drawContent(Ctx);
+      ImGui::EndTabItem();
+    }
+    const JobReport *R = Ctx.selectedReport();
+    // The tab names what matters for speed: the missed optimisations.
+    size_t Missed = 0;
+    if (R)
+      for (const OptRemark &M : R->Remarks)
+        Missed += M.Kind == RemarkKind::Missed;
+    char Label[64];
+    std::snprintf(Label, sizeof Label, "Remarks · %zu missed###remarks", Missed);
+    ImGuiTabItemFlags Flags = SelectRemarks ? ImGuiTabItemFlags_SetSelected : 0;
+    SelectRemarks = false;
+    if (ImGui::BeginTabItem(Label, nullptr, Flags)) {
+      Remarks.drawContent(Ctx);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::End();
 }
 

@@ -2,11 +2,13 @@
 /// The selected job's optimisation pipeline, pass by pass: the passes that
 /// changed something (filterable by pass name and by function), and the
 /// diff of the selected pass with +/- colouring — Compiler Explorer's
-/// opt-pipeline view, from in-process PassSnapshots.
+/// opt-pipeline view, from in-process PassSnapshots. A second tab lists
+/// the passes' optimisation remarks (RemarksView).
 #pragma once
 
 #include "CodeListing.h"
 #include "DiffModel.h"
+#include "RemarksView.h"
 #include "ViewContext.h"
 
 #include <string>
@@ -24,6 +26,9 @@ public:
   const std::vector<uint32_t> &visiblePasses() const { return Visible; }
   void setNameFilter(std::string F) { PerJob[ShownJob].NameFilter = std::move(F); }
   void selectPass(int32_t Index) { PerJob[ShownJob].Selected = Index; }
+  RemarksView &remarks() { return Remarks; }
+  /// Brings the Remarks tab to the front on the next frame.
+  void showRemarks() { SelectRemarks = true; }
 
 private:
   struct JobUi {
@@ -46,6 +51,8 @@ private:
   int32_t DiffFor = -1;
   DiffText Diff;
   TextLines DiffLinesIndex;
+  RemarksView Remarks; ///< the window's second tab
+  bool SelectRemarks = false;
 };
 
 } // namespace prism::views

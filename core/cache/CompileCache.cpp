@@ -289,6 +289,7 @@ CompileCache::compileEntry(Entry &E, World W) {
     CompilerJob Job{Spec, E.Config, W};
     CompileOptions O;
     O.StageText = false;
+    O.Remarks = false;
     O.Resources = false;
     O.RawAsm = true;
     O.KeepModule = false;

@@ -2,6 +2,7 @@
 // origins → fire the hook → stop if asked or if something failed.
 #include "cache/Compiler.h"
 
+#include "cache/Remarks.h"
 #include "codegen/Emitter.h"
 #include "codegen/LineMap.h"
 #include "codegen/Runtime.h"
@@ -19,6 +20,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <set>
+#include <span>
 #include <tuple>
 
 namespace {
@@ -48,15 +50,32 @@ CompileResult::~CompileResult() = default;
 namespace {
 
 /// Turns LLVM's diagnostics (backend errors, e.g. an unsupported
-/// instruction) into Prism diagnostics instead of printing and exiting.
+/// instruction) into Prism diagnostics instead of printing and exiting, and
+/// collects optimisation remarks while a stage asks for them.
 class CollectingDiagnosticHandler : public llvm::DiagnosticHandler {
 public:
   explicit CollectingDiagnosticHandler(std::vector<Diagnostic> &Out)
       : Out(Out) {}
+
+  /// Collect remarks into \p Into (null: none are made) as stage \p At;
+  /// \p Tags when the module is tagged by tagLocations.
+  void collectRemarks(std::vector<OptRemark> *Into, Stage At,
+                      std::span<const llvm::DILocation *const> Tags = {}) {
+    Remarks = Into;
+    RemarkStage = At;
+    RemarkTags = Tags;
+  }
+
   bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == llvm::DS_Remark) {
+      OptRemark R;
+      if (Remarks && remarkFrom(DI, RemarkStage, RemarkTags, R))
+        Remarks->push_back(std::move(R));
+      return true;
+    }
     if (DI.getSeverity() != llvm::DS_Error &&
         DI.getSeverity() != llvm::DS_Warning)
-      return true; // remarks and notes: not for users here
+      return true; // notes: not for users here
     std::string Msg;
     llvm::raw_string_ostream OS(Msg);
     llvm::DiagnosticPrinterRawOStream DP(OS);
@@ -69,8 +88,22 @@ public:
     return true;
   }
 
+  bool isAnyRemarkEnabled() const override { return Remarks; }
+  bool isPassedOptRemarkEnabled(llvm::StringRef Pass) const override {
+    return Remarks && remarkPassWanted(Pass);
+  }
+  bool isMissedOptRemarkEnabled(llvm::StringRef Pass) const override {
+    return Remarks && remarkPassWanted(Pass);
+  }
+  bool isAnalysisRemarkEnabled(llvm::StringRef Pass) const override {
+    return Remarks && remarkPassWanted(Pass);
+  }
+
 private:
   std::vector<Diagnostic> &Out;
+  std::vector<OptRemark> *Remarks = nullptr;
+  Stage RemarkStage = Stage::LLVMOpt;
+  std::span<const llvm::DILocation *const> RemarkTags;
 };
 
 /// Statement lines of printTyped output, in order: the lines drawn with a
@@ -182,6 +215,8 @@ private:
   CompileResult Result;
   const InferResult *Inferred = nullptr;
   std::vector<Diagnostic> BackendDiags;
+  /// The LLVM context's handler (owned by the context), for remarks.
+  CollectingDiagnosticHandler *Diagnostics = nullptr;
 };
 
 void Driver::collectSources() {
@@ -281,8 +316,9 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       ForCodegen = &Optimized;
     }
     Result.Context = std::make_unique<llvm::LLVMContext>();
-    Result.Context->setDiagnosticHandler(
-        std::make_unique<CollectingDiagnosticHandler>(BackendDiags));
+    auto Handler = std::make_unique<CollectingDiagnosticHandler>(BackendDiags);
+    Diagnostics = Handler.get();
+    Result.Context->setDiagnosticHandler(std::move(Handler));
     auto Emitted = emitModule(*Result.Context, *ForCodegen, Config,
                               TM->createDataLayout(),
                               TM->getTargetTriple().str());
@@ -332,10 +368,15 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     OO.TuneHook = [&Tgt, this](llvm::PassBuilder &PB) {
       Tgt.tunePipeline(PB, Config);
     };
+    if (Opts.Remarks)
+      Diagnostics->collectRemarks(&report().Remarks, Stage::LLVMOpt);
     llvm::Expected<OptimizeResult> Opt = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return optimizeModule(*Result.Module, TM, OO);
     }();
+    Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
+    if (Job.Spec.Func)
+      trimToJob(report().Remarks, Job.Spec.Func->Name.string());
     if (!Opt) {
       fail(Opt.takeError());
       return std::move(Result);
@@ -383,10 +424,15 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     std::vector<const llvm::DILocation *> Tags;
     if (Annotate)
       Tags = tagLocations(*ForAsm);
+    if (Opts.Remarks)
+      Diagnostics->collectRemarks(&report().Remarks, Stage::Asm, Tags);
     llvm::Expected<std::string> Asm = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return Tgt.emitAsm(*ForAsm, *TM);
     }();
+    Diagnostics->collectRemarks(nullptr, Stage::Asm);
+    if (Job.Spec.Func)
+      trimToJob(report().Remarks, Job.Spec.Func->Name.string());
     if (!Asm) {
       fail(Asm.takeError());
       return std::move(Result);

@@ -57,6 +57,9 @@ struct CompileOptions {
   /// Print every stage's text and line map. The compile cache turns this
   /// off: it keeps only the raw assembly and the object.
   bool StageText = true;
+  /// Collect LLVM's optimisation remarks into JobReport::Remarks. Without
+  /// it no pass builds one (LLVM checks before it formats a remark).
+  bool Remarks = true;
   /// Measure resources (ptx: runs `ptxas -v`, a separate process).
   bool Resources = true;
   /// Where measuring runs a tool (Target::resourceUsageRunsATool), leave it

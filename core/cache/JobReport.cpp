@@ -20,6 +20,18 @@ const char *stageName(Stage S) {
   return "?";
 }
 
+const char *remarkKindName(RemarkKind K) {
+  switch (K) {
+  case RemarkKind::Passed:
+    return "passed";
+  case RemarkKind::Missed:
+    return "missed";
+  case RemarkKind::Analysis:
+    return "analysis";
+  }
+  return "?";
+}
+
 bool JobReport::ok() const {
   for (const Diagnostic &D : Diagnostics)
     if (D.Sev == Severity::Error)

@@ -67,6 +67,25 @@ struct ResourceUsage {
   std::string Note;   ///< why figures are missing ("ptxas not found")
 };
 
+/// What an optimisation remark says about a pass's decision (clang's
+/// -Rpass, -Rpass-missed, -Rpass-analysis).
+enum class RemarkKind : uint8_t { Passed, Missed, Analysis };
+const char *remarkKindName(RemarkKind K); ///< "passed", "missed", "analysis"
+
+/// One LLVM optimisation remark ("hoisting load", "loop not vectorized:
+/// ...", "N spills generated in loop"), located through its inlining chain
+/// like an output line, so a remark about prelude code inlined into a
+/// kernel lands on the kernel's line.
+struct OptRemark {
+  RemarkKind Kind = RemarkKind::Passed;
+  Stage At = Stage::LLVMOpt; ///< LLVMOpt: the optimiser; Asm: the backend
+  std::string Pass;          ///< LLVM's pass name: "licm", "gvn", "regalloc"
+  std::string Name;          ///< the remark's identifier: "Hoisted"
+  std::string Message;       ///< "hoisting load"
+  std::string Function;      ///< the LLVM function it is about
+  LineOrigin Origin;         ///< empty when the remark has no location
+};
+
 /// The job's entry in a CompileCache (cache/CacheProbe.h fills it).
 struct CacheFigures {
   bool Measured = false; ///< false: the job never went through a cache
@@ -97,6 +116,9 @@ struct JobReport {
   std::array<StageOutput, static_cast<size_t>(Stage::NumStages)> Stages;
   std::vector<PassSnapshot> Passes;
   std::vector<Diagnostic> Diagnostics;
+  /// Optimisation remarks of the LLVM pipeline and the backend, in the
+  /// order the passes made them.
+  std::vector<OptRemark> Remarks;
   ResourceUsage Resources;
   CacheFigures Cache;
   /// Source files the line maps refer to (name → text), for correlation views.

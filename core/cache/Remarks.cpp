@@ -1,0 +1,196 @@
+#include "cache/Remarks.h"
+
+#include "codegen/LineMap.h"
+
+#include "llvm/CodeGen/MachineBasicBlock.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+
+#include <array>
+#include <unordered_map>
+
+namespace prism {
+
+bool remarkPassWanted(llvm::StringRef Pass) {
+  return Pass != "size-info" && Pass != "stack-frame-layout";
+}
+
+namespace {
+
+/// A remark carries only file, line and column; the code it is about
+/// (an instruction, or a block: a loop's header) has the full inlining
+/// chain. The block's instruction at the remark's position is the one.
+const llvm::DILocation *locationIn(const llvm::BasicBlock *BB, unsigned Line,
+                                   unsigned Col) {
+  if (!BB)
+    return nullptr;
+  const llvm::DILocation *SameLine = nullptr;
+  for (const llvm::Instruction &I : *BB) {
+    const llvm::DILocation *L = I.getDebugLoc().get();
+    if (!L || L->getLine() != Line)
+      continue;
+    if (L->getColumn() == Col)
+      return L;
+    if (!SameLine)
+      SameLine = L;
+  }
+  return SameLine;
+}
+
+/// The full location of a remark, or null when only file:line is known.
+const llvm::DILocation *
+remarkLocation(const llvm::DiagnosticInfoOptimizationBase &R) {
+  unsigned Line = R.getLocation().getLine(), Col = R.getLocation().getColumn();
+  if (const auto *IR = llvm::dyn_cast<llvm::DiagnosticInfoIROptimization>(&R)) {
+    const llvm::Value *V = IR->getCodeRegion();
+    if (const auto *I = llvm::dyn_cast_or_null<llvm::Instruction>(V))
+      if (const llvm::DILocation *L = I->getDebugLoc().get())
+        return L;
+    if (const auto *BB = llvm::dyn_cast_or_null<llvm::BasicBlock>(V))
+      return locationIn(BB, Line, Col);
+    return nullptr;
+  }
+  if (const auto *MIR =
+          llvm::dyn_cast<llvm::DiagnosticInfoMIROptimization>(&R))
+    if (const llvm::MachineBasicBlock *MBB = MIR->getBlock())
+      return locationIn(MBB->getBasicBlock(), Line, Col);
+  return nullptr;
+}
+
+RemarkKind kindOf(const llvm::DiagnosticInfoOptimizationBase &R) {
+  if (R.isPassed())
+    return RemarkKind::Passed;
+  if (R.isMissed())
+    return RemarkKind::Missed;
+  return RemarkKind::Analysis; // also the FP-commute and aliasing analyses
+}
+
+std::string placeOf(const SourceFrame &F) {
+  return F.File + ":" + std::to_string(F.Line);
+}
+
+} // namespace
+
+bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
+                std::span<const llvm::DILocation *const> Tags,
+                OptRemark &Out) {
+  const auto *R = llvm::dyn_cast<llvm::DiagnosticInfoOptimizationBase>(&DI);
+  if (!R || !remarkPassWanted(R->getPassName()))
+    return false;
+  // The asm printer's per-block opcode histograms: a table, not a remark
+  // (its per-function instruction count stays).
+  if (R->getRemarkName() == "InstructionMix")
+    return false;
+  // A call of a declaration (the throw hook, an intrinsic) is never
+  // inlinable: not a decision, and one remark per throw site.
+  if (R->getPassName() == "inline" && R->getRemarkName() == "NoDefinition")
+    return false;
+  Out = OptRemark();
+  Out.Kind = kindOf(*R);
+  Out.At = At;
+  Out.Pass = R->getPassName().str();
+  Out.Name = R->getRemarkName().str();
+  Out.Message = llvm::StringRef(R->getMsg()).trim().str();
+  // The inliner appends the call site's own inlining chain
+  // (` at callsite f:1:9 @ g:0:18 @ ...;`): the frames say it better.
+  if (size_t At = Out.Message.find(" at callsite "); At != std::string::npos)
+    Out.Message.resize(At);
+  // Forced, not decided: the prelude's always-inline helpers (dozens per
+  // kernel) and the native launch wrappers.
+  if (Out.Pass == "inline" &&
+      llvm::StringRef(Out.Message).endswith(": always inline attribute"))
+    return false;
+  Out.Function = R->getFunction().getName().str();
+
+  const llvm::DILocation *L = remarkLocation(*R);
+  unsigned Line = L ? L->getLine() : R->getLocation().getLine();
+  // In a module tagged for asm annotation a line is an index of Tags.
+  if (Line >= LocationTagBase) {
+    unsigned Index = Line - LocationTagBase;
+    L = Index < Tags.size() ? Tags[Index] : nullptr;
+  }
+  if (L) {
+    Out.Origin = lineOriginOf(L);
+  } else if (R->isLocationAvailable() && Line < LocationTagBase) {
+    const llvm::DISubprogram *SP = R->getFunction().getSubprogram();
+    Out.Origin.Frames.push_back({SP ? SP->getName().str() : Out.Function,
+                                 R->getLocation().getRelativePath().str(),
+                                 Line, R->getLocation().getColumn()});
+  }
+  return true;
+}
+
+void trimToJob(std::vector<OptRemark> &Remarks, llvm::StringRef JobFunction) {
+  for (OptRemark &R : Remarks) {
+    std::vector<SourceFrame> &Fr = R.Origin.Frames;
+    for (size_t I = Fr.size(); I-- > 0;)
+      if (Fr[I].Function == JobFunction) {
+        Fr.resize(I + 1);
+        break;
+      }
+  }
+}
+
+std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks) {
+  auto Key = [](const OptRemark &R) {
+    std::string K = std::string(remarkKindName(R.Kind)) + '\0' + R.Pass +
+                    '\0' + R.Message + '\0' + R.Function;
+    for (const SourceFrame &F : R.Origin.Frames)
+      K += '\0' + F.File + ':' + std::to_string(F.Line) + ':' +
+           std::to_string(F.Col);
+    return K;
+  };
+  std::vector<RemarkGroup> Groups;
+  std::unordered_map<std::string, size_t> Index;
+  for (const OptRemark &R : Remarks) {
+    auto [It, New] = Index.try_emplace(Key(R), Groups.size());
+    if (New)
+      Groups.push_back({&R, 0});
+    ++Groups[It->second].Count;
+  }
+  return Groups;
+}
+
+std::string formatRemark(const OptRemark &R) {
+  static constexpr std::array<const char *, 3> Flags = {
+      "-Rpass", "-Rpass-missed", "-Rpass-analysis"};
+  std::string S;
+  const std::vector<SourceFrame> &Fr = R.Origin.Frames;
+  if (!Fr.empty()) {
+    const SourceFrame &Own = Fr.back();
+    S += Own.File + ":" + std::to_string(Own.Line) + ":" +
+         std::to_string(Own.Col) + ": ";
+  } else {
+    S += R.Function + ": ";
+  }
+  S += "remark: " + R.Message + " [" +
+       Flags[static_cast<size_t>(R.Kind)] + "=" + R.Pass + "]";
+  if (Fr.size() > 1) {
+    S += "\n  inlined from " + Fr[0].Function + " at " + placeOf(Fr[0]);
+    for (size_t I = 1; I + 1 < Fr.size(); ++I)
+      S += " via " + Fr[I].Function + " at " + placeOf(Fr[I]);
+  }
+  return S;
+}
+
+std::string summarizeRemarks(const std::vector<OptRemark> &Remarks) {
+  std::array<size_t, 3> Count{};
+  for (const OptRemark &R : Remarks)
+    ++Count[static_cast<size_t>(R.Kind)];
+  std::string S;
+  for (RemarkKind K :
+       {RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis}) {
+    size_t N = Count[static_cast<size_t>(K)];
+    if (!N)
+      continue;
+    if (!S.empty())
+      S += ", ";
+    S += std::string(remarkKindName(K)) + " " + std::to_string(N);
+  }
+  return S.empty() ? "none" : S;
+}
+
+} // namespace prism

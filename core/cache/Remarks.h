@@ -1,0 +1,58 @@
+/// \file
+/// LLVM's optimisation remarks, caught in-process: what each pass decided
+/// and why ("hoisting load", "load of type float not eliminated because it
+/// is clobbered by call", "loop not vectorized: ...", "2 spills generated
+/// in loop"), the answer to "why is this kernel slow" that clang gives
+/// with -Rpass and Compiler Explorer in its remarks pane. Each remark is
+/// located through its inlining chain as output lines are.
+#pragma once
+
+#include "cache/JobReport.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DiagnosticInfo;
+class DILocation;
+class StringRef;
+} // namespace llvm
+
+namespace prism {
+
+/// Whether remarks of LLVM pass \p Pass are collected. All are, but the
+/// legacy pass manager's `size-info` (one per pass that changed the
+/// instruction count: noise, and counting costs time) and the frame layout
+/// dump (the stack is in the resources).
+bool remarkPassWanted(llvm::StringRef Pass);
+
+/// The remark \p DI is, or false when it is not an optimisation remark.
+/// \p Tags: the originals of a module tagged by tagLocations (the backend
+/// sees tag lines there), empty otherwise.
+bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
+                std::span<const llvm::DILocation *const> Tags, OptRemark &Out);
+
+/// Drops the frames outside the job's own function \p JobFunction (a
+/// native launch wrapper the kernel was inlined into), so that a remark's
+/// outermost frame is the job's line.
+void trimToJob(std::vector<OptRemark> &Remarks, llvm::StringRef JobFunction);
+
+/// Remarks that say the same thing at the same place (LICM hoisting three
+/// `icmp`s from one line), once each in first-seen order, with how often.
+struct RemarkGroup {
+  const OptRemark *First = nullptr;
+  size_t Count = 0;
+};
+std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks);
+
+/// One remark as clang prints it, located at the job's own line (the
+/// outermost frame), with the inlined frames after it:
+/// `saxpy.jl:10:22: remark: hoisting load [-Rpass=licm]`
+/// `  in unsafe_load at 80_array.jl:4, inlined into getindex at ...`.
+std::string formatRemark(const OptRemark &R);
+
+/// `passed 12, missed 3, analysis 5` (the kinds present).
+std::string summarizeRemarks(const std::vector<OptRemark> &Remarks);
+
+} // namespace prism

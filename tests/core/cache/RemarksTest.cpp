@@ -1,0 +1,157 @@
+// LLVM's optimisation remarks, collected by the staged driver: located at
+// the kernel's line through inlining, free of tag lines and of the
+// forced (always-inline) decisions, grouped and printed as clang does.
+#include "core/infer/InferTestUtil.h"
+
+#include "cache/Compiler.h"
+#include "cache/Remarks.h"
+#include "codegen/LineMap.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism;
+
+namespace {
+
+class Remarks : public prism::testing::InferTest {
+protected:
+  CompileResult compileExample(const std::string &File, const std::string &Sig,
+                               const std::string &Target,
+                               const CompileOptions &O = {}) {
+    loadExample(File);
+    CompilerConfigOptions CO;
+    CO.Target = Target;
+    auto C = CompilerConfig::create(CO);
+    EXPECT_TRUE(!!C);
+    CompilerJob Job{spec(Sig), *C, Env.currentWorld()};
+    CompileOptions Opts = O;
+    Opts.Resources = false; // no ptxas needed
+    return compile(Engine, Job, Stage::Asm, {}, Opts);
+  }
+
+  CompileResult blockSum(const std::string &Target,
+                         const CompileOptions &O = {}) {
+    return compileExample(
+        "reduce.jl", "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+        Target, O);
+  }
+
+  static const OptRemark *find(const JobReport &R, RemarkKind K,
+                               const std::string &Pass) {
+    for (const OptRemark &M : R.Remarks)
+      if (M.Kind == K && M.Pass == Pass)
+        return &M;
+    return nullptr;
+  }
+};
+
+TEST_F(Remarks, AMissedLoadIsAtTheKernelsLineThroughInlining) {
+  CompileResult C = blockSum("ptx");
+  ASSERT_TRUE(C.ok());
+  const JobReport &R = *C.Report;
+  ASSERT_FALSE(R.Remarks.empty());
+  // `tmp[t] += tmp[t + s]` (line 16) reloads shared memory after
+  // sync_threads: GVN cannot reuse the load, and says so.
+  const OptRemark *Gvn = find(R, RemarkKind::Missed, "gvn");
+  ASSERT_NE(Gvn, nullptr);
+  EXPECT_EQ(Gvn->At, Stage::LLVMOpt);
+  const std::vector<SourceFrame> &Fr = Gvn->Origin.Frames;
+  ASSERT_GE(Fr.size(), 2u) << "the load comes from getindex, inlined";
+  EXPECT_EQ(Fr.back().Function, "block_sum!");
+  EXPECT_EQ(Fr.back().Line, 16u);
+  EXPECT_NE(Fr.back().File.find("reduce.jl"), std::string::npos);
+  EXPECT_NE(Fr.front().File.find("prelude/"), std::string::npos);
+  // The while loop: the vectoriser's analysis names why it gave up.
+  const OptRemark *Vec = find(R, RemarkKind::Missed, "loop-vectorize");
+  ASSERT_NE(Vec, nullptr);
+  ASSERT_FALSE(Vec->Origin.Frames.empty());
+  EXPECT_EQ(Vec->Origin.Frames.back().Line, 15u);
+}
+
+TEST_F(Remarks, BackendRemarksAreUntaggedAndForcedInliningIsLeftOut) {
+  CompileResult C = blockSum("ptx");
+  ASSERT_TRUE(C.ok());
+  bool Backend = false;
+  for (const OptRemark &M : C.Report->Remarks) {
+    Backend |= M.At == Stage::Asm;
+    // The asm is generated from a module whose lines are tags: never shown.
+    for (const SourceFrame &F : M.Origin.Frames)
+      EXPECT_LT(F.Line, LocationTagBase) << M.Pass << ": " << M.Message;
+    EXPECT_FALSE(M.Pass == "inline" &&
+                 M.Message.find("always inline") != std::string::npos)
+        << M.Message;
+    EXPECT_EQ(M.Message.find(" at callsite "), std::string::npos) << M.Message;
+    EXPECT_NE(M.Name, "NoDefinition");
+    EXPECT_NE(M.Name, "InstructionMix");
+  }
+  EXPECT_TRUE(Backend) << "the asm printer counts the instructions";
+  const OptRemark *Count = find(*C.Report, RemarkKind::Analysis, "asm-printer");
+  ASSERT_NE(Count, nullptr);
+  EXPECT_NE(Count->Message.find("instructions in function"), std::string::npos);
+}
+
+TEST_F(Remarks, TheHostVectorisesTheBlockLoopAndFramesEndAtTheJob) {
+  CompileResult C = compileExample(
+      "saxpy.jl", "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      "native");
+  ASSERT_TRUE(C.ok());
+  const OptRemark *Vec = find(*C.Report, RemarkKind::Passed, "loop-vectorize");
+  ASSERT_NE(Vec, nullptr) << "the block wrapper's thread loop";
+  EXPECT_NE(Vec->Message.find("vectorized loop"), std::string::npos);
+  // The kernel is inlined into its launch wrappers: a remark inside the
+  // kernel's code ends at the kernel's line, not at the wrapper's.
+  bool SawKernelLine = false, Backend = false;
+  for (const OptRemark &M : C.Report->Remarks) {
+    const std::vector<SourceFrame> &Fr = M.Origin.Frames;
+    // Register allocation reports on the host's loops, from the asm's
+    // tagged module: its lines are the original ones.
+    if (M.At == Stage::Asm && !Fr.empty()) {
+      Backend = true;
+      EXPECT_LT(Fr.back().Line, 100u) << formatRemark(M);
+    }
+    for (size_t I = 0; I + 1 < Fr.size(); ++I)
+      if (Fr[I].Function == "saxpy!")
+        ADD_FAILURE() << "frames go past the job's function: " << formatRemark(M);
+    SawKernelLine |= !Fr.empty() && Fr.back().Function == "saxpy!" &&
+                     Fr.back().Line == 11;
+  }
+  EXPECT_TRUE(SawKernelLine);
+  EXPECT_TRUE(Backend);
+}
+
+TEST_F(Remarks, OffMeansNone) {
+  CompileOptions O;
+  O.Remarks = false;
+  CompileResult C = blockSum("ptx", O);
+  ASSERT_TRUE(C.ok());
+  EXPECT_TRUE(C.Report->Remarks.empty());
+}
+
+TEST_F(Remarks, GroupedAndPrintedLikeClang) {
+  OptRemark A;
+  A.Kind = RemarkKind::Missed;
+  A.Pass = "gvn";
+  A.Message = "load of type float not eliminated";
+  A.Origin.Frames = {{"unsafe_load", "prelude/80_array.jl", 4, 56},
+                     {"getindex", "prelude/80_array.jl", 88, 12},
+                     {"block_sum!", "reduce.jl", 16, 13}};
+  OptRemark B = A;
+  B.Kind = RemarkKind::Passed;
+  B.Pass = "licm";
+  B.Message = "hoisting load";
+  std::vector<OptRemark> All = {A, B, A};
+  std::vector<RemarkGroup> G = groupRemarks(All);
+  ASSERT_EQ(G.size(), 2u);
+  EXPECT_EQ(G[0].Count, 2u);
+  EXPECT_EQ(G[0].First->Pass, "gvn");
+  EXPECT_EQ(G[1].Count, 1u);
+  EXPECT_EQ(formatRemark(A),
+            "reduce.jl:16:13: remark: load of type float not eliminated "
+            "[-Rpass-missed=gvn]\n"
+            "  inlined from unsafe_load at prelude/80_array.jl:4 via getindex "
+            "at prelude/80_array.jl:88");
+  EXPECT_EQ(summarizeRemarks(All), "passed 1, missed 2");
+  EXPECT_EQ(summarizeRemarks({}), "none");
+}
+
+} // namespace
