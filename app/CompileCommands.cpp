@@ -157,7 +157,9 @@ std::string entryText(const CompileResult &R, Stage S, bool WholeModule) {
 int runCodeLlvm(const CommandOptions &O) {
   int RC = ExitOk;
   Stage S = O.Optimize == "no" ? Stage::LLVMRaw : Stage::LLVMOpt;
-  auto C = compileFor(O, S, {}, RC);
+  CompileOptions Opts;
+  Opts.Remarks = false; // printed by `remarks` and `report` only
+  auto C = compileFor(O, S, Opts, RC);
   if (!C)
     return RC;
   llvm::outs() << entryText(C->Result, S, O.DumpModule || O.Raw);
@@ -168,8 +170,10 @@ int runCodeNative(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
   Opts.RawAsm = O.Raw || O.DumpModule;
-  // Only the assembly is printed: no `ptxas -v` for figures nobody sees.
+  // Only the assembly is printed: no `ptxas -v` for figures nobody sees,
+  // no remarks.
   Opts.Resources = false;
+  Opts.Remarks = false;
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
     return RC;
@@ -181,6 +185,7 @@ int runPipeline(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
   Opts.Snapshots = true;
+  Opts.Remarks = false;
   auto C = compileFor(O, Stage::LLVMOpt, Opts, RC);
   if (!C)
     return RC;
@@ -252,10 +257,12 @@ int runRemarks(const CommandOptions &O) {
                  << "\n";
     return ExitOk;
   }
-  llvm::outs() << "; " << Shown.size() << " remarks for " << R.Signature
-               << " (" << R.Target << " " << R.Arch << ", O" << R.OptLevel
+  std::vector<RemarkGroup> Groups = groupRemarks(Shown);
+  llvm::outs() << "; " << Shown.size() << " remarks (" << Groups.size()
+               << " distinct) for " << R.Signature << " (" << R.Target << " "
+               << R.Arch << ", O" << R.OptLevel
                << "): " << summarizeRemarks(Shown) << "\n";
-  for (const RemarkGroup &G : groupRemarks(Shown)) {
+  for (const RemarkGroup &G : Groups) {
     std::string Text = formatRemark(*G.First);
     if (G.Count > 1) // after the message's [-Rpass=...] flag
       Text.insert(std::min(Text.find('\n'), Text.size()),

@@ -59,6 +59,20 @@ const Topic Topics[] = {
      "64-bit loop variable that provably holds 32-bit values (block_sum's "
      "`s ÷= 2` over the block size) a 32-bit one, since on a GPU a 64-bit "
      "value takes two registers."},
+    {"remarks",
+     "Optimisation remarks (prism remarks) are LLVM's own account of what "
+     "its passes did and did not do, and why, as clang prints them with "
+     "-Rpass, -Rpass-missed and -Rpass-analysis: LICM hoisting a load out "
+     "of a loop, GVN keeping a load \"because it is clobbered by call\" (a "
+     "sync_threads() between two reads of shared memory), the vectoriser "
+     "giving up (\"cannot prove it is safe to reorder floating-point "
+     "operations\"), the register allocator's spills, the instruction count. "
+     "Each is placed at the kernel's line through inlining, with the prelude "
+     "functions it came from. --kind missed shows what did not happen, "
+     "usually the answer to why a kernel is slow; the GUI lists them in the "
+     "Pipeline panel's Remarks tab. Calls the inliner was forced to inline "
+     "(always-inline) and calls of declarations are left out: they are not "
+     "decisions."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "

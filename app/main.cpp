@@ -207,7 +207,7 @@ int main(int argc, char **argv) {
 
   auto *Help = App.add_subcommand("help", "explain a stage or concept");
   Help->add_option("TOPIC", O.Sig,
-                   "lowered | typed | world-age | llvm | pipeline | "
+                   "lowered | typed | world-age | llvm | pipeline | remarks | "
                    "address-spaces | targets | cache | devices");
   Help->footer("\nExample:\n  prism help world-age\n");
   On(Help, runHelp);

@@ -36,7 +36,9 @@ private:
 
   JobReportRef Shown;
   std::string ShownFile;
-  std::array<bool, 3> ShowKind = {true, true, true};
+  /// Missed and analysis: what did not happen, and why (why a kernel is
+  /// slow); what the passes did is one tick away.
+  std::array<bool, 3> ShowKind = {false, true, true};
   std::string Filter;
   bool Dirty = true;
   std::vector<Row> Rows;

@@ -8,6 +8,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/Support/Path.h"
 
 #include <array>
 #include <unordered_map>
@@ -68,6 +69,27 @@ RemarkKind kindOf(const llvm::DiagnosticInfoOptimizationBase &R) {
   return RemarkKind::Analysis; // also the FP-commute and aliasing analyses
 }
 
+/// The whole message, with the arguments LLVM keeps out of getMsg() (GVN's
+/// "because it is clobbered by ..."), and where an instruction it names is.
+std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R) {
+  std::string S;
+  const llvm::DiagnosticLocation &Own = R.getLocation();
+  for (const llvm::DiagnosticInfoOptimizationBase::Argument &A : R.getArgs()) {
+    S += A.Val;
+    // Not where a callee is defined, nor the remark's own place again
+    // (LICM's "hoisting load" names the load the remark is about).
+    if (!A.Loc.isValid() || A.Key == "Callee" || A.Key == "Caller")
+      continue;
+    bool Elsewhere = !Own.isValid() || A.Loc.getLine() != Own.getLine() ||
+                     A.Loc.getColumn() != Own.getColumn() ||
+                     A.Loc.getRelativePath() != Own.getRelativePath();
+    if (Elsewhere)
+      S += " (" + llvm::sys::path::filename(A.Loc.getRelativePath()).str() +
+           ":" + std::to_string(A.Loc.getLine()) + ")";
+  }
+  return llvm::StringRef(S).trim().str();
+}
+
 std::string placeOf(const SourceFrame &F) {
   return F.File + ":" + std::to_string(F.Line);
 }
@@ -93,7 +115,7 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
   Out.At = At;
   Out.Pass = R->getPassName().str();
   Out.Name = R->getRemarkName().str();
-  Out.Message = llvm::StringRef(R->getMsg()).trim().str();
+  Out.Message = messageOf(*R);
   // The inliner appends the call site's own inlining chain
   // (` at callsite f:1:9 @ g:0:18 @ ...;`): the frames say it better.
   if (size_t At = Out.Message.find(" at callsite "); At != std::string::npos)

@@ -132,6 +132,47 @@ TEST(ReflectionCli, CheckBoundsOverridesInbounds) {
   EXPECT_EQ(Bad.ExitCode, 2) << Bad.Out << Bad.Err;
 }
 
+// `prism remarks`: LLVM's decisions at the kernel's lines, as clang's
+// -Rpass prints them, filtered by kind and pass; `report` counts them.
+TEST(ReflectionCli, RemarksListMissedOptimisationsAtKernelLines) {
+  const std::string BlockSum =
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto Missed = runPrism({"remarks", example("reduce.jl"), BlockSum,
+                          "--target", "ptx", "--kind", "missed"});
+  ASSERT_EQ(Missed.ExitCode, 0) << Missed.Err;
+  EXPECT_EQ(Missed.Out.rfind("; ", 0), 0u) << Missed.Out;
+  // The shared-memory reload at the kernel's line 16, and why: the
+  // sync_threads() of line 18 (a call that may write memory) in between.
+  EXPECT_TRUE(has(Missed.Out, "reduce.jl:16:13: remark: load of type float "
+                              "not eliminated in favor of store"))
+      << Missed.Out;
+  EXPECT_TRUE(has(Missed.Out, "because it is clobbered by call (reduce.jl:18) "
+                              "[-Rpass-missed=gvn]"))
+      << Missed.Out;
+  EXPECT_TRUE(has(Missed.Out, " distinct) for block_sum!(")) << Missed.Out;
+  EXPECT_TRUE(has(Missed.Out, "  inlined from unsafe_load at ")) << Missed.Out;
+  EXPECT_FALSE(has(Missed.Out, "[-Rpass=")) << Missed.Out;
+  EXPECT_FALSE(has(Missed.Out, "[-Rpass-analysis=")) << Missed.Out;
+
+  auto Json = runPrism({"remarks", example("reduce.jl"), BlockSum, "--target",
+                        "ptx", "--pass", "gvn", "--json"});
+  ASSERT_EQ(Json.ExitCode, 0) << Json.Err;
+  EXPECT_TRUE(has(Json.Out, "\"pass\": \"gvn\"")) << Json.Out;
+  EXPECT_FALSE(has(Json.Out, "\"pass\": \"licm\"")) << Json.Out;
+  EXPECT_TRUE(has(Json.Out, "\"kind\": \"missed\"")) << Json.Out;
+  EXPECT_TRUE(has(Json.Out, "\"line\": 16")) << Json.Out;
+
+  auto Report = runPrism({"report", example("reduce.jl"), BlockSum, "--target",
+                          "ptx", "--json"});
+  ASSERT_EQ(Report.ExitCode, 0) << Report.Err;
+  EXPECT_TRUE(has(Report.Out, "\"remarks\": {")) << Report.Out;
+  EXPECT_TRUE(has(Report.Out, "\"missed\": ")) << Report.Out;
+
+  auto Bad = runPrism({"remarks", example("reduce.jl"), BlockSum, "--kind",
+                       "sometimes"});
+  EXPECT_EQ(Bad.ExitCode, 2) << Bad.Out << Bad.Err;
+}
+
 // `code_ptx` prints assembly only, so it must not pay for a `ptxas -v`
 // process (about 60 ms, a third of the command); `report` shows the figures
 // and runs it. A `ptxas` first on PATH that only records its calls tells.

@@ -162,6 +162,39 @@ TEST(Panels, PipelineFiltersPasses) {
   EXPECT_GT(drawnVertices("Pipeline"), 200);
 }
 
+TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {
+  ImGuiHarness H;
+  ShellView Shell;
+  GuiSnapshot S = test::makeSnapshot();
+  CommandQueue Q;
+  Shell.pipeline().showRemarks();
+  H.frame([&] { Shell.draw(S, Q); });
+  H.frame([&] { Shell.draw(S, Q); });
+  RemarksView &Rv = Shell.pipeline().remarks();
+  // At first what did not happen: the missed load and the analysis.
+  ASSERT_EQ(Rv.rows().size(), 2u);
+  EXPECT_EQ(Rv.rows()[0].Remark->Kind, RemarkKind::Missed);
+  Rv.setShown(RemarkKind::Passed, true);
+  H.frame([&] { Shell.draw(S, Q); });
+  // Two identical LICM remarks are one row; rows go by source line, the
+  // one without a line last.
+  const auto &Rows = Rv.rows();
+  ASSERT_EQ(Rows.size(), 3u);
+  EXPECT_EQ(Rows[0].SourceLine, 6u);
+  EXPECT_EQ(Rows[0].Count, 2u);
+  EXPECT_EQ(Rows[1].SourceLine, 7u); // axpy's load, at its call in the kernel
+  EXPECT_EQ(Rows[1].Remark->Pass, "gvn");
+  EXPECT_EQ(Rows[2].SourceLine, 0u);
+  EXPECT_GT(drawnVertices("Pipeline"), 200);
+  Rv.setShown(RemarkKind::Passed, false);
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Rv.rows().size(), 2u);
+  Rv.setFilter("ELIMINATED");
+  H.frame([&] { Shell.draw(S, Q); });
+  ASSERT_EQ(Rv.rows().size(), 1u);
+  EXPECT_EQ(Rv.rows()[0].Remark->Pass, "gvn");
+}
+
 TEST(Panels, StatsKeepsHistoryOverRecompiles) {
   ImGuiHarness H;
   ShellView Shell;

@@ -205,6 +205,30 @@ JobReportRef makeSaxpyReport(unsigned O) {
                   unifiedDiff(After, After + "\n")};
   R->Passes = {P1, P2, P3, P4};
 
+  // Remarks: GVN keeps a load of axpy's (inlined at line 7), LICM hoists
+  // the same thing twice at line 6, the backend counts instructions.
+  auto Remark = [](RemarkKind K, const char *Pass, const char *Msg,
+                   std::vector<SourceFrame> Frames, Stage At = Stage::LLVMOpt) {
+    OptRemark M;
+    M.Kind = K;
+    M.Pass = Pass;
+    M.Name = "Sample";
+    M.Message = Msg;
+    M.Function = "julia_saxpy__1";
+    M.At = At;
+    M.Origin.Frames = std::move(Frames);
+    return M;
+  };
+  SourceFrame Axpy{"axpy", SaxpyPath, 2, 5}, Line7{"saxpy!", SaxpyPath, 7, 9},
+      Line6{"saxpy!", SaxpyPath, 6, 8};
+  R->Remarks = {
+      Remark(RemarkKind::Missed, "gvn", "load of type float not eliminated",
+             {Axpy, Line7}),
+      Remark(RemarkKind::Passed, "licm", "hoisting load", {Line6}),
+      Remark(RemarkKind::Passed, "licm", "hoisting load", {Line6}),
+      Remark(RemarkKind::Analysis, "asm-printer", "19 instructions in function",
+             {}, Stage::Asm)};
+
   R->Resources.Registers = O >= 3 ? 10 : 12;
   R->Resources.Spills = 0;
   R->Resources.StackBytes = 0;
