@@ -314,6 +314,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (Engine && Config.optLevel() > 0) {
       Optimized = Engine->optimizeForCodegen(*Inferred);
       ForCodegen = &Optimized;
+      if (Opts.Remarks)
+        addInliningRemarks(Optimized, report().Remarks);
     }
     Result.Context = std::make_unique<llvm::LLVMContext>();
     auto Handler = std::make_unique<CollectingDiagnosticHandler>(BackendDiags);

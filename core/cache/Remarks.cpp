@@ -145,6 +145,41 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
   return true;
 }
 
+void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
+  auto Name = [](const MethodInstance *MI) {
+    return MI && MI->Def ? MI->Def->Name.string() : std::string();
+  };
+  auto Frame = [](std::string Fn, const SourceFileRef &F, SrcRange At) {
+    LineCol LC = F && At.valid() ? F->lineCol(At.Begin) : LineCol{};
+    return SourceFrame{std::move(Fn), F ? F->name() : "", LC.Line, LC.Col};
+  };
+  for (size_t I = 0; I < R.All.size(); ++I) {
+    std::string Root = Name(R.All[I]->MI);
+    for (const InlineDecision &D : R.codeOf(I).Inlining) {
+      OptRemark M;
+      M.Kind = D.Inlined ? RemarkKind::Passed : RemarkKind::Missed;
+      M.At = Stage::TypedOpt;
+      M.Pass = "typed-inline";
+      M.Name = D.Inlined ? "Inlined" : "NotInlined";
+      M.Message = std::string(D.Inlined ? "inlined `" : "not inlined `") +
+                  (D.Callee ? D.Callee->str() : "?") + "`: " + D.Why;
+      M.Function = Root;
+      // Innermost first: the call in the function it is written in, then
+      // each call site it was inlined through.
+      const std::vector<InlineFrame> &St = D.Stack;
+      M.Origin.Frames.push_back(
+          Frame(St.empty() ? Root : Name(St.back().MI), D.File, D.CallSite));
+      for (size_t K = St.size(); K-- > 0;)
+        M.Origin.Frames.push_back(
+            Frame(K == 0 ? Root : Name(St[K - 1].MI), St[K].File, St[K].CallSite));
+      if (D.Inlined && llvm::StringRef(M.Origin.Frames.front().File)
+                           .startswith("prelude/"))
+        continue;
+      Out.push_back(std::move(M));
+    }
+  }
+}
+
 void trimToJob(std::vector<OptRemark> &Remarks, llvm::StringRef JobFunction) {
   for (OptRemark &R : Remarks) {
     std::vector<SourceFrame> &Fr = R.Origin.Frames;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cache/JobReport.h"
+#include "infer/Inference.h"
 
 #include <span>
 #include <string>
@@ -32,6 +33,13 @@ bool remarkPassWanted(llvm::StringRef Pass);
 /// sees tag lines there), empty otherwise.
 bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
                 std::span<const llvm::DILocation *const> Tags, OptRemark &Out);
+
+/// Remarks of the typed-IR inliner (pass `typed-inline`, Julia's inlining,
+/// which LLVM never sees) for the codegen set \p R after
+/// InferenceEngine::optimizeForCodegen: each call not inlined, and each
+/// call inlined in the user's code (the prelude's small functions are
+/// inlined everywhere: noise).
+void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out);
 
 /// Drops the frames outside the job's own function \p JobFunction (a
 /// native launch wrapper the kernel was inlined into), so that a remark's

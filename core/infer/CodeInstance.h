@@ -109,6 +109,18 @@ struct InlineFrame {
   SourceFileRef File;           ///< the caller's file
 };
 
+/// One call the typed-IR inliner looked at, and what it decided (for
+/// remarks: Julia's inlining is invisible in LLVM's). Located like a
+/// statement: its range in File, inside the inlining stack Stack.
+struct InlineDecision {
+  MethodInstance *Callee = nullptr;
+  bool Inlined = false;
+  std::string Why;   ///< "declared @inline", "31 statements, over the threshold of 24", ...
+  SrcRange CallSite; ///< the call's range in File
+  SourceFileRef File;
+  std::vector<InlineFrame> Stack;
+};
+
 /// Typed IR: the lowered code with a type for every statement and slot and,
 /// for every call, the builtin it is or the MethodInstance it invokes.
 ///
@@ -148,6 +160,9 @@ struct TypedCode {
   /// file its range refers to.
   std::vector<std::vector<InlineFrame>> InlineStacks;
   std::vector<SourceFileRef> StmtFiles;
+  /// Optimised typed IR only: every inlining decision made for it, those
+  /// of the callees it inlined included (their stacks extended).
+  std::vector<InlineDecision> Inlining;
   uint32_t NumArgs = 0;
   SourceFileRef File;
 };

@@ -29,7 +29,7 @@ namespace {
 /// Callees up to this many statements are inlined without `@inline`.
 constexpr size_t InlineCostThreshold = 24;
 /// Inlining nests at most this deep.
-constexpr size_t MaxInlineDepth = 8;
+constexpr size_t MaxInlineDepth = 16;
 
 bool isPure(Builtin B) {
   switch (B) {
@@ -97,8 +97,10 @@ private:
     return Out.Code.size() - 1;
   }
 
+  /// The instance to inline at C's statement PC, or null; \p Why says
+  /// why either way (empty: not a call of a method instance).
   CodeInstance *inlineTarget(const CodeInstance &Caller, const TypedCode &C,
-                             size_t PC) const;
+                             size_t PC, std::string &Why) const;
   void inlineCode(const TypedCode &C, const CodeInstance &CI);
   void propagate();
   void foldAndClean();
@@ -108,22 +110,49 @@ private:
 };
 
 CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
-                                      const TypedCode &C, size_t PC) const {
+                                      const TypedCode &C, size_t PC,
+                                      std::string &Why) const {
   MethodInstance *MI = C.Invokes[PC];
-  if (!MI || MI->Def->NoInline || Active.size() >= MaxInlineDepth)
+  if (!MI)
     return nullptr;
+  if (MI->Def->NoInline) {
+    Why = "declared @noinline";
+    return nullptr;
+  }
+  if (Active.size() >= MaxInlineDepth) {
+    Why = "inlining is nested " + std::to_string(MaxInlineDepth) +
+          " deep already";
+    return nullptr;
+  }
   CodeInstance *Callee = MI->cachedIn(Caller.MinWorld);
-  if (!Callee || !Callee->Code || !Callee->Errors.empty())
+  if (!Callee || !Callee->Code || !Callee->Errors.empty()) {
+    Why = "its code has errors";
     return nullptr;
+  }
+  // Never into itself. Another specialisation of the same method is not
+  // recursion (`0 % T` inside `%(x, y)` for another T); the depth limit
+  // bounds a chain of them.
   for (const CodeInstance *A : Active)
-    if (A->MI->Def == MI->Def)
-      return nullptr; // recursion is never inlined
-  if (!MI->Def->Inline && inlineCost(*Callee->Code) > InlineCostThreshold)
+    if (A->MI->Def == MI->Def && A->MI->Sig == MI->Sig) {
+      Why = "recursive";
+      return nullptr;
+    }
+  size_t Cost = inlineCost(*Callee->Code);
+  std::string Size = std::to_string(Cost) + " statements";
+  if (!MI->Def->Inline && Cost > InlineCostThreshold) {
+    Why = Size + ", over the threshold of " +
+          std::to_string(InlineCostThreshold) + " (@inline would force it)";
     return nullptr;
+  }
   // Inlined into a loop, a maybe-unassigned local would keep its value from
   // the previous call where Julia throws UndefVarError.
-  if (readsMaybeUnassigned(*Callee->Code))
+  if (readsMaybeUnassigned(*Callee->Code)) {
+    Why = "it reads a local that may be unassigned";
     return nullptr;
+  }
+  Why = MI->Def->Inline ? "declared @inline"
+                        : Size + ", within the threshold of " +
+                              std::to_string(InlineCostThreshold);
   return Callee;
 }
 
@@ -160,14 +189,28 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
     Start[PC] = Out.Code.size();
     Stmt S = C.Code[PC];
     mapArgs(S, Remap);
+    std::string Why;
     CodeInstance *Callee =
-        S.K == StmtKind::Call ? inlineTarget(CI, C, PC) : nullptr;
+        S.K == StmtKind::Call ? inlineTarget(CI, C, PC, Why) : nullptr;
     std::shared_ptr<const TypedCode> K;
     if (Callee) {
       Active.push_back(Callee);
       K = Engine.optimizedCode(Callee);
       Active.pop_back();
+      // As Julia does, the cost is the callee's after its own inlining: a
+      // small function that inlined a tree of others is no longer small
+      // (without this, a deep call tree becomes one huge function).
+      size_t Cost = K ? inlineCost(*K) : 0;
+      if (K && !Callee->MI->Def->Inline && Cost > InlineCostThreshold) {
+        Why = std::to_string(Cost) +
+              " statements after its own inlining, over the threshold of " +
+              std::to_string(InlineCostThreshold);
+        K = nullptr;
+      }
     }
+    if (!Why.empty())
+      Out.Inlining.push_back({C.Invokes[PC], K != nullptr, std::move(Why),
+                              C.Code[PC].Range, FileOf(PC), StackOf(PC)});
     if (!K) {
       if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
         LabelFixups.emplace_back(Out.Code.size(), S.Label);
@@ -223,6 +266,14 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
 
     std::vector<InlineFrame> Outer = StackOf(PC);
     InlineFrame Here{C.Invokes[PC], C.Code[PC].Range, FileOf(PC)};
+    // The callee's own decisions happen here too, one call deeper.
+    for (const InlineDecision &D : K->Inlining) {
+      InlineDecision Moved = D;
+      Moved.Stack = Outer;
+      Moved.Stack.push_back(Here);
+      Moved.Stack.insert(Moved.Stack.end(), D.Stack.begin(), D.Stack.end());
+      Out.Inlining.push_back(std::move(Moved));
+    }
     for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
       if (ArgValue[I])
         continue;
@@ -635,6 +686,7 @@ void Optimizer::compact() {
   C.SlotFirstAssign = std::move(Out.SlotFirstAssign);
   C.NumArgs = Out.NumArgs;
   C.File = Out.File;
+  C.Inlining = std::move(Out.Inlining);
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = Out.Code[PC];
     if (S.K == StmtKind::Nop)

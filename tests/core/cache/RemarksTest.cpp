@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace prism;
 
 namespace {
@@ -117,6 +119,97 @@ TEST_F(Remarks, TheHostVectorisesTheBlockLoopAndFramesEndAtTheJob) {
   }
   EXPECT_TRUE(SawKernelLine);
   EXPECT_TRUE(Backend);
+}
+
+// Julia's inlining happens on typed IR, before LLVM: its decisions are
+// remarks of their own, at the call in the user's code.
+TEST_F(Remarks, TheTypedInlinerSaysWhatItInlinedAndWhy) {
+  CompileResult C = compileExample(
+      "inlining.jl", "inline_demo(DeviceArray{Float32,1})", "ptx");
+  ASSERT_TRUE(C.ok());
+  const OptRemark *Kept = nullptr, *Clamp = nullptr;
+  for (const OptRemark &M : C.Report->Remarks) {
+    if (M.Pass != "typed-inline")
+      continue;
+    EXPECT_EQ(M.At, Stage::TypedOpt);
+    if (M.Message.find("`kept(::Float32)`") != std::string::npos)
+      Kept = &M;
+    if (M.Message.find("`clamp01(::Float32)`") != std::string::npos)
+      Clamp = &M;
+    // The prelude's own small functions inlined into each other are noise.
+    ASSERT_FALSE(M.Origin.Frames.empty());
+    EXPECT_FALSE(M.Kind == RemarkKind::Passed &&
+                 M.Origin.Frames.front().File.rfind("prelude/", 0) == 0)
+        << formatRemark(M);
+  }
+  ASSERT_NE(Kept, nullptr);
+  EXPECT_EQ(Kept->Kind, RemarkKind::Missed);
+  EXPECT_EQ(Kept->Message, "not inlined `kept(::Float32)`: declared @noinline");
+  EXPECT_EQ(Kept->Origin.Frames.back().Line, 18u);
+  ASSERT_NE(Clamp, nullptr);
+  EXPECT_EQ(Clamp->Kind, RemarkKind::Passed);
+  EXPECT_EQ(Clamp->Message, "inlined `clamp01(::Float32)`: declared @inline");
+}
+
+TEST_F(Remarks, SmallCalleesInlineByCostAndRecursionStays) {
+  loadText("t.jl", R"(
+helper(x::Int) = x * 3 + 1
+function big(x::Int)
+    y = x
+    for k in 1:4
+        y = y * 7 + k
+        y = y - (y ÷ 3)
+        y = y + (y % 5)
+        y = y * 11 - k
+        y = y + (y ÷ 13)
+    end
+    return y
+end
+rec(n::Int) = n < 2 ? n : rec(n - 1) + 1
+function top(x::Int)
+    return helper(x) + big(x) + rec(x)
+end
+)");
+  CompilerConfigOptions CO;
+  CO.Target = "native";
+  auto Cfg = CompilerConfig::create(CO);
+  ASSERT_TRUE(!!Cfg);
+  CompilerJob Job{spec("top(Int)"), *Cfg, Env.currentWorld()};
+  CompileResult C = compile(Engine, Job, Stage::LLVMOpt);
+  ASSERT_TRUE(C.ok());
+  std::map<std::string, const OptRemark *> ByCallee;
+  for (const OptRemark &M : C.Report->Remarks)
+    if (M.Pass == "typed-inline")
+      for (const char *F : {"helper", "big", "rec"})
+        if (M.Message.find(std::string("`") + F + "(") != std::string::npos &&
+            M.Origin.Frames.back().Line == 16)
+          ByCallee[F] = &M;
+  ASSERT_EQ(ByCallee.size(), 3u);
+  EXPECT_EQ(ByCallee["helper"]->Kind, RemarkKind::Passed);
+  EXPECT_NE(ByCallee["helper"]->Message.find("statements, within the threshold of 24"),
+            std::string::npos)
+      << ByCallee["helper"]->Message;
+  EXPECT_EQ(ByCallee["big"]->Kind, RemarkKind::Missed);
+  EXPECT_NE(ByCallee["big"]->Message.find("statements, over the threshold of 24"),
+            std::string::npos)
+      << ByCallee["big"]->Message;
+  // rec is inlined into top once; inside it, rec calls itself: not inlined.
+  bool SawRecursion = false;
+  for (const OptRemark &M : C.Report->Remarks)
+    SawRecursion |= M.Pass == "typed-inline" &&
+                    M.Message == "not inlined `rec(::Int64)`: recursive";
+  EXPECT_TRUE(SawRecursion);
+}
+
+// A comparison of Int32 with Int64 goes eight calls deep in the prelude
+// (setindex! → checkbounds → < → promote → convert → Int64 →
+// checked_convert → %): the inliner reaches the bottom.
+TEST_F(Remarks, ThePreludesDeepChainsInlineCompletely) {
+  CompileResult C = blockSum("ptx");
+  ASSERT_TRUE(C.ok());
+  for (const OptRemark &M : C.Report->Remarks)
+    EXPECT_FALSE(M.Pass == "typed-inline" && M.Kind == RemarkKind::Missed)
+        << formatRemark(M);
 }
 
 TEST_F(Remarks, OffMeansNone) {
