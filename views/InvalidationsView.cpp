@@ -1,5 +1,7 @@
 #include "InvalidationsView.h"
 
+#include <algorithm>
+
 namespace prism::views {
 
 void InvalidationsView::draw(ViewContext &Ctx, bool *Open) {
@@ -71,13 +73,23 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
         for (const RecompiledJob &R : E.Recompiled) {
           ImGui::PushID(int(R.Id));
           ImGui::Bullet();
-          // The job's label selects it, when it is still watched.
-          bool Watched = Ctx.Snap.job(R.Id) != nullptr;
-          if (ImGui::Selectable(R.Label.c_str(), R.Id == Ctx.Snap.SelectedJob,
+          // The job's label selects it, when it is still watched. Target
+          // and mode first ("map!  ptx sm_80 -O2  (typeof(square), ...)"):
+          // after the full signature they were cut off in a narrow panel,
+          // and two jobs of one kernel looked alike. The tooltip has it all.
+          const JobEntry *J = Ctx.Snap.job(R.Id);
+          std::string Short = R.Label;
+          if (J) {
+            const std::string &Sig = J->Spec.Signature;
+            Short = jobLabel(*J) + "  " + Sig.substr(std::min(Sig.find('('), Sig.size()));
+          }
+          if (ImGui::Selectable(Short.c_str(), R.Id == Ctx.Snap.SelectedJob,
                                 ImGuiSelectableFlags_AllowItemOverlap,
-                                ImVec2(ImGui::CalcTextSize(R.Label.c_str()).x, 0)) &&
-              Watched)
+                                ImVec2(ImGui::CalcTextSize(Short.c_str()).x, 0)) &&
+              J)
             Ctx.Sink.post(cmd::SelectJob{R.Id});
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", R.Label.c_str());
           ImGui::SameLine();
           ImGui::TextDisabled("%.1f ms — %s", R.CompileMs, R.Reason.c_str());
           ImGui::PopID();

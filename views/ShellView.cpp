@@ -287,14 +287,13 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
     ImGui::Separator();
     // Julia's --check-bounds, for every job at once (an engine-wide mode).
     if (ImGui::BeginMenu("Bounds checks")) {
-      static constexpr std::pair<CheckBounds, const char *> Modes[] = {
-          {CheckBounds::Auto, "auto: skipped inside @inbounds"},
-          {CheckBounds::Yes, "yes: everywhere, @inbounds too"},
-          {CheckBounds::No, "no: nowhere (all @inbounds)"}};
-      for (auto [Mode, Label] : Modes)
-        if (ImGui::MenuItem(Label, nullptr, Snap.Bounds == Mode) &&
+      for (CheckBounds Mode : AllCheckBounds) {
+        std::string Label = std::string(checkBoundsName(Mode)) + ": " +
+                            checkBoundsMeaning(Mode);
+        if (ImGui::MenuItem(Label.c_str(), nullptr, Snap.Bounds == Mode) &&
             Snap.Bounds != Mode)
           Ctx.Sink.post(cmd::SetCheckBounds{Mode});
+      }
       ImGui::EndMenu();
     }
     ImGui::EndMenu();

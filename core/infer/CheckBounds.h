@@ -22,5 +22,7 @@ inline constexpr CheckBounds AllCheckBounds[] = {CheckBounds::Auto,
 
 /// "auto", "yes", "no".
 const char *checkBoundsName(CheckBounds C);
+/// What the mode does, for menus: "skipped inside @inbounds", ...
+const char *checkBoundsMeaning(CheckBounds C);
 
 } // namespace prism

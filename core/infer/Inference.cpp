@@ -363,6 +363,18 @@ const char *checkBoundsName(CheckBounds C) {
   return "auto";
 }
 
+const char *checkBoundsMeaning(CheckBounds C) {
+  switch (C) {
+  case CheckBounds::Auto:
+    return "skipped inside @inbounds";
+  case CheckBounds::Yes:
+    return "everywhere, @inbounds too";
+  case CheckBounds::No:
+    return "nowhere (all @inbounds)";
+  }
+  return "";
+}
+
 MethodInstance *InferenceEngine::methodInstance(Method *M,
                                                 std::span<Type *const> Sig,
                                                 std::span<Type *const> Sparams,
