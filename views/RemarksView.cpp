@@ -21,21 +21,19 @@ ImU32 kindColor(const Palette &C, RemarkKind K) {
   return C.Text;
 }
 
-/// The line of the open file a remark is about: its outermost frame there
-/// (the kernel's line a prelude call was inlined at).
-uint32_t lineInFile(const OptRemark &R, const std::string &OpenFile) {
+bool containsNoCase(std::string_view Hay, std::string_view Needle) {
+  return !findInLine(Hay, Needle).empty();
+}
+
+} // namespace
+
+uint32_t remarkLineInFile(const OptRemark &R, const std::string &OpenFile) {
   const std::vector<SourceFrame> &Fr = R.Origin.Frames;
   for (size_t I = Fr.size(); I-- > 0;)
     if (Fr[I].Line && sameSourceFile(Fr[I].File, OpenFile))
       return Fr[I].Line;
   return 0;
 }
-
-bool containsNoCase(std::string_view Hay, std::string_view Needle) {
-  return !findInLine(Hay, Needle).empty();
-}
-
-} // namespace
 
 void RemarksView::rebuild(const JobReport &R, const std::string &OpenFile) {
   Rows.clear();
@@ -48,7 +46,7 @@ void RemarksView::rebuild(const JobReport &R, const std::string &OpenFile) {
     if (!Filter.empty() && !containsNoCase(M.Pass, Filter) &&
         !containsNoCase(M.Message, Filter))
       continue;
-    Rows.push_back({&M, G.Count, lineInFile(M, OpenFile)});
+    Rows.push_back({&M, G.Count, remarkLineInFile(M, OpenFile)});
   }
   // By line of the open file, remarks elsewhere last; pass order within.
   std::stable_sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {

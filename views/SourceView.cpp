@@ -1,5 +1,7 @@
 #include "SourceView.h"
 
+#include "RemarksView.h"
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -33,6 +35,7 @@ void SourceView::indexReport(const JobReport *R, const std::string &File) {
   if (Indexed.get() == R && IndexedFile == File)
     return;
   OutputCount.clear();
+  MissedByLine.clear();
   IndexedFile = File;
   Indexed = nullptr;
   if (!R)
@@ -47,6 +50,16 @@ void SourceView::indexReport(const JobReport *R, const std::string &File) {
         OutputCount.resize(L + 1, {});
       OutputCount[L][S] = Map.outputLinesFor(L).size();
     }
+  }
+  for (const RemarkGroup &G : groupRemarks(R->Remarks)) {
+    if (G.First->Kind != RemarkKind::Missed)
+      continue;
+    uint32_t L = remarkLineInFile(*G.First, File);
+    if (!L)
+      continue;
+    if (MissedByLine.size() <= L)
+      MissedByLine.resize(L + 1);
+    MissedByLine[L].push_back(G.First);
   }
 }
 
@@ -223,6 +236,11 @@ void SourceView::drawEditor(ViewContext &Ctx) {
       bool Err = MarksByLine[L].front().Sev == Severity::Error;
       DL->AddCircleFilled(ImVec2(Origin.x + CharW * 6.0f, Y + FontSize * 0.5f),
                           FontSize * 0.22f, Err ? P.Error : P.Warning);
+    } else if (L < MissedByLine.size() && !MissedByLine[L].empty()) {
+      // An optimisation LLVM or the inliner did not make here: a hollow
+      // marker, quieter than a diagnostic's dot.
+      DL->AddCircle(ImVec2(Origin.x + CharW * 6.0f, Y + FontSize * 0.5f),
+                    FontSize * 0.2f, P.Warning, 0, 1.5f);
     }
   }
 
@@ -250,7 +268,9 @@ void SourceView::drawEditor(ViewContext &Ctx) {
       Ctx.Links.pinSource(HoverLine, /*Toggle=*/true);
     bool HasOut = HoverLine < OutputCount.size();
     bool HasMark = HoverLine < MarksByLine.size() && !MarksByLine[HoverLine].empty();
-    if (InGutter && (HasOut || HasMark)) {
+    bool HasMissed =
+        HoverLine < MissedByLine.size() && !MissedByLine[HoverLine].empty();
+    if (InGutter && (HasOut || HasMark || HasMissed)) {
       ImGui::PopFont();
       ImGui::BeginTooltip();
       if (HasOut) {
@@ -267,6 +287,14 @@ void SourceView::drawEditor(ViewContext &Ctx) {
           ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(
                                  M.Sev == Severity::Error ? P.Error : P.Warning),
                              "%s", M.Message.c_str());
+      if (HasMissed) {
+        ImGui::Separator();
+        ImGui::Text("not optimised here (Pipeline ▸ Remarks):");
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+        for (const OptRemark *M : MissedByLine[HoverLine])
+          ImGui::BulletText("%s: %s", M->Pass.c_str(), M->Message.c_str());
+        ImGui::PopTextWrapPos();
+      }
       ImGui::EndTooltip();
       ImGui::PushFont(Font);
     }

@@ -24,6 +24,10 @@ public:
   const std::string &buffer() const { return Buffer; }
   /// Scrolls to a 1-based line and pins it (diagnostic clicks, tests).
   void jumpTo(uint32_t Line) { JumpLine = Line; }
+  /// Distinct missed-optimisation remarks marked on a line (tests).
+  size_t missedRemarksOn(uint32_t Line) const {
+    return Line < MissedByLine.size() ? MissedByLine[Line].size() : 0;
+  }
 
 private:
   struct Mark {
@@ -45,6 +49,8 @@ private:
   JobReportRef Indexed;
   std::string IndexedFile;
   std::vector<std::array<uint32_t, size_t(Stage::NumStages)>> OutputCount;
+  /// Per source line, the distinct missed-optimisation remarks about it.
+  std::vector<std::vector<const OptRemark *>> MissedByLine;
 
   std::vector<const Diagnostic *> Diags; ///< this frame's, sorted by line
   std::vector<std::vector<Mark>> MarksByLine;

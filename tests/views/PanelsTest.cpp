@@ -186,6 +186,10 @@ TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {
   EXPECT_EQ(Rows[1].Remark->Pass, "gvn");
   EXPECT_EQ(Rows[2].SourceLine, 0u);
   EXPECT_GT(drawnVertices("Pipeline"), 200);
+  // The Source view marks the missed one on its kernel line, only it.
+  EXPECT_EQ(Shell.source().missedRemarksOn(7), 1u);
+  EXPECT_EQ(Shell.source().missedRemarksOn(6), 0u);
+  EXPECT_EQ(Shell.source().missedRemarksOn(2), 0u);
   Rv.setShown(RemarkKind::Passed, false);
   H.frame([&] { Shell.draw(S, Q); });
   EXPECT_EQ(Rv.rows().size(), 2u);
