@@ -2,6 +2,7 @@
 
 #include "StatsView.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -48,6 +49,15 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B) 
   for (const R &X : Rs)
     if (RA.*X.Field || RB.*X.Field)
       F.push_back({X.Name, Opt(RA.*X.Field), Opt(RB.*X.Field), true, X.Unit});
+  // What the optimisers could not do (the Remarks tab says why). The
+  // ones they made are no figure of merit: less code has fewer.
+  auto Missed = [](const JobReport &Rep) {
+    return double(std::count_if(
+        Rep.Remarks.begin(), Rep.Remarks.end(),
+        [](const OptRemark &M) { return M.Kind == RemarkKind::Missed; }));
+  };
+  if (!A.Remarks.empty() || !B.Remarks.empty())
+    F.push_back({"missed optimisations", Missed(A), Missed(B), true, ""});
   for (size_t I = 0; I < size_t(Stage::NumStages); ++I) {
     auto Lines = [](const StageOutput &S) -> std::optional<double> {
       if (!S.Present)

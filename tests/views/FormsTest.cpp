@@ -159,6 +159,9 @@ TEST(Compare, FiguresOfTwoReports) {
   EXPECT_EQ(Find("VGPRs"), nullptr); // unknown on both sides: not listed
   ASSERT_TRUE(Find("asm lines"));
   EXPECT_EQ(*Find("asm lines")->A - *Find("asm lines")->B, 1);
+  ASSERT_TRUE(Find("missed optimisations"));
+  EXPECT_EQ(*Find("missed optimisations")->A, 1);
+  EXPECT_EQ(Find("optimisations made"), nullptr);
 }
 
 TEST(DevicesForm, PrefillsFromTheFilesRunHeader) {
