@@ -262,13 +262,8 @@ int runRemarks(const CommandOptions &O) {
                << " distinct) for " << R.Signature << " (" << R.Target << " "
                << R.Arch << ", O" << R.OptLevel
                << "): " << summarizeRemarks(Shown) << "\n";
-  for (const RemarkGroup &G : Groups) {
-    std::string Text = formatRemark(*G.First);
-    if (G.Count > 1) // after the message's [-Rpass=...] flag
-      Text.insert(std::min(Text.find('\n'), Text.size()),
-                  " (x" + std::to_string(G.Count) + ")");
-    llvm::outs() << Text << "\n";
-  }
+  for (const RemarkGroup &G : Groups)
+    llvm::outs() << formatRemark(*G.First, G.Count) << "\n";
   return ExitOk;
 }
 

@@ -1,5 +1,7 @@
 #include "WorkspaceSession.h"
 
+#include "cache/Remarks.h"
+
 #include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
 #include "targets/HostInfo.h"
@@ -249,6 +251,10 @@ void WorkspaceSession::apply(views::cmd::ExportJob &C) {
   Ok &= writeFile(Base + "job.unopt.ll", R.stage(Stage::LLVMRaw).Text);
   Ok &= writeFile(Base + "job.opt.ll", R.stage(Stage::LLVMOpt).Text);
   Ok &= writeFile(Base + "job" + AsmExt, R.stage(Stage::Asm).Text);
+  std::string Remarks;
+  for (const RemarkGroup &G : groupRemarks(R.Remarks))
+    Remarks += formatRemark(*G.First, G.Count) + "\n";
+  Ok &= writeFile(Base + "job.remarks.txt", Remarks);
   llvm::json::Array Stages;
   for (unsigned I = 0; I < static_cast<unsigned>(Stage::NumStages); ++I) {
     const StageOutput &O = R.Stages[I];

@@ -211,7 +211,7 @@ std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks) {
   return Groups;
 }
 
-std::string formatRemark(const OptRemark &R) {
+std::string formatRemark(const OptRemark &R, size_t Count) {
   static constexpr std::array<const char *, 3> Flags = {
       "-Rpass", "-Rpass-missed", "-Rpass-analysis"};
   std::string S;
@@ -225,6 +225,8 @@ std::string formatRemark(const OptRemark &R) {
   }
   S += "remark: " + R.Message + " [" +
        Flags[static_cast<size_t>(R.Kind)] + "=" + R.Pass + "]";
+  if (Count > 1)
+    S += " (x" + std::to_string(Count) + ")";
   if (Fr.size() > 1) {
     S += "\n  inlined from " + Fr[0].Function + " at " + placeOf(Fr[0]);
     for (size_t I = 1; I + 1 < Fr.size(); ++I)

@@ -58,7 +58,8 @@ std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks);
 /// outermost frame), with the inlined frames after it:
 /// `saxpy.jl:10:22: remark: hoisting load [-Rpass=licm]`
 /// `  in unsafe_load at 80_array.jl:4, inlined into getindex at ...`.
-std::string formatRemark(const OptRemark &R);
+/// \p Count > 1 (a RemarkGroup's) adds ` (xN)` after the flag.
+std::string formatRemark(const OptRemark &R, size_t Count = 1);
 
 /// `passed 12, missed 3, analysis 5` (the kinds present).
 std::string summarizeRemarks(const std::vector<OptRemark> &Remarks);

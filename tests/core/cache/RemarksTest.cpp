@@ -243,6 +243,11 @@ TEST_F(Remarks, GroupedAndPrintedLikeClang) {
             "[-Rpass-missed=gvn]\n"
             "  inlined from unsafe_load at prelude/80_array.jl:4 via getindex "
             "at prelude/80_array.jl:88");
+  EXPECT_EQ(formatRemark(*G[0].First, G[0].Count),
+            "reduce.jl:16:13: remark: load of type float not eliminated "
+            "[-Rpass-missed=gvn] (x2)\n"
+            "  inlined from unsafe_load at prelude/80_array.jl:4 via getindex "
+            "at prelude/80_array.jl:88");
   EXPECT_EQ(summarizeRemarks(All), "passed 1, missed 2");
   EXPECT_EQ(summarizeRemarks({}), "none");
 }
