@@ -70,8 +70,10 @@ RemarkKind kindOf(const llvm::DiagnosticInfoOptimizationBase &R) {
 }
 
 /// The whole message, with the arguments LLVM keeps out of getMsg() (GVN's
-/// "because it is clobbered by ..."), and where an instruction it names is.
-std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R) {
+/// "because it is clobbered by ..."), and where an instruction it names is
+/// (in a tagged module through \p Tags).
+std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
+                      std::span<const llvm::DILocation *const> Tags) {
   std::string S;
   const llvm::DiagnosticLocation &Own = R.getLocation();
   for (const llvm::DiagnosticInfoOptimizationBase::Argument &A : R.getArgs()) {
@@ -83,9 +85,19 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R) {
     bool Elsewhere = !Own.isValid() || A.Loc.getLine() != Own.getLine() ||
                      A.Loc.getColumn() != Own.getColumn() ||
                      A.Loc.getRelativePath() != Own.getRelativePath();
-    if (Elsewhere)
-      S += " (" + llvm::sys::path::filename(A.Loc.getRelativePath()).str() +
-           ":" + std::to_string(A.Loc.getLine()) + ")";
+    if (!Elsewhere)
+      continue;
+    std::string File = A.Loc.getRelativePath().str();
+    unsigned Line = A.Loc.getLine();
+    if (Line >= LocationTagBase) {
+      size_t Index = Line - LocationTagBase;
+      if (Index >= Tags.size())
+        continue;
+      File = Tags[Index]->getFilename().str();
+      Line = Tags[Index]->getLine();
+    }
+    S += " (" + llvm::sys::path::filename(File).str() + ":" +
+         std::to_string(Line) + ")";
   }
   return llvm::StringRef(S).trim().str();
 }
@@ -115,11 +127,11 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
   Out.At = At;
   Out.Pass = R->getPassName().str();
   Out.Name = R->getRemarkName().str();
-  Out.Message = messageOf(*R);
+  Out.Message = messageOf(*R, Tags);
   // The inliner appends the call site's own inlining chain
   // (` at callsite f:1:9 @ g:0:18 @ ...;`): the frames say it better.
-  if (size_t At = Out.Message.find(" at callsite "); At != std::string::npos)
-    Out.Message.resize(At);
+  if (size_t Cut = Out.Message.find(" at callsite "); Cut != std::string::npos)
+    Out.Message.resize(Cut);
   // Forced, not decided: the prelude's always-inline helpers (dozens per
   // kernel) and the native launch wrappers.
   if (Out.Pass == "inline" &&

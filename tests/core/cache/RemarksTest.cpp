@@ -111,6 +111,9 @@ TEST_F(Remarks, TheHostVectorisesTheBlockLoopAndFramesEndAtTheJob) {
       Backend = true;
       EXPECT_LT(Fr.back().Line, 100u) << formatRemark(M);
     }
+    EXPECT_EQ(M.Message.find(std::to_string(LocationTagBase).substr(0, 5)),
+              std::string::npos)
+        << "a tag line in the message: " << M.Message;
     for (size_t I = 0; I + 1 < Fr.size(); ++I)
       if (Fr[I].Function == "saxpy!")
         ADD_FAILURE() << "frames go past the job's function: " << formatRemark(M);
