@@ -219,13 +219,10 @@ static llvm::json::Object remarkJson(const OptRemark &R) {
 
 /// {"passed": N, "missed": N, "analysis": N}
 static llvm::json::Object remarkCounts(const std::vector<OptRemark> &Remarks) {
-  int64_t Count[3] = {0, 0, 0};
-  for (const OptRemark &R : Remarks)
-    ++Count[static_cast<size_t>(R.Kind)];
+  std::array<size_t, 3> Count = countRemarks(Remarks);
   llvm::json::Object J;
-  for (RemarkKind K :
-       {RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis})
-    J[remarkKindName(K)] = Count[static_cast<size_t>(K)];
+  for (RemarkKind K : AllRemarkKinds)
+    J[remarkKindName(K)] = static_cast<int64_t>(Count[static_cast<size_t>(K)]);
   return J;
 }
 

@@ -52,9 +52,7 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B) 
   // What the optimisers could not do (the Remarks tab says why). The
   // ones they made are no figure of merit: less code has fewer.
   auto Missed = [](const JobReport &Rep) {
-    return double(std::count_if(
-        Rep.Remarks.begin(), Rep.Remarks.end(),
-        [](const OptRemark &M) { return M.Kind == RemarkKind::Missed; }));
+    return double(countRemarks(Rep.Remarks)[size_t(RemarkKind::Missed)]);
   };
   if (!A.Remarks.empty() || !B.Remarks.empty())
     F.push_back({"missed optimisations", Missed(A), Missed(B), true, ""});

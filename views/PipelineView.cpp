@@ -5,10 +5,6 @@
 
 namespace prism::views {
 
-static bool containsNoCase(std::string_view Hay, std::string_view Needle) {
-  return Needle.empty() || !findInLine(Hay, Needle).empty();
-}
-
 void PipelineView::draw(ViewContext &Ctx, bool *Open) {
   if (Open && !*Open)
     return;
@@ -19,10 +15,8 @@ void PipelineView::draw(ViewContext &Ctx, bool *Open) {
     }
     const JobReport *R = Ctx.selectedReport();
     // The tab names what matters for speed: the missed optimisations.
-    size_t Missed = 0;
-    if (R)
-      for (const OptRemark &M : R->Remarks)
-        Missed += M.Kind == RemarkKind::Missed;
+    size_t Missed =
+        R ? countRemarks(R->Remarks)[size_t(RemarkKind::Missed)] : 0;
     char Label[64];
     std::snprintf(Label, sizeof Label, "Remarks · %zu missed###remarks", Missed);
     ImGuiTabItemFlags Flags = SelectRemarks ? ImGuiTabItemFlags_SetSelected : 0;

@@ -21,10 +21,6 @@ ImU32 kindColor(const Palette &C, RemarkKind K) {
   return C.Text;
 }
 
-bool containsNoCase(std::string_view Hay, std::string_view Needle) {
-  return !findInLine(Hay, Needle).empty();
-}
-
 } // namespace
 
 uint32_t remarkLineInFile(const OptRemark &R, const std::string &OpenFile) {
@@ -43,8 +39,7 @@ void RemarksView::rebuild(const JobReport &R, const std::string &OpenFile) {
     const OptRemark &M = *G.First;
     if (!ShowKind[size_t(M.Kind)])
       continue;
-    if (!Filter.empty() && !containsNoCase(M.Pass, Filter) &&
-        !containsNoCase(M.Message, Filter))
+    if (!containsNoCase(M.Pass, Filter) && !containsNoCase(M.Message, Filter))
       continue;
     Rows.push_back({&M, G.Count, remarkLineInFile(M, OpenFile)});
   }
@@ -74,8 +69,7 @@ void RemarksView::drawContent(ViewContext &Ctx) {
   }
 
   // Filters: one checkbox per kind in its colour, then a text filter.
-  for (RemarkKind K :
-       {RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis}) {
+  for (RemarkKind K : AllRemarkKinds) {
     ImGui::PushStyleColor(ImGuiCol_Text, kindColor(Ctx.Colors, K));
     Dirty |= ImGui::Checkbox(remarkKindName(K), &ShowKind[size_t(K)]);
     ImGui::PopStyleColor();

@@ -36,6 +36,10 @@ std::vector<uint32_t> findLines(const TextLines &Lines, std::string_view Needle)
 
 /// Byte offsets of every occurrence of Needle in Line, ignoring ASCII case.
 std::vector<uint32_t> findInLine(std::string_view Line, std::string_view Needle);
+/// Whether Hay contains Needle ignoring ASCII case (an empty one: yes).
+inline bool containsNoCase(std::string_view Hay, std::string_view Needle) {
+  return Needle.empty() || !findInLine(Hay, Needle).empty();
+}
 
 /// The line where a stage's text defines the job's entry: `define ...
 /// @julia_f(` in LLVM IR, the `julia_f:` label or `.entry julia_f` in

@@ -57,6 +57,8 @@ public:
   explicit CollectingDiagnosticHandler(std::vector<Diagnostic> &Out)
       : Out(Out) {}
 
+  /// The job's own function: remarks' frames end there (trimToJob).
+  void setJobFunction(std::string Name) { JobFunction = std::move(Name); }
   /// Collect remarks into \p Into (null: none are made) as stage \p At;
   /// \p Tags when the module is tagged by tagLocations.
   void collectRemarks(std::vector<OptRemark> *Into, Stage At,
@@ -69,8 +71,10 @@ public:
   bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
     if (DI.getSeverity() == llvm::DS_Remark) {
       OptRemark R;
-      if (Remarks && remarkFrom(DI, RemarkStage, RemarkTags, R))
+      if (Remarks && remarkFrom(DI, RemarkStage, RemarkTags, R)) {
+        trimToJob(R, JobFunction);
         Remarks->push_back(std::move(R));
+      }
       return true;
     }
     if (DI.getSeverity() != llvm::DS_Error &&
@@ -104,6 +108,7 @@ private:
   std::vector<OptRemark> *Remarks = nullptr;
   Stage RemarkStage = Stage::LLVMOpt;
   std::span<const llvm::DILocation *const> RemarkTags;
+  std::string JobFunction;
 };
 
 /// Statement lines of printTyped output, in order: the lines drawn with a
@@ -320,6 +325,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     Result.Context = std::make_unique<llvm::LLVMContext>();
     auto Handler = std::make_unique<CollectingDiagnosticHandler>(BackendDiags);
     Diagnostics = Handler.get();
+    if (Job.Spec.Func)
+      Diagnostics->setJobFunction(Job.Spec.Func->Name.string());
     Result.Context->setDiagnosticHandler(std::move(Handler));
     auto Emitted = emitModule(*Result.Context, *ForCodegen, Config,
                               TM->createDataLayout(),
@@ -377,8 +384,6 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return optimizeModule(*Result.Module, TM, OO);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
-    if (Job.Spec.Func)
-      trimToJob(report().Remarks, Job.Spec.Func->Name.string());
     if (!Opt) {
       fail(Opt.takeError());
       return std::move(Result);
@@ -433,8 +438,6 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return Tgt.emitAsm(*ForAsm, *TM);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::Asm);
-    if (Job.Spec.Func)
-      trimToJob(report().Remarks, Job.Spec.Func->Name.string());
     if (!Asm) {
       fail(Asm.takeError());
       return std::move(Result);

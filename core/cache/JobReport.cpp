@@ -32,6 +32,13 @@ const char *remarkKindName(RemarkKind K) {
   return "?";
 }
 
+std::array<size_t, 3> countRemarks(const std::vector<OptRemark> &Remarks) {
+  std::array<size_t, 3> N{};
+  for (const OptRemark &R : Remarks)
+    ++N[static_cast<size_t>(R.Kind)];
+  return N;
+}
+
 bool JobReport::ok() const {
   for (const Diagnostic &D : Diagnostics)
     if (D.Sev == Severity::Error)

@@ -70,6 +70,8 @@ struct ResourceUsage {
 /// What an optimisation remark says about a pass's decision (clang's
 /// -Rpass, -Rpass-missed, -Rpass-analysis).
 enum class RemarkKind : uint8_t { Passed, Missed, Analysis };
+inline constexpr RemarkKind AllRemarkKinds[] = {
+    RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis};
 const char *remarkKindName(RemarkKind K); ///< "passed", "missed", "analysis"
 
 /// One LLVM optimisation remark ("hoisting load", "loop not vectorized:
@@ -85,6 +87,9 @@ struct OptRemark {
   std::string Function;      ///< the LLVM function it is about
   LineOrigin Origin;         ///< empty when the remark has no location
 };
+
+/// How many remarks of each kind, indexed by RemarkKind.
+std::array<size_t, 3> countRemarks(const std::vector<OptRemark> &Remarks);
 
 /// The job's entry in a CompileCache (cache/CacheProbe.h fills it).
 struct CacheFigures {

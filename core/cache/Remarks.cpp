@@ -90,11 +90,11 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
     std::string File = A.Loc.getRelativePath().str();
     unsigned Line = A.Loc.getLine();
     if (Line >= LocationTagBase) {
-      size_t Index = Line - LocationTagBase;
-      if (Index >= Tags.size())
+      const llvm::DILocation *Tagged = untagLine(Line, Tags);
+      if (!Tagged)
         continue;
-      File = Tags[Index]->getFilename().str();
-      Line = Tags[Index]->getLine();
+      File = Tagged->getFilename().str();
+      Line = Tagged->getLine();
     }
     S += " (" + llvm::sys::path::filename(File).str() + ":" +
          std::to_string(Line) + ")";
@@ -142,10 +142,8 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
   const llvm::DILocation *L = remarkLocation(*R);
   unsigned Line = L ? L->getLine() : R->getLocation().getLine();
   // In a module tagged for asm annotation a line is an index of Tags.
-  if (Line >= LocationTagBase) {
-    unsigned Index = Line - LocationTagBase;
-    L = Index < Tags.size() ? Tags[Index] : nullptr;
-  }
+  if (Line >= LocationTagBase)
+    L = untagLine(Line, Tags);
   if (L) {
     Out.Origin = lineOriginOf(L);
   } else if (R->isLocationAvailable() && Line < LocationTagBase) {
@@ -192,15 +190,13 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
   }
 }
 
-void trimToJob(std::vector<OptRemark> &Remarks, llvm::StringRef JobFunction) {
-  for (OptRemark &R : Remarks) {
-    std::vector<SourceFrame> &Fr = R.Origin.Frames;
-    for (size_t I = Fr.size(); I-- > 0;)
-      if (Fr[I].Function == JobFunction) {
-        Fr.resize(I + 1);
-        break;
-      }
-  }
+void trimToJob(OptRemark &R, llvm::StringRef JobFunction) {
+  std::vector<SourceFrame> &Fr = R.Origin.Frames;
+  for (size_t I = Fr.size(); I-- > 0;)
+    if (Fr[I].Function == JobFunction) {
+      Fr.resize(I + 1);
+      return;
+    }
 }
 
 std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks) {
@@ -248,12 +244,9 @@ std::string formatRemark(const OptRemark &R, size_t Count) {
 }
 
 std::string summarizeRemarks(const std::vector<OptRemark> &Remarks) {
-  std::array<size_t, 3> Count{};
-  for (const OptRemark &R : Remarks)
-    ++Count[static_cast<size_t>(R.Kind)];
+  std::array<size_t, 3> Count = countRemarks(Remarks);
   std::string S;
-  for (RemarkKind K :
-       {RemarkKind::Passed, RemarkKind::Missed, RemarkKind::Analysis}) {
+  for (RemarkKind K : AllRemarkKinds) {
     size_t N = Count[static_cast<size_t>(K)];
     if (!N)
       continue;

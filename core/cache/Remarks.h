@@ -44,7 +44,7 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out);
 /// Drops the frames outside the job's own function \p JobFunction (a
 /// native launch wrapper the kernel was inlined into), so that a remark's
 /// outermost frame is the job's line.
-void trimToJob(std::vector<OptRemark> &Remarks, llvm::StringRef JobFunction);
+void trimToJob(OptRemark &R, llvm::StringRef JobFunction);
 
 /// Remarks that say the same thing at the same place (LICM hoisting three
 /// `icmp`s from one line), once each in first-seen order, with how often.

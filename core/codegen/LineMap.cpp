@@ -220,8 +220,8 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
       }
       std::string File = Files.count(FileNo) ? Files[FileNo] : "";
       auto It = ByPos.find(Key{baseName(File), LineNo, Col});
-      if (LineNo >= LocationTagBase && LineNo - LocationTagBase < Tags.size()) {
-        Current = lineOriginOf(Tags[LineNo - LocationTagBase]);
+      if (const llvm::DILocation *Tagged = untagLine(LineNo, Tags)) {
+        Current = lineOriginOf(Tagged);
       } else if (It != ByPos.end()) {
         Current = lineOriginOf(Match(It->second));
       } else {

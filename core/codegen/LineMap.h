@@ -20,6 +20,7 @@
 
 #include "cache/JobReport.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,14 @@ struct AsmAnnotation {
 /// whose asm is annotated, never for one whose asm is shown raw.
 constexpr unsigned LocationTagBase = 1u << 30;
 std::vector<const llvm::DILocation *> tagLocations(llvm::Module &M);
+/// The original location behind a tag line, or null when \p Line is no
+/// tag (or one Tags does not know).
+inline const llvm::DILocation *
+untagLine(unsigned Line, std::span<const llvm::DILocation *const> Tags) {
+  return Line >= LocationTagBase && Line - LocationTagBase < Tags.size()
+             ? Tags[Line - LocationTagBase]
+             : nullptr;
+}
 
 /// `Raw` is the backend's asm for `M` (the module that was code-generated,
 /// before MC lowering). `Comment` is the target's comment leader. `Tags`:
