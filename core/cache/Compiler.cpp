@@ -44,7 +44,22 @@ namespace prism {
 
 CompileResult::CompileResult() = default;
 CompileResult::CompileResult(CompileResult &&) = default;
-CompileResult &CompileResult::operator=(CompileResult &&) = default;
+// Not defaulted: member-wise assignment would replace Context first,
+// destroying the old context while the old module still lives in it.
+CompileResult &CompileResult::operator=(CompileResult &&O) {
+  if (this == &O)
+    return *this;
+  Module.reset();
+  Context = std::move(O.Context);
+  Module = std::move(O.Module);
+  Report = std::move(O.Report);
+  Object = std::move(O.Object);
+  EntrySymbol = std::move(O.EntrySymbol);
+  LaunchSymbol = std::move(O.LaunchSymbol);
+  SharedBytes = O.SharedBytes;
+  DeferredAsm = std::move(O.DeferredAsm);
+  return *this;
+}
 CompileResult::~CompileResult() = default;
 
 namespace {
@@ -165,6 +180,7 @@ public:
     R.Arch = Config.arch();
     R.OptLevel = Config.optLevel();
     R.Kernel = Config.kernel();
+    R.MaxThreads = Config.maxThreads();
     R.World = Job.W;
   }
 

@@ -114,6 +114,7 @@ struct JobReport {
   std::string Arch;      ///< "sm_80", "gfx90a", host CPU name
   unsigned OptLevel = 2;
   bool Kernel = false;
+  unsigned MaxThreads = 0; ///< the launch bound `--maxthreads` (0: none)
   CheckBounds Bounds = CheckBounds::Auto; ///< the inference engine's mode
   std::string EntryName; ///< the LLVM/asm symbol of the entry
   uint64_t World = 0;

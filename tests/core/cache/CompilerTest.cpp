@@ -463,3 +463,22 @@ end
             std::string::npos)
       << R.Report->stage(Stage::Asm).Text;
 }
+
+// Assigning one result over another frees the old module before the old
+// context it lives in (a defaulted assignment replaced the context first
+// and crashed in Module's destructor).
+TEST_F(CompilerE2E, AResultAssignedOverAnotherFreesItsModuleFirst) {
+  loadExample("saxpy.jl");
+  const char *Sig =
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  CompileResult R = compileSig(Sig, Stage::LLVMOpt, true);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  ASSERT_TRUE(R.Module && R.Context);
+  R = compileSig(Sig, Stage::LLVMOpt, true);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  ASSERT_TRUE(R.Module);
+  EXPECT_EQ(&R.Module->getContext(), R.Context.get());
+  CompileResult &Self = R;
+  R = std::move(Self);
+  EXPECT_TRUE(R.Module);
+}

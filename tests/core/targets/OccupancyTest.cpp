@@ -1,0 +1,218 @@
+// Theoretical occupancy: hand-worked cases, the CUDA toolkit's own
+// calculator as a reference where it is installed, and the curve of a
+// compiled kernel.
+#include "targets/Occupancy.h"
+
+#include "core/targets/GpuTestUtil.h"
+#include "targets/PtxTarget.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+
+#ifdef PRISM_HAVE_CUDA_OCCUPANCY_H
+#include <cuda_occupancy.h>
+#endif
+
+namespace prism {
+namespace {
+
+SmLimits limits(const char *Arch) {
+  std::optional<SmLimits> L = smLimits(Arch);
+  EXPECT_TRUE(L) << Arch;
+  return L.value_or(SmLimits{});
+}
+
+TEST(Occupancy, KnowsThePtxArchsAndNothingElse) {
+  for (const char *A : {"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"})
+    EXPECT_TRUE(smLimits(A)) << A;
+  for (const char *A : {"sm_", "sm_70x", "gfx90a", "sm_100", ""})
+    EXPECT_FALSE(smLimits(A)) << A;
+  SmLimits H = limits("sm_90");
+  EXPECT_EQ(H.maxWarpsPerSM(), 64);
+  EXPECT_EQ(H.SharedPerSM, 228 * 1024);
+  EXPECT_EQ(limits("sm_86").maxWarpsPerSM(), 48);
+}
+
+// block_sum on an A100: 13 registers, 1 KiB of shared memory, 256 threads.
+// 8 warps a block; the warp slots allow 8 blocks, registers 16 (13 × 32
+// rounds to 512 per warp: 32 warps per sub-partition), shared memory 82
+// (2 KiB a block with the driver's reserve), the block limit 32.
+TEST(Occupancy, BlockSumOnA100IsLimitedByWarpSlots) {
+  Occupancy O = occupancy(limits("sm_80"), 13, 1024, 256);
+  EXPECT_EQ(O.ByWarps, 8);
+  EXPECT_EQ(O.ByRegisters, 16);
+  EXPECT_EQ(O.ByShared, 82);
+  EXPECT_EQ(O.ByBlocks, 32);
+  EXPECT_EQ(O.BlocksPerSM, 8);
+  EXPECT_EQ(O.WarpsPerSM, 64);
+  EXPECT_EQ(O.Limits, unsigned(LimitWarps));
+  EXPECT_DOUBLE_EQ(O.fraction(), 1.0);
+  EXPECT_EQ(O.RegistersPerBlock, 512 * 8);
+  EXPECT_EQ(O.SharedPerBlock, 2048);
+  EXPECT_TRUE(O.Why.empty());
+}
+
+TEST(Occupancy, RegistersHalveIt) {
+  // 64 registers: 2048 a warp, 8 warps per sub-partition, 32 per SM.
+  Occupancy O = occupancy(limits("sm_80"), 64, 0, 256);
+  EXPECT_EQ(O.BlocksPerSM, 4);
+  EXPECT_EQ(O.WarpsPerSM, 32);
+  EXPECT_EQ(O.Limits, unsigned(LimitRegisters));
+  EXPECT_DOUBLE_EQ(O.fraction(), 0.5);
+  EXPECT_EQ(occupancyLimitNames(O.Limits), "registers");
+}
+
+TEST(Occupancy, SharedMemoryLimitsBigTiles) {
+  // 40 KiB + the 1 KiB reserve: five blocks in 228 KiB.
+  Occupancy O = occupancy(limits("sm_90"), 32, 40 * 1024, 128);
+  EXPECT_EQ(O.ByShared, 5);
+  EXPECT_EQ(O.BlocksPerSM, 5);
+  EXPECT_EQ(O.WarpsPerSM, 20);
+  EXPECT_EQ(O.Limits, unsigned(LimitShared));
+}
+
+TEST(Occupancy, SmallBlocksHitTheBlockLimit) {
+  // One warp a block: Turing keeps 16 blocks of its 32 warp slots.
+  Occupancy O = occupancy(limits("sm_75"), 16, 0, 32);
+  EXPECT_EQ(O.BlocksPerSM, 16);
+  EXPECT_DOUBLE_EQ(O.fraction(), 0.5);
+  EXPECT_EQ(O.Limits, unsigned(LimitBlocks));
+  // Several limits at once are all named.
+  EXPECT_EQ(occupancyLimitNames(LimitWarps | LimitBlocks), "warps, blocks");
+}
+
+TEST(Occupancy, ABlockThatCannotLaunchSaysWhy) {
+  // 255 registers × 1024 threads is four register files.
+  Occupancy O = occupancy(limits("sm_80"), 255, 0, 1024);
+  EXPECT_EQ(O.BlocksPerSM, 0);
+  EXPECT_EQ(O.fraction(), 0);
+  EXPECT_NE(O.Why.find("registers"), std::string::npos) << O.Why;
+  EXPECT_NE(O.Why.find("65536"), std::string::npos) << O.Why;
+  // Static shared memory stops at 48 KiB whatever the SM holds.
+  O = occupancy(limits("sm_90"), 32, 48 * 1024 + 1, 128);
+  EXPECT_EQ(O.BlocksPerSM, 0);
+  EXPECT_NE(O.Why.find("shared memory"), std::string::npos) << O.Why;
+  O = occupancy(limits("sm_90"), 32, 0, 1056);
+  EXPECT_EQ(O.BlocksPerSM, 0);
+  EXPECT_NE(O.Why.find("at most 1024 threads"), std::string::npos) << O.Why;
+}
+
+TEST(Occupancy, CurveStopsAtTheLaunchBound) {
+  SmLimits L = limits("sm_80");
+  std::vector<Occupancy> Full = occupancyCurve(L, 13, 1024);
+  ASSERT_EQ(Full.size(), 32u);
+  EXPECT_EQ(Full.front().BlockSize, 32);
+  EXPECT_EQ(Full.back().BlockSize, 1024);
+  std::vector<Occupancy> Bounded = occupancyCurve(L, 13, 1024, 200);
+  ASSERT_EQ(Bounded.size(), 7u); // 32 ... 192, and 200 itself
+  EXPECT_EQ(Bounded.back().BlockSize, 200);
+  // The best point is the smallest size at the highest occupancy: 64
+  // threads reach all 64 warps (32 blocks of 2 warps).
+  const Occupancy *Best = bestOccupancy(Full);
+  ASSERT_TRUE(Best);
+  EXPECT_EQ(Best->BlockSize, 64);
+  EXPECT_DOUBLE_EQ(Best->fraction(), 1.0);
+  EXPECT_EQ(bestOccupancy({}), nullptr);
+}
+
+#ifdef PRISM_HAVE_CUDA_OCCUPANCY_H
+// NVIDIA's calculator, given the same SM as Prism's table, must agree with
+// Prism's allocation rules everywhere: every arch, register count, shared
+// size and block size sampled here.
+TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
+  int Compared = 0;
+  for (const char *Arch : {"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"}) {
+    SmLimits L = limits(Arch);
+    cudaOccDeviceProp P;
+    P.computeMajor = L.Major;
+    P.computeMinor = L.Minor;
+    P.maxThreadsPerBlock = L.MaxThreadsPerBlock;
+    P.maxThreadsPerMultiprocessor = L.MaxThreadsPerSM;
+    P.regsPerBlock = L.RegsPerBlock;
+    P.regsPerMultiprocessor = L.RegsPerSM;
+    P.warpSize = L.WarpSize;
+    P.sharedMemPerBlock = L.SharedPerBlock;
+    P.sharedMemPerMultiprocessor = L.SharedPerSM;
+    P.numSms = 1;
+    P.sharedMemPerBlockOptin = L.SharedPerSM - L.SharedReservedPerBlock;
+    P.reservedSharedMemPerBlock = L.SharedReservedPerBlock;
+    cudaOccDeviceState State;
+    for (int Regs : {1, 8, 13, 16, 24, 32, 33, 40, 48, 56, 64, 72, 80, 96, 128,
+                     168, 200, 255})
+      for (int Shared : {0, 4, 1000, 1024, 4096, 12288, 16384, 40000, 49152,
+                         49153})
+        for (int Block = 1; Block <= 1056; Block += (Block < 96 ? 1 : 31)) {
+          cudaOccFuncAttributes A;
+          A.maxThreadsPerBlock = L.MaxThreadsPerBlock;
+          A.numRegs = Regs;
+          A.sharedSizeBytes = Shared;
+          A.numBlockBarriers = 1; // as converted from cudaFuncAttributes
+          cudaOccResult Ref;
+          ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&Ref, &P, &A, &State,
+                                                            Block, 0),
+                    CUDA_OCC_SUCCESS);
+          Occupancy O = occupancy(L, Regs, Shared, Block);
+          SCOPED_TRACE(::testing::Message() << Arch << " regs " << Regs
+                                          << " shared " << Shared << " block "
+                                          << Block);
+          ASSERT_EQ(O.BlocksPerSM, Ref.activeBlocksPerMultiprocessor);
+          ASSERT_EQ(O.ByRegisters, Ref.blockLimitRegs);
+          ASSERT_EQ(O.ByShared, Ref.blockLimitSharedMem);
+          ASSERT_EQ(O.ByWarps, Ref.blockLimitWarps);
+          ASSERT_EQ(O.ByBlocks, Ref.blockLimitBlocks);
+          // The same bits for the same four limits (the reference may add
+          // barriers and virtual resources, which Prism's kernels never
+          // reach first).
+          ASSERT_EQ(O.Limits, Ref.limitingFactors & 0xf);
+          ASSERT_EQ(O.RegistersPerBlock, Ref.allocatedRegistersPerBlock);
+          if (O.BlocksPerSM) {
+            ASSERT_EQ(size_t(O.SharedPerBlock), Ref.allocatedSharedMemPerBlock);
+          }
+          ++Compared;
+        }
+  }
+  EXPECT_GT(Compared, 10000);
+}
+#else
+TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
+  GTEST_SKIP() << "cuda_occupancy.h not found (no CUDA toolkit at build time)";
+}
+#endif
+
+class OccupancyJobTest : public testing::GpuJobTest {};
+
+TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
+  if (!findPtxas())
+    GTEST_SKIP() << "ptxas not found";
+  loadExample("reduce.jl");
+  const char *Sig = "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  testing::GpuJobOptions O;
+  O.Arch = "sm_90";
+  CompileResult R = compileFor("ptx", Sig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  std::vector<Occupancy> Curve = reportOccupancy(*R.Report);
+  ASSERT_EQ(Curve.size(), 32u);
+  const ResourceUsage &U = R.Report->Resources;
+  Occupancy At256 = occupancy(limits("sm_90"), *U.Registers, *U.SharedBytes, 256);
+  EXPECT_EQ(Curve[7].BlockSize, 256);
+  EXPECT_EQ(Curve[7].BlocksPerSM, At256.BlocksPerSM);
+  EXPECT_DOUBLE_EQ(Curve[7].fraction(), 1.0);
+
+  // A launch bound ends the curve: no larger block could launch.
+  O.MaxThreads = 256;
+  R = compileFor("ptx", Sig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_EQ(R.Report->MaxThreads, 256u);
+  Curve = reportOccupancy(*R.Report);
+  ASSERT_FALSE(Curve.empty());
+  EXPECT_EQ(Curve.back().BlockSize, 256);
+
+  // Other targets have no NVIDIA occupancy.
+  R = compileFor("gcn", Sig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  EXPECT_TRUE(reportOccupancy(*R.Report).empty());
+}
+
+} // namespace
+} // namespace prism
