@@ -6,6 +6,7 @@
 #include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
 #include "cache/Remarks.h"
+#include "targets/Occupancy.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -299,6 +300,67 @@ static llvm::json::Object cacheJson(const CacheFigures &C) {
       {"disk", std::move(Disk)}};
 }
 
+/// The ptx kernel's theoretical occupancy by block size (null when there
+/// is none: another target, or no ptxas figures).
+llvm::json::Value occupancyJson(const JobReport &R) {
+  std::vector<Occupancy> Curve = reportOccupancy(R);
+  if (Curve.empty())
+    return nullptr;
+  llvm::json::Array Points;
+  for (const Occupancy &O : Curve) {
+    llvm::json::Array Limits;
+    for (OccupancyLimit L :
+         {LimitRegisters, LimitShared, LimitWarps, LimitBlocks})
+      if (O.Limits & L)
+        Limits.push_back(occupancyLimitNames(L));
+    llvm::json::Object P{{"threads", O.BlockSize},
+                         {"blocks_per_sm", O.BlocksPerSM},
+                         {"warps_per_sm", O.WarpsPerSM},
+                         {"occupancy", O.fraction()},
+                         {"limited_by", std::move(Limits)}};
+    if (!O.Why.empty())
+      P["cannot_launch"] = O.Why;
+    Points.push_back(std::move(P));
+  }
+  const SmLimits L = *smLimits(R.Arch);
+  return llvm::json::Object{{"arch", R.Arch},
+                            {"max_warps_per_sm", L.maxWarpsPerSM()},
+                            {"max_blocks_per_sm", L.MaxBlocksPerSM},
+                            {"registers_per_sm", L.RegsPerSM},
+                            {"shared_bytes_per_sm", L.SharedPerSM},
+                            {"by_block_size", std::move(Points)}};
+}
+
+void printOccupancy(const JobReport &R) {
+  std::vector<Occupancy> Curve = reportOccupancy(R);
+  if (Curve.empty())
+    return;
+  llvm::outs() << "\n  occupancy (" << describeSm(R.Arch, *smLimits(R.Arch))
+               << "):\n";
+  llvm::outs() << llvm::formatv("  {0,7} {1,6} {2,6} {3,10}  {4}\n", "threads",
+                                "blocks", "warps", "occupancy", "limited by");
+  for (const Occupancy *O : occupancyRows(Curve)) {
+    if (!O->BlocksPerSM) {
+      llvm::outs() << llvm::formatv("  {0,7}  cannot launch: {1}\n",
+                                    O->BlockSize, O->Why);
+      continue;
+    }
+    llvm::outs() << llvm::formatv(
+        "  {0,7} {1,6} {2,6} {3,9}%  {4}\n", O->BlockSize, O->BlocksPerSM,
+        O->WarpsPerSM, int(O->fraction() * 100 + 0.5),
+        occupancyLimitNames(O->Limits));
+  }
+  if (const Occupancy *Best = bestOccupancy(Curve))
+    llvm::outs() << llvm::formatv("  highest: {0}% from {1} threads per block{2}\n",
+                                  int(Best->fraction() * 100 + 0.5),
+                                  Best->BlockSize,
+                                  R.MaxThreads ? llvm::formatv(
+                                                     " (launch bound {0})",
+                                                     R.MaxThreads)
+                                                     .str()
+                                               : std::string());
+}
+
 int runReport(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
@@ -348,6 +410,7 @@ int runReport(const CommandOptions &O) {
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
         {"remarks", remarkCounts(R.Remarks)},
+        {"occupancy", occupancyJson(R)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
         {"resources",
@@ -361,6 +424,7 @@ int runReport(const CommandOptions &O) {
                             {"sgprs", optionalInt(U.SGPRs)},
                             {"scratch_bytes", optionalInt(U.ScratchBytes)},
                             {"lds_bytes", optionalInt(U.LDSBytes)},
+                            {"waves_per_simd", optionalInt(U.WavesPerSIMD)},
                             {"instructions", optionalInt(U.Instructions)},
                             {"throw_sites", optionalInt(U.ThrowSites)},
                             {"source", U.Source},
@@ -408,10 +472,12 @@ int runReport(const CommandOptions &O) {
   Fig("SGPRs", U.SGPRs);
   Fig("scratch bytes", U.ScratchBytes);
   Fig("LDS bytes", U.LDSBytes);
+  Fig("waves/SIMD", U.WavesPerSIMD);
   Fig("instructions", U.Instructions);
   Fig("throw sites", U.ThrowSites);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
+  printOccupancy(R);
 
   const CacheFigures &CF = R.Cache;
   llvm::outs() << "\n  cache:\n";

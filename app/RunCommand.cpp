@@ -161,6 +161,7 @@ int runRun(const CommandOptions &O) {
     llvm::json::Object J =
         runResultJSON(O.Device, Run.Return, Run.Args, Run.TimeMs);
     J["load"] = loadJSON(Out);
+    J["signature"] = Out.Signature;
     if (!Run.Setup.empty()) {
       J["setup_ms"] = Run.SetupMs;
       J["setup"] = Run.Setup;

@@ -56,6 +56,9 @@ struct ResourceUsage {
   std::optional<int> Registers, Spills, StackBytes, SharedBytes, ConstBytes,
       LocalBytes;                          ///< ptx (ptxas -v), cuda device
   std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
+  /// gcn: the AMDGPU backend's occupancy, waves per SIMD, for the largest
+  /// workgroup the kernel allows.
+  std::optional<int> WavesPerSIMD;
   std::optional<int> Instructions;         ///< every target
   /// Every target: the source places that can still throw after LLVM's
   /// optimisation (distinct kind, file and line among the prism_throw

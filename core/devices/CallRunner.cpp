@@ -227,6 +227,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
     return failure(RunStatus::DeviceError, Run.takeError());
   if (R.Device == "bpf")
     Run->Args = Call->Args; // report the frame as given, not the padded one
+  Out.KernelFacts.insert(Out.KernelFacts.end(), Run->Facts.begin(),
+                         Run->Facts.end());
   Out.Launch = std::move(*Run);
   return Out;
 }

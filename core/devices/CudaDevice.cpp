@@ -97,6 +97,9 @@ struct DriverApi {
   CUresult (*ModuleUnload)(CUmodule);
   CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*FuncGetAttribute)(int *, CUfunction_attribute, CUfunction);
+  /// Optional: the driver's occupancy for a block size (checks Prism's).
+  CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int,
+                                                        size_t) = nullptr;
   CUresult (*MemAlloc)(CUdeviceptr *, size_t);
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
@@ -161,6 +164,9 @@ struct DriverApi {
     Get(EventDestroy, "cuEventDestroy_v2");
     Get(GetErrorName, "cuGetErrorName");
     Get(GetErrorString, "cuGetErrorString");
+    OccupancyMaxActiveBlocksPerMultiprocessor =
+        reinterpret_cast<decltype(OccupancyMaxActiveBlocksPerMultiprocessor)>(
+            dlsym(Lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor"));
     return Ok;
   }
 
@@ -656,6 +662,13 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
   Api.EventElapsedTime(&Ms, Start, Stop);
   Result.TimeMs = Ms;
   Result.TimeSource = "cuEventElapsedTime";
+  // The driver's own count of resident blocks for this block size, beside
+  // which `prism report`'s occupancy table can be checked.
+  int Resident = 0;
+  if (Api.OccupancyMaxActiveBlocksPerMultiprocessor &&
+      Api.OccupancyMaxActiveBlocksPerMultiprocessor(
+          &Resident, K.Function, int(Block.count()), 0) == CUDA_SUCCESS)
+    Result.Facts.push_back({"blocks per SM", std::to_string(Resident)});
 
   for (size_t I = 0; I < Arrays.size(); ++I) {
     size_t Bytes = Arrays[I]->bytes().size();

@@ -98,6 +98,9 @@ struct LaunchResult {
   /// when there was none.
   double SetupMs = 0;
   std::string Setup;
+  /// What the device says about this launch (the cuda driver's resident
+  /// blocks per SM at this block size); shown with the kernel's facts.
+  std::vector<DeviceProperty> Facts;
 };
 
 /// "6.9 ms of it creating 512 fiber stacks, once per worker thread" (to

@@ -240,7 +240,9 @@ void GcnTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
     Take(L, "NumSgprs:", Out.SGPRs);
     Take(L, "ScratchSize:", Out.ScratchBytes);
     Take(L, "LDSByteSize:", Out.LDSBytes);
-    if (Out.VGPRs && Out.SGPRs && Out.ScratchBytes && Out.LDSBytes)
+    Take(L, "Occupancy:", Out.WavesPerSIMD);
+    if (Out.VGPRs && Out.SGPRs && Out.ScratchBytes && Out.LDSBytes &&
+        Out.WavesPerSIMD)
       break;
   }
   // Without verbose asm there are no comments; the HSA metadata and the

@@ -3,6 +3,7 @@
 #include "cache/JobReport.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <climits>
@@ -155,6 +156,22 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R) {
   return occupancyCurve(*L, *R.Resources.Registers,
                         R.Resources.SharedBytes.value_or(0),
                         static_cast<int>(R.MaxThreads));
+}
+
+std::vector<const Occupancy *>
+occupancyRows(const std::vector<Occupancy> &Curve) {
+  std::vector<const Occupancy *> Rows;
+  for (const Occupancy &O : Curve)
+    if (llvm::isPowerOf2_32(unsigned(O.BlockSize)) || &O == &Curve.back())
+      Rows.push_back(&O);
+  return Rows;
+}
+
+std::string describeSm(llvm::StringRef Arch, const SmLimits &L) {
+  return llvm::formatv("{0} SM: {1} warps, {2} blocks, {3} registers, {4} KiB "
+                       "shared memory",
+                       Arch, L.maxWarpsPerSM(), L.MaxBlocksPerSM, L.RegsPerSM,
+                       L.SharedPerSM / 1024);
 }
 
 const Occupancy *bestOccupancy(const std::vector<Occupancy> &Curve) {

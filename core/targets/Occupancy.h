@@ -93,6 +93,13 @@ std::vector<Occupancy> occupancyCurve(const SmLimits &L, int Registers,
 /// other targets, unknown archs and missing figures.
 std::vector<Occupancy> reportOccupancy(const JobReport &R);
 
+/// The rows worth printing: the powers of two, and the last size when it
+/// is not one (a launch bound).
+std::vector<const Occupancy *> occupancyRows(const std::vector<Occupancy> &Curve);
+
+/// "sm_90 SM: 64 warps, 32 blocks, 65536 registers, 228 KiB shared memory".
+std::string describeSm(llvm::StringRef Arch, const SmLimits &L);
+
 /// The curve's best point: the highest occupancy, at the smallest block
 /// size that reaches it. Null for an empty curve or one that never launches.
 const Occupancy *bestOccupancy(const std::vector<Occupancy> &Curve);
