@@ -52,6 +52,7 @@ struct CommandOptions {
   std::string Compare; ///< gui: also run --run on this device and compare
   bool BenchScroll = false; ///< gui --bench-frames: scroll the stage panes
   bool ShowRemarks = false; ///< gui: open the Pipeline panel's Remarks tab
+  bool ShowResources = false; ///< gui: open the Stats panel's Resources tab
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string Blocks, Threads;
   unsigned long long Seed = 0;

@@ -350,6 +350,8 @@ int runGui(const CommandOptions &O) {
                      *O.CompareBounds != O.Bounds;
   if (O.ShowRemarks)
     Shell.pipeline().showRemarks();
+  if (O.ShowResources)
+    Shell.stats().showResources();
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
     Frames = O.BenchFrames;

@@ -70,6 +70,9 @@ int main(int argc, char **argv) {
   Gui->add_option("--threads", O.Threads, "block shape of --run");
   Gui->add_flag("--show-remarks", O.ShowRemarks,
                 "open the Pipeline panel on its Remarks tab");
+  Gui->add_flag("--show-resources", O.ShowResources,
+                "open the Stats panel on its Resources tab (registers, "
+                "occupancy)");
   Gui->add_flag("--list-windows", O.ListWindows,
                 "print the titles of the windows drawn in the last frame");
   Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "

@@ -1,6 +1,7 @@
 #include "StatsView.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 
 namespace prism::views {
@@ -86,7 +87,10 @@ void StatsView::drawContent(ViewContext &Ctx) {
       drawCache(Ctx, *J, R);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Resources")) {
+    ImGuiTabItemFlags Flags =
+        SelectResources ? ImGuiTabItemFlags_SetSelected : 0;
+    SelectResources = false;
+    if (ImGui::BeginTabItem("Resources", nullptr, Flags)) {
       drawResources(Ctx, R);
       ImGui::EndTabItem();
     }
@@ -228,6 +232,119 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
                        U.Note.empty() ? "" : ": ", U.Note.c_str());
   else if (!U.Note.empty())
     ImGui::TextDisabled("%s", U.Note.c_str());
+  drawOccupancy(Ctx, R);
+}
+
+/// Bars of occupancy by block size, one per warp's worth of threads,
+/// coloured by what limits them; hovering one explains it.
+void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
+  HoveredBlock = 0;
+  if (OccFor.lock().get() != &R) {
+    Occ = reportOccupancy(R);
+    OccFor = Ctx.selectedJob()->Report;
+  }
+  if (Occ.empty())
+    return;
+  const Palette &C = Ctx.Colors;
+  auto ColorOf = [&](const Occupancy &O) {
+    if (!O.BlocksPerSM)
+      return C.Error;
+    if (O.Limits & LimitRegisters)
+      return C.Warning;
+    if (O.Limits & LimitShared)
+      return C.Busy;
+    return C.Ok;
+  };
+  ImGui::Spacing();
+  ImGui::Separator();
+  const Occupancy *Best = bestOccupancy(Occ);
+  ImGui::Text("occupancy");
+  ImGui::SameLine();
+  ImGui::TextDisabled("warps per SM by block size, %s", R.Arch.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\nThe kernel's registers and shared memory stay as "
+                      "compiled; a block size\nthe kernel was not written for "
+                      "may still be wrong for it.",
+                      describeSm(R.Arch, *smLimits(R.Arch)).c_str());
+
+  float W = ImGui::GetContentRegionAvail().x;
+  float H = std::clamp(ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing(),
+                       40.0f, 120.0f);
+  ImVec2 P = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##occ", ImVec2(W, H));
+  bool Hover = ImGui::IsItemHovered();
+  ImDrawList *DL = ImGui::GetWindowDrawList();
+  DL->AddRectFilled(P, ImVec2(P.x + W, P.y + H),
+                    ImGui::GetColorU32(ImGuiCol_FrameBg), 2);
+  // 50% and 100% guides.
+  for (float F : {0.5f, 1.0f})
+    DL->AddLine(ImVec2(P.x, P.y + H * (1 - F)), ImVec2(P.x + W, P.y + H * (1 - F)),
+                C.Muted & 0x60ffffff);
+  float Slot = W / float(Occ.size());
+  float Gap = Slot > 4 ? 1 : 0;
+  float MouseX = ImGui::GetIO().MousePos.x;
+  for (size_t I = 0; I < Occ.size(); ++I) {
+    const Occupancy &O = Occ[I];
+    float X0 = P.x + Slot * float(I), X1 = X0 + Slot - Gap;
+    float Top = P.y + H * (1 - float(O.fraction()));
+    bool Hot = Hover && MouseX >= X0 && MouseX < X0 + Slot;
+    ImU32 Col = ColorOf(O);
+    if (!Hot)
+      Col = (Col & 0x00ffffff) | 0xb0000000;
+    if (O.BlocksPerSM)
+      DL->AddRectFilled(ImVec2(X0, Top), ImVec2(X1, P.y + H), Col);
+    else
+      DL->AddRectFilled(ImVec2(X0, P.y + H - 3), ImVec2(X1, P.y + H), Col);
+    if (!Hot)
+      continue;
+    HoveredBlock = O.BlockSize;
+    ImGui::BeginTooltip();
+    ImGui::Text("%d threads per block", O.BlockSize);
+    if (!O.BlocksPerSM) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
+                         "cannot launch: %s", O.Why.c_str());
+    } else {
+      ImGui::Text("%d blocks, %d of %d warps per SM (%.0f%%)", O.BlocksPerSM,
+                  O.WarpsPerSM, O.MaxWarpsPerSM, O.fraction() * 100);
+      ImGui::Text("limited by %s", occupancyLimitNames(O.Limits).c_str());
+      auto Lim = [](int N) {
+        return N == INT_MAX ? std::string("no limit") : std::to_string(N);
+      };
+      ImGui::TextDisabled("blocks each allows: registers %s, shared memory "
+                          "%s, warp slots %s, block limit %s",
+                          Lim(O.ByRegisters).c_str(), Lim(O.ByShared).c_str(),
+                          Lim(O.ByWarps).c_str(), Lim(O.ByBlocks).c_str());
+      ImGui::TextDisabled("per block: %d registers, %d bytes of shared memory",
+                          O.RegistersPerBlock, O.SharedPerBlock);
+    }
+    ImGui::EndTooltip();
+  }
+  // The axis: first, middle and last block size.
+  ImGui::TextDisabled("%d", Occ.front().BlockSize);
+  char Last[16];
+  std::snprintf(Last, sizeof Last, "%d", Occ.back().BlockSize);
+  ImGui::SameLine(W - ImGui::CalcTextSize(Last).x + ImGui::GetStyle().WindowPadding.x);
+  ImGui::TextDisabled("%s", Last);
+  // Legend, then the best point.
+  auto Key = [&](ImU32 Col, const char *Name) {
+    ImVec2 Q = ImGui::GetCursorScreenPos();
+    float S = ImGui::GetTextLineHeight() * 0.7f;
+    DL->AddRectFilled(ImVec2(Q.x, Q.y + S * 0.25f), ImVec2(Q.x + S, Q.y + S * 1.25f), Col);
+    ImGui::Dummy(ImVec2(S, S));
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", Name);
+    ImGui::SameLine();
+  };
+  Key(C.Ok, "warps/blocks");
+  Key(C.Warning, "registers");
+  Key(C.Busy, "shared memory");
+  ImGui::NewLine();
+  if (Best)
+    ImGui::Text("highest %.0f%% from %d threads per block", Best->fraction() * 100,
+                Best->BlockSize);
+  else
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
+                       "no block size can launch: %s", Occ.front().Why.c_str());
 }
 
 void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {

@@ -7,6 +7,8 @@
 
 #include "ViewContext.h"
 
+#include "targets/Occupancy.h"
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -43,6 +45,12 @@ public:
     auto It = History.find(Id);
     return It == History.end() ? 0 : It->second.CompileMs.size();
   }
+  /// Opens the Resources tab on the next frame (`gui --show-resources`).
+  void showResources() { SelectResources = true; }
+  /// The occupancy curve the Resources tab last drew, and the block size
+  /// under the mouse (0: none) (tests).
+  const std::vector<Occupancy> &occupancy() const { return Occ; }
+  int hoveredBlockSize() const { return HoveredBlock; }
 
 private:
   struct JobHistory {
@@ -56,9 +64,15 @@ private:
   void drawStages(ViewContext &Ctx, const JobReport &R);
   void drawCache(ViewContext &Ctx, const JobEntry &J, const JobReport &R);
   void drawResources(ViewContext &Ctx, const JobReport &R);
+  void drawOccupancy(ViewContext &Ctx, const JobReport &R);
   void drawHistory(ViewContext &Ctx, const JobEntry &J);
 
   std::unordered_map<JobId, JobHistory> History;
+  bool SelectResources = false;
+  /// The occupancy curve of OccFor (recomputed when the report changes).
+  std::weak_ptr<const JobReport> OccFor;
+  std::vector<Occupancy> Occ;
+  int HoveredBlock = 0;
 };
 
 /// Sum of the stages' wall time.

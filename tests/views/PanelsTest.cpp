@@ -212,6 +212,39 @@ TEST(Panels, StatsKeepsHistoryOverRecompiles) {
   EXPECT_EQ(Shell.stats().historySize(1), 5u);
 }
 
+TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
+  ImGuiHarness H;
+  ShellView Shell;
+  GuiSnapshot S = test::makeSnapshot(); // saxpy! on ptx sm_80, 12 registers
+  CommandQueue Q;
+  Shell.stats().showResources();
+  H.frame([&] { Shell.draw(S, Q); });
+  H.frame([&] { Shell.draw(S, Q); });
+  const std::vector<Occupancy> &Occ = Shell.stats().occupancy();
+  ASSERT_EQ(Occ.size(), 32u); // one warp to 1024 threads
+  EXPECT_EQ(Occ[7].BlockSize, 256);
+  EXPECT_DOUBLE_EQ(Occ[7].fraction(), 1.0);
+  // Hovering a bar picks its block size (the tooltip explains it).
+  ImGuiWindow *W = ImGui::FindWindowByName("Stats");
+  ASSERT_TRUE(W);
+  ImGuiIO &IO = ImGui::GetIO();
+  int Hovered = 0;
+  for (float Y = W->Pos.y + 40; Y < W->Pos.y + W->Size.y && !Hovered; Y += 4) {
+    IO.MousePos = ImVec2(W->Pos.x + W->Size.x - 20, Y);
+    H.frame([&] { Shell.draw(S, Q); });
+    Hovered = Shell.stats().hoveredBlockSize();
+  }
+  EXPECT_GE(Hovered, 900); // the right end: the largest blocks
+  gallery(H, "stats_occupancy");
+  // Another target has no occupancy chart.
+  auto Gcn = std::make_shared<JobReport>(*test::makeSaxpyReport(2));
+  Gcn->Target = "gcn";
+  Gcn->Arch = "gfx90a";
+  S.Jobs[0].Report = Gcn;
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_TRUE(Shell.stats().occupancy().empty());
+}
+
 TEST(Panels, TypingInTheEditorPostsEditSource) {
   ImGuiHarness H;
   ShellView Shell;
