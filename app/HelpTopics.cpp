@@ -73,6 +73,25 @@ const Topic Topics[] = {
      "Pipeline panel's Remarks tab. Calls the inliner was forced to inline "
      "(always-inline) and calls of declarations are left out: they are not "
      "decisions."},
+    {"occupancy",
+     "Occupancy is how many warps an SM keeps resident, out of the most it "
+     "can (64 on sm_80 and sm_90, 48 on sm_86 and sm_89, 32 on sm_75). While "
+     "one warp waits for memory the SM runs another, so too few resident "
+     "warps leave it idle. A block stays resident until it finishes, and "
+     "blocks are admitted while four limits allow: the warp slots, the "
+     "register file (65536 registers per SM, given to each warp in units of "
+     "256, a quarter of them per sub-partition), shared memory (each block's "
+     "static arrays plus the 1 KiB the driver reserves per block since "
+     "Ampere, against 164 KiB per SM on sm_80, 228 KiB on sm_90) and the "
+     "SM's block limit (16 to 32). prism report --target ptx prints the "
+     "resulting table by block size with what limits each row, from the "
+     "registers and shared memory ptxas measured; the GUI charts it in Stats "
+     "> Resources. The model is NVIDIA's: the tests compare it with the CUDA "
+     "toolkit's occupancy calculator, and on a GPU tests/gpu/run-all compares "
+     "it with the driver's. High occupancy is not speed by itself (a kernel "
+     "with enough independent work per thread can run well at 50%), but a "
+     "kernel that is slow and low on occupancy has found its first suspect. "
+     "On gcn, report prints the AMDGPU backend's own figure, waves per SIMD."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -100,6 +101,48 @@ TEST(ReflectionCli, ReportJson) {
                      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})"});
   ASSERT_EQ(B.ExitCode, 0) << B.Err;
   EXPECT_TRUE(has(B.Out, "  throw sites    3\n")) << B.Out;
+}
+
+// The occupancy table: occupancy.jl's 33 KiB of shared memory per block
+// leaves room for 4 blocks on an A100 (164 KiB) and 6 on an H100 (228 KiB),
+// so 256-thread blocks fill half and three quarters of the warp slots.
+TEST(ReflectionCli, ReportPrintsOccupancyByBlockSize) {
+  const std::string Sig =
+      "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto A100 = runPrism({"report", example("occupancy.jl"), Sig, "--target",
+                        "ptx", "--arch", "sm_80"});
+  ASSERT_EQ(A100.ExitCode, 0) << A100.Err;
+  if (has(A100.Out, "ptxas not found"))
+    GTEST_SKIP() << "ptxas not found: no registers, no occupancy";
+  EXPECT_TRUE(has(A100.Out, "  occupancy (sm_80 SM: 64 warps, 32 blocks, "
+                            "65536 registers, 164 KiB shared memory):\n"))
+      << A100.Out;
+  EXPECT_TRUE(has(A100.Out, "      256      4     32        50%  shared memory\n"))
+      << A100.Out;
+  EXPECT_TRUE(has(A100.Out, "  highest: 100% from 512 threads per block\n"))
+      << A100.Out;
+  auto H100 = runPrism({"report", example("occupancy.jl"), Sig, "--target",
+                        "ptx", "--arch", "sm_90", "--json"});
+  ASSERT_EQ(H100.ExitCode, 0) << H100.Err;
+  auto J = llvm::json::parse(H100.Out);
+  ASSERT_TRUE(bool(J)) << llvm::toString(J.takeError());
+  const llvm::json::Object *Occ = J->getAsObject()->getObject("occupancy");
+  ASSERT_TRUE(Occ) << H100.Out;
+  EXPECT_EQ(Occ->getInteger("max_warps_per_sm"), 64);
+  const llvm::json::Array *Points = Occ->getArray("by_block_size");
+  ASSERT_TRUE(Points && Points->size() == 32u) << H100.Out;
+  const llvm::json::Object *At256 = (*Points)[7].getAsObject();
+  EXPECT_EQ(At256->getInteger("threads"), 256);
+  EXPECT_EQ(At256->getInteger("blocks_per_sm"), 6);
+  EXPECT_EQ(At256->getNumber("occupancy"), 0.75);
+  // gcn reports the AMDGPU backend's own figure; the host has none.
+  auto Gcn = runPrism({"report", example("occupancy.jl"), Sig, "--target", "gcn"});
+  ASSERT_EQ(Gcn.ExitCode, 0) << Gcn.Err;
+  EXPECT_TRUE(has(Gcn.Out, "  waves/SIMD     ")) << Gcn.Out;
+  EXPECT_FALSE(has(Gcn.Out, "occupancy (")) << Gcn.Out;
+  auto Host = runPrism({"report", example("occupancy.jl"), Sig, "--json"});
+  ASSERT_EQ(Host.ExitCode, 0) << Host.Err;
+  EXPECT_TRUE(has(Host.Out, "\"occupancy\": null")) << Host.Out;
 }
 
 // Julia's --check-bounds on every compiling command: `no` removes
@@ -246,6 +289,9 @@ TEST(ReflectionCli, HelpTopics) {
   EXPECT_EQ(E.ExitCode, 0);
   EXPECT_TRUE(has(E.Out, "prism_exception_info")) << E.Out;
   EXPECT_TRUE(has(runPrism({"help"}).Out, " exceptions ")) << "listed";
+  auto Occ = runPrism({"help", "occupancy"});
+  EXPECT_EQ(Occ.ExitCode, 0);
+  EXPECT_TRUE(has(Occ.Out, "register file")) << Occ.Out;
 }
 
 TEST(ReflectionCli, EveryCommandHasHelpWithAnExample) {
