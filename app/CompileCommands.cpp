@@ -6,6 +6,7 @@
 #include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
 #include "cache/Remarks.h"
+#include "devices/CallRunner.h"
 #include "targets/Occupancy.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -300,38 +301,44 @@ static llvm::json::Object cacheJson(const CacheFigures &C) {
       {"disk", std::move(Disk)}};
 }
 
+/// One block size's occupancy as JSON.
+llvm::json::Object occupancyPointJson(const Occupancy &O) {
+  llvm::json::Array Limits;
+  for (OccupancyLimit L : {LimitRegisters, LimitShared, LimitWarps, LimitBlocks})
+    if (O.Limits & L)
+      Limits.push_back(occupancyLimitNames(L));
+  llvm::json::Object P{{"threads", O.BlockSize},
+                       {"blocks_per_sm", O.BlocksPerSM},
+                       {"warps_per_sm", O.WarpsPerSM},
+                       {"occupancy", O.fraction()},
+                       {"limited_by", std::move(Limits)}};
+  if (!O.Why.empty())
+    P["cannot_launch"] = O.Why;
+  return P;
+}
+
 /// The ptx kernel's theoretical occupancy by block size (null when there
 /// is none: another target, or no ptxas figures).
-llvm::json::Value occupancyJson(const JobReport &R) {
+llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
   std::vector<Occupancy> Curve = reportOccupancy(R);
   if (Curve.empty())
     return nullptr;
   llvm::json::Array Points;
-  for (const Occupancy &O : Curve) {
-    llvm::json::Array Limits;
-    for (OccupancyLimit L :
-         {LimitRegisters, LimitShared, LimitWarps, LimitBlocks})
-      if (O.Limits & L)
-        Limits.push_back(occupancyLimitNames(L));
-    llvm::json::Object P{{"threads", O.BlockSize},
-                         {"blocks_per_sm", O.BlocksPerSM},
-                         {"warps_per_sm", O.WarpsPerSM},
-                         {"occupancy", O.fraction()},
-                         {"limited_by", std::move(Limits)}};
-    if (!O.Why.empty())
-      P["cannot_launch"] = O.Why;
-    Points.push_back(std::move(P));
-  }
+  for (const Occupancy &O : Curve)
+    Points.push_back(occupancyPointJson(O));
   const SmLimits L = *smLimits(R.Arch);
-  return llvm::json::Object{{"arch", R.Arch},
-                            {"max_warps_per_sm", L.maxWarpsPerSM()},
-                            {"max_blocks_per_sm", L.MaxBlocksPerSM},
-                            {"registers_per_sm", L.RegsPerSM},
-                            {"shared_bytes_per_sm", L.SharedPerSM},
-                            {"by_block_size", std::move(Points)}};
+  llvm::json::Object J{{"arch", R.Arch},
+                       {"max_warps_per_sm", L.maxWarpsPerSM()},
+                       {"max_blocks_per_sm", L.MaxBlocksPerSM},
+                       {"registers_per_sm", L.RegsPerSM},
+                       {"shared_bytes_per_sm", L.SharedPerSM},
+                       {"by_block_size", std::move(Points)}};
+  if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
+    J["at_threads"] = occupancyPointJson(*At);
+  return J;
 }
 
-void printOccupancy(const JobReport &R) {
+void printOccupancy(const JobReport &R, uint64_t Threads) {
   std::vector<Occupancy> Curve = reportOccupancy(R);
   if (Curve.empty())
     return;
@@ -359,9 +366,23 @@ void printOccupancy(const JobReport &R) {
                                                      R.MaxThreads)
                                                      .str()
                                                : std::string());
+  if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
+    llvm::outs() << "  at " << At->BlockSize
+                 << " threads: " << describeOccupancy(*At) << "\n";
 }
 
 int runReport(const CommandOptions &O) {
+  // --threads: the launch whose occupancy to single out.
+  uint64_t Threads = 0;
+  if (!O.Threads.empty()) {
+    std::optional<Dim3> Block = parseDim3(O.Threads);
+    if (!Block) {
+      llvm::errs() << "prism report: --threads takes X[,Y[,Z]] with positive "
+                      "integers\n";
+      return ExitUsage;
+    }
+    Threads = Block->count();
+  }
   int RC = ExitOk;
   CompileOptions Opts;
   Opts.Snapshots = true;
@@ -410,7 +431,7 @@ int runReport(const CommandOptions &O) {
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
         {"remarks", remarkCounts(R.Remarks)},
-        {"occupancy", occupancyJson(R)},
+        {"occupancy", occupancyJson(R, Threads)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
         {"resources",
@@ -477,7 +498,7 @@ int runReport(const CommandOptions &O) {
   Fig("throw sites", U.ThrowSites);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
-  printOccupancy(R);
+  printOccupancy(R, Threads);
 
   const CacheFigures &CF = R.Cache;
   llvm::outs() << "\n  cache:\n";

@@ -172,6 +172,9 @@ int main(int argc, char **argv) {
   addFileAndSig(*Report, O);
   addTargetOptions(*Report, O, /*TargetRequired=*/false);
   Report->add_flag("--json", O.Json, "stable JSON output");
+  Report->add_option("--threads", O.Threads,
+                     "block shape X[,Y[,Z]]: the occupancy of that launch "
+                     "(ptx)");
   Report->add_flag("--disk-cache", O.DiskCache,
                    "also use the on-disk compile cache ($XDG_CACHE_HOME/prism)");
   Report->add_option("--cache-dir", O.CacheDir,

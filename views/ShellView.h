@@ -88,6 +88,7 @@ public:
   StagePane &stage(Panel P);
   PipelineView &pipeline() { return Pipeline; }
   StatsView &stats() { return Stats; }
+  DevicesView &devices() { return Devices; }
   CompareView &compare() { return Compare; }
   LinkState &links() { return Links; }
 

@@ -242,6 +242,11 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   if (OccFor.lock().get() != &R) {
     Occ = reportOccupancy(R);
     OccFor = Ctx.selectedJob()->Report;
+    AtLaunchFor = 0;
+  }
+  if (AtLaunchFor != LaunchThreads) {
+    AtLaunch = reportOccupancyAt(R, LaunchThreads);
+    AtLaunchFor = LaunchThreads;
   }
   if (Occ.empty())
     return;
@@ -268,8 +273,10 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
                       describeSm(R.Arch, *smLimits(R.Arch)).c_str());
 
   float W = ImGui::GetContentRegionAvail().x;
-  float H = std::clamp(ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing(),
-                       40.0f, 120.0f);
+  // Room below for the axis, the legend, the Run form's line (often two)
+  // and the best point.
+  float Below = (AtLaunch ? 5.2f : 3.2f) * ImGui::GetTextLineHeightWithSpacing();
+  float H = std::clamp(ImGui::GetContentRegionAvail().y - Below, 40.0f, 120.0f);
   ImVec2 P = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##occ", ImVec2(W, H));
   bool Hover = ImGui::IsItemHovered();
@@ -295,6 +302,10 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
       DL->AddRectFilled(ImVec2(X0, Top), ImVec2(X1, P.y + H), Col);
     else
       DL->AddRectFilled(ImVec2(X0, P.y + H - 3), ImVec2(X1, P.y + H), Col);
+    // The Run form's launch: an outline around its bar.
+    if (AtLaunch && uint64_t(O.BlockSize) == LaunchThreads)
+      DL->AddRect(ImVec2(X0 - 1, P.y), ImVec2(X1 + 1, P.y + H), C.Text, 0, 0,
+                  1.5f);
     if (!Hot)
       continue;
     HoveredBlock = O.BlockSize;
@@ -339,6 +350,14 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   Key(C.Warning, "registers");
   Key(C.Busy, "shared memory");
   ImGui::NewLine();
+  if (AtLaunch) {
+    std::string Line = describeOccupancy(*AtLaunch);
+    ImU32 Col = AtLaunch->BlocksPerSM ? C.Text : C.Error;
+    ImGui::PushStyleColor(ImGuiCol_Text, Col);
+    ImGui::TextWrapped("Run form, %d threads: %s", AtLaunch->BlockSize,
+                       Line.c_str());
+    ImGui::PopStyleColor();
+  }
   if (Best)
     ImGui::Text("highest %.0f%% from %d threads per block", Best->fraction() * 100,
                 Best->BlockSize);

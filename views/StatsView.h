@@ -45,6 +45,11 @@ public:
     auto It = History.find(Id);
     return It == History.end() ? 0 : It->second.CompileMs.size();
   }
+  /// The block size of the launch to mark on the occupancy chart (the Run
+  /// form's; 0: none).
+  void setLaunchThreads(uint64_t N) { LaunchThreads = N; }
+  /// Its occupancy, as last drawn (tests).
+  const std::optional<Occupancy> &launchOccupancy() const { return AtLaunch; }
   /// Opens the Resources tab on the next frame (`gui --show-resources`).
   void showResources() { SelectResources = true; }
   /// The occupancy curve the Resources tab last drew, and the block size
@@ -72,6 +77,8 @@ private:
   /// The occupancy curve of OccFor (recomputed when the report changes).
   std::weak_ptr<const JobReport> OccFor;
   std::vector<Occupancy> Occ;
+  uint64_t LaunchThreads = 0, AtLaunchFor = 0;
+  std::optional<Occupancy> AtLaunch; ///< of LaunchThreads on OccFor
   int HoveredBlock = 0;
 };
 

@@ -158,6 +158,34 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R) {
                         static_cast<int>(R.MaxThreads));
 }
 
+std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
+                                          uint64_t Threads) {
+  std::optional<SmLimits> L = smLimits(R.Arch);
+  if (!Threads || !L || reportOccupancy(R).empty())
+    return std::nullopt;
+  int N = int(std::min<uint64_t>(Threads, INT_MAX));
+  if (R.MaxThreads && unsigned(N) > R.MaxThreads) {
+    Occupancy O;
+    O.BlockSize = N;
+    O.MaxWarpsPerSM = L->maxWarpsPerSM();
+    O.Why = llvm::formatv("the kernel was compiled for at most {0} threads "
+                          "(--maxthreads)",
+                          R.MaxThreads);
+    return O;
+  }
+  return occupancy(*L, *R.Resources.Registers,
+                   R.Resources.SharedBytes.value_or(0), N);
+}
+
+std::string describeOccupancy(const Occupancy &O) {
+  if (!O.BlocksPerSM)
+    return "cannot launch: " + O.Why;
+  return llvm::formatv("{0} blocks, {1} of {2} warps ({3}%), limited by {4}",
+                       O.BlocksPerSM, O.WarpsPerSM, O.MaxWarpsPerSM,
+                       int(O.fraction() * 100 + 0.5),
+                       occupancyLimitNames(O.Limits));
+}
+
 std::vector<const Occupancy *>
 occupancyRows(const std::vector<Occupancy> &Curve) {
   std::vector<const Occupancy *> Rows;

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,6 +93,15 @@ std::vector<Occupancy> occupancyCurve(const SmLimits &L, int Registers,
 /// registers, shared memory and launch bound (`--maxthreads`). Empty for
 /// other targets, unknown archs and missing figures.
 std::vector<Occupancy> reportOccupancy(const JobReport &R);
+
+/// The occupancy of a launch of `Threads` threads per block of the job
+/// reportOccupancy describes (none when it has no curve, or Threads is 0);
+/// beyond the launch bound it cannot launch.
+std::optional<Occupancy> reportOccupancyAt(const JobReport &R, uint64_t Threads);
+
+/// "4 blocks, 32 of 64 warps (50%), limited by shared memory", or
+/// "cannot launch: ...".
+std::string describeOccupancy(const Occupancy &O);
 
 /// The rows worth printing: the powers of two, and the last size when it
 /// is not one (a launch bound).

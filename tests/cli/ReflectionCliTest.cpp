@@ -121,6 +121,16 @@ TEST(ReflectionCli, ReportPrintsOccupancyByBlockSize) {
       << A100.Out;
   EXPECT_TRUE(has(A100.Out, "  highest: 100% from 512 threads per block\n"))
       << A100.Out;
+  // --threads singles out one launch, in the shape `run` takes.
+  auto At = runPrism({"report", example("occupancy.jl"), Sig, "--target", "ptx",
+                      "--threads", "16,16"});
+  ASSERT_EQ(At.ExitCode, 0) << At.Err;
+  EXPECT_TRUE(has(At.Out, "  at 256 threads: 4 blocks, 32 of 64 warps (50%), "
+                          "limited by shared memory\n"))
+      << At.Out;
+  EXPECT_EQ(runPrism({"report", example("occupancy.jl"), Sig, "--threads", "0"})
+                .ExitCode,
+            2);
   auto H100 = runPrism({"report", example("occupancy.jl"), Sig, "--target",
                         "ptx", "--arch", "sm_90", "--json"});
   ASSERT_EQ(H100.ExitCode, 0) << H100.Err;

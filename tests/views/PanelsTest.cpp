@@ -235,6 +235,15 @@ TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
     Hovered = Shell.stats().hoveredBlockSize();
   }
   EXPECT_GE(Hovered, 900); // the right end: the largest blocks
+  // The Run form's block size is marked and described.
+  Shell.devices().Form.Threads = "16,16";
+  H.frame([&] { Shell.draw(S, Q); });
+  ASSERT_TRUE(Shell.stats().launchOccupancy());
+  EXPECT_EQ(Shell.stats().launchOccupancy()->BlockSize, 256);
+  Shell.devices().Form.Threads = "2048";
+  H.frame([&] { Shell.draw(S, Q); });
+  ASSERT_TRUE(Shell.stats().launchOccupancy());
+  EXPECT_EQ(Shell.stats().launchOccupancy()->BlocksPerSM, 0);
   gallery(H, "stats_occupancy");
   // Another target has no occupancy chart.
   auto Gcn = std::make_shared<JobReport>(*test::makeSaxpyReport(2));
