@@ -8,7 +8,8 @@
 
 namespace prism::views {
 
-std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B) {
+std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
+                                        uint64_t LaunchThreads) {
   std::vector<FigureDelta> F;
   auto Opt = [](const std::optional<int> &V) -> std::optional<double> {
     if (V)
@@ -56,6 +57,24 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B) 
   };
   if (!A.Remarks.empty() || !B.Remarks.empty())
     F.push_back({"missed optimisations", Missed(A), Missed(B), true, ""});
+  // Occupancy of ptx jobs (percent; higher is better): the best over block
+  // sizes, and at the Run form's block size.
+  auto Best = [](const JobReport &Rep) -> std::optional<double> {
+    std::vector<Occupancy> Curve = reportOccupancy(Rep);
+    if (const Occupancy *O = bestOccupancy(Curve))
+      return O->fraction() * 100;
+    return std::nullopt;
+  };
+  auto At = [&](const JobReport &Rep) -> std::optional<double> {
+    if (std::optional<Occupancy> O = reportOccupancyAt(Rep, LaunchThreads))
+      return O->fraction() * 100;
+    return std::nullopt;
+  };
+  if (auto BA = Best(A), BB = Best(B); BA || BB)
+    F.push_back({"highest occupancy %", BA, BB, false, " %"});
+  if (auto AA = At(A), AB = At(B); AA || AB)
+    F.push_back({"occupancy at " + std::to_string(LaunchThreads) + " threads %",
+                 AA, AB, false, " %"});
   for (size_t I = 0; I < size_t(Stage::NumStages); ++I) {
     auto Lines = [](const StageOutput &S) -> std::optional<double> {
       if (!S.Present)
@@ -153,7 +172,7 @@ void CompareView::drawContent(ViewContext &Ctx) {
     ImGui::TableSetupColumn("B");
     ImGui::TableSetupColumn("B - A");
     ImGui::TableHeadersRow();
-    for (const FigureDelta &F : compareFigures(RA, RB)) {
+    for (const FigureDelta &F : compareFigures(RA, RB, LaunchThreads)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(F.Name.c_str());

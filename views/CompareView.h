@@ -21,13 +21,17 @@ struct FigureDelta {
   bool LowerIsBetter = true;
   const char *Unit = "";
 };
-/// Every figure of two reports, in display order (pure; tested).
-std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B);
+/// Every figure of two reports, in display order (pure; tested). With
+/// `LaunchThreads`, ptx jobs also compare their occupancy at that block size.
+std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
+                                        uint64_t LaunchThreads = 0);
 
 class CompareView {
 public:
   void draw(ViewContext &Ctx, bool *Open);
   void drawContent(ViewContext &Ctx);
+  /// The Run form's block size, for the occupancy figure (0: none).
+  void setLaunchThreads(uint64_t N) { LaunchThreads = N; }
   void pick(JobId A, JobId B) {
     JobA = A;
     JobB = B;
@@ -37,6 +41,7 @@ private:
   void prepareDiff(const JobReportRef &A, const JobReportRef &B);
 
   JobId JobA = 0, JobB = 0;
+  uint64_t LaunchThreads = 0;
   Stage DiffStage = Stage::Asm;
   bool SideBySide = false;
   // The diff on screen, keyed by the two reports (held, so that their

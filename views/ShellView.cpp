@@ -200,6 +200,7 @@ void ShellView::draw(const GuiSnapshot &Snap, CommandSink &Sink) {
   if (auto T = parseDims(Devices.Form.Threads))
     Threads = uint64_t((*T)[0]) * (*T)[1] * (*T)[2];
   Stats.setLaunchThreads(Threads);
+  Compare.setLaunchThreads(Threads);
   Stats.draw(Ctx, Vis(Panel::Stats));
   placeWindow(Panel::Devices);
   Devices.draw(Ctx, Vis(Panel::Devices));

@@ -162,6 +162,18 @@ TEST(Compare, FiguresOfTwoReports) {
   ASSERT_TRUE(Find("missed optimisations"));
   EXPECT_EQ(*Find("missed optimisations")->A, 1);
   EXPECT_EQ(Find("optimisations made"), nullptr);
+  // ptx jobs compare occupancy (higher is better); at a launch size too.
+  ASSERT_TRUE(Find("highest occupancy %"));
+  EXPECT_EQ(*Find("highest occupancy %")->A, 100);
+  EXPECT_FALSE(Find("highest occupancy %")->LowerIsBetter);
+  EXPECT_EQ(Find("occupancy at 256 threads %"), nullptr);
+  auto Big = std::make_shared<JobReport>(*B);
+  Big->Resources.SharedBytes = 40 * 1024; // 4 blocks of 41 KiB in 164 KiB
+  F = compareFigures(*A, *Big, 256);
+  const FigureDelta *At = Find("occupancy at 256 threads %");
+  ASSERT_TRUE(At);
+  EXPECT_EQ(*At->A, 100);
+  EXPECT_EQ(*At->B, 50);
 }
 
 TEST(DevicesForm, PrefillsFromTheFilesRunHeader) {
