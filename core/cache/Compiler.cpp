@@ -400,6 +400,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return optimizeModule(*Result.Module, TM, OO);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
+    // How each warp touches memory, as remarks on the optimised code.
+    if (Opt && Opts.Remarks && Config.kernel())
+      if (std::optional<WarpModel> W = Tgt.warpModel())
+        addAccessRemarks(*Result.Module, *W,
+                         Job.Spec.Func ? Job.Spec.Func->Name.string() : "",
+                         report().Remarks);
     if (!Opt) {
       fail(Opt.takeError());
       return std::move(Result);

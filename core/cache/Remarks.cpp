@@ -1,5 +1,7 @@
 #include "cache/Remarks.h"
 
+#include "llvm/IR/Module.h"
+
 #include "codegen/LineMap.h"
 
 #include "llvm/CodeGen/MachineBasicBlock.h"
@@ -153,6 +155,25 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
                                  Line, R->getLocation().getColumn()});
   }
   return true;
+}
+
+void addAccessRemarks(llvm::Module &M, const WarpModel &W,
+                      llvm::StringRef JobFunction, std::vector<OptRemark> &Out) {
+  for (llvm::Function &F : M)
+    for (const MemoryAccess &A : analyseMemoryAccesses(F, W)) {
+      OptRemark R;
+      R.Kind = A.Judged == MemoryAccess::Verdict::Poor ? RemarkKind::Missed
+                                                       : RemarkKind::Analysis;
+      R.At = Stage::LLVMOpt;
+      R.Pass = "prism-access";
+      R.Name = A.name();
+      R.Message = A.Message;
+      R.Function = F.getName().str();
+      if (const llvm::DILocation *L = A.Inst->getDebugLoc().get())
+        R.Origin = lineOriginOf(L);
+      trimToJob(R, JobFunction);
+      Out.push_back(std::move(R));
+    }
 }
 
 void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {

@@ -9,6 +9,7 @@
 
 #include "cache/JobReport.h"
 #include "infer/Inference.h"
+#include "optim/AccessPatterns.h"
 
 #include <span>
 #include <string>
@@ -17,6 +18,7 @@
 namespace llvm {
 class DiagnosticInfo;
 class DILocation;
+class Module;
 class StringRef;
 } // namespace llvm
 
@@ -40,6 +42,14 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
 /// call inlined in the user's code (the prelude's small functions are
 /// inlined everywhere: noise).
 void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out);
+
+/// Remarks on how the warps of every function in \p M that reads the
+/// thread index access memory (pass `prism-access`, see
+/// optim/AccessPatterns.h): missed for uncoalesced and bank-conflicted
+/// accesses, analysis for the others; each placed by its instruction's
+/// own inlining chain and trimmed to \p JobFunction.
+void addAccessRemarks(llvm::Module &M, const WarpModel &W,
+                      llvm::StringRef JobFunction, std::vector<OptRemark> &Out);
 
 /// Drops the frames outside the job's own function \p JobFunction (a
 /// native launch wrapper the kernel was inlined into), so that a remark's

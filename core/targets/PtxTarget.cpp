@@ -123,6 +123,14 @@ public:
     AS.Private = 5;
     return AS;
   }
+  std::optional<WarpModel> warpModel() const override {
+    WarpModel M; // 32 threads, 32-byte sectors, 32 banks of 4 bytes
+    M.ThreadIdxX = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x;
+    M.GlobalAS = 1;
+    M.SharedAS = 3;
+    M.GenericAS = 0;
+    return M;
+  }
 
   llvm::Error checkConfig(const CompilerConfig &C) const override {
     if (!ptxFeatureForArch(C.arch()))

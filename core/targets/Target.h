@@ -7,6 +7,7 @@
 #pragma once
 
 #include "lang/IR.h"
+#include "optim/AccessPatterns.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,9 @@ public:
   virtual std::string features(const CompilerConfig &C) const { return ""; }
   virtual bool kernelByDefault() const { return false; }
   virtual AddressSpaces addressSpaces() const { return {}; }
+  /// How a warp reads memory, for the access-pattern remarks (none: the
+  /// target has no warps the analysis knows).
+  virtual std::optional<WarpModel> warpModel() const { return std::nullopt; }
 
   /// What the language may use on this target.
   virtual bool supportsFloat() const { return true; }

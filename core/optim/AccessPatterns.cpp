@@ -1,0 +1,359 @@
+#include "optim/AccessPatterns.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace prism {
+
+namespace {
+
+/// Judging every access of a huge kernel would cost more than it tells.
+constexpr size_t MaxAccessesPerFunction = 512;
+
+int64_t floorDiv(int64_t A, int64_t B) {
+  return A >= 0 ? A / B : -((-A + B - 1) / B);
+}
+
+/// Values that depend on the thread index (data flow from the index reads,
+/// through loads of addresses that do).
+llvm::SmallPtrSet<const llvm::Value *, 32>
+threadDependent(llvm::ArrayRef<llvm::Instruction *> Roots) {
+  llvm::SmallPtrSet<const llvm::Value *, 32> Seen;
+  llvm::SmallVector<const llvm::Value *, 32> Work(Roots.begin(), Roots.end());
+  for (const llvm::Value *R : Roots)
+    Seen.insert(R);
+  while (!Work.empty()) {
+    const llvm::Value *V = Work.pop_back_val();
+    for (const llvm::User *U : V->users())
+      if (llvm::isa<llvm::Instruction>(U) && !llvm::isa<llvm::StoreInst>(U) &&
+          Seen.insert(U).second)
+        Work.push_back(U);
+  }
+  return Seen;
+}
+
+/// Whether S mentions a thread-dependent value other than the index reads
+/// themselves (a loaded index, a select on the thread): then substituting
+/// the index does not tell where each lane goes.
+bool dependsOnLoadedData(const llvm::SCEV *S,
+                         const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
+                         const llvm::DenseSet<const llvm::Value *> &Tids) {
+  return llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
+    if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
+      return Dep.count(U->getValue()) && !Tids.count(U->getValue());
+    return false;
+  });
+}
+
+std::string scevText(const llvm::SCEV *S) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  S->print(OS);
+  return Out;
+}
+
+
+/// Each lane's address relative to lane 0, with the thread index read as
+/// the lane and the values in Fixed as given; none when an offset is not a
+/// constant (then *Stride, when asked, is lane 1's expression).
+std::optional<std::vector<int64_t>>
+laneOffsets(const llvm::SCEV *Addr, llvm::ArrayRef<llvm::Instruction *> TidReads,
+            const llvm::ValueToSCEVMapTy &Fixed, const WarpModel &M,
+            llvm::ScalarEvolution &SE, const llvm::SCEV **Stride) {
+  std::vector<int64_t> Off;
+  const llvm::SCEV *Lane0 = nullptr;
+  for (unsigned Lane = 0; Lane < M.WarpSize; ++Lane) {
+    llvm::ValueToSCEVMapTy Map = Fixed;
+    for (llvm::Instruction *T : TidReads)
+      Map[T] = SE.getConstant(T->getType(), Lane);
+    const llvm::SCEV *At = llvm::SCEVParameterRewriter::rewrite(Addr, SE, Map);
+    if (!Lane0) {
+      Lane0 = At;
+      Off.push_back(0);
+      continue;
+    }
+    const llvm::SCEV *D = SE.getMinusSCEV(At, Lane0);
+    const auto *C = llvm::dyn_cast<llvm::SCEVConstant>(D);
+    if (!C) {
+      if (Stride && Lane == 1 && !llvm::isa<llvm::SCEVCouldNotCompute>(D))
+        *Stride = D;
+      return std::nullopt;
+    }
+    Off.push_back(C->getAPInt().getSExtValue());
+  }
+  return Off;
+}
+
+/// The loop-header phis (loop counters) S mentions as opaque values.
+llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
+                                                 const llvm::LoopInfo &LI) {
+  llvm::SmallVector<llvm::PHINode *, 4> Phis;
+  llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
+    if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
+      if (auto *P = llvm::dyn_cast<llvm::PHINode>(U->getValue()))
+        if (LI.isLoopHeader(P->getParent()) && !llvm::is_contained(Phis, P))
+          Phis.push_back(P);
+    return false;
+  });
+  return Phis;
+}
+
+/// `size(A, 2)` for a load of a DeviceArray argument's dimension (field 1
+/// of `{ptr, [N x i64]}`); empty for anything else.
+std::string nameOf(const llvm::Value *V) {
+  const auto *L = llvm::dyn_cast<llvm::LoadInst>(V);
+  if (!L)
+    return "";
+  const auto *G = llvm::dyn_cast<llvm::GEPOperator>(L->getPointerOperand());
+  const auto *Arg = llvm::dyn_cast<llvm::Argument>(
+      G ? G->getPointerOperand() : L->getPointerOperand());
+  if (!G || !Arg || !Arg->hasName() || G->getNumIndices() < 2)
+    return "";
+  llvm::SmallVector<uint64_t, 3> Idx;
+  for (const llvm::Use &U : G->indices()) {
+    const auto *C = llvm::dyn_cast<llvm::ConstantInt>(U.get());
+    if (!C)
+      return "";
+    Idx.push_back(C->getZExtValue());
+  }
+  if (Idx[0] != 0 || Idx[1] != 1 || Idx.size() > 3)
+    return "";
+  uint64_t Dim = Idx.size() == 3 ? Idx[2] + 1 : 1;
+  return llvm::formatv("size({0}, {1})", Arg->getName(), Dim);
+}
+
+const char *kindOf(const MemoryAccess &A) {
+  return A.Store ? "store" : "load";
+}
+
+void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
+  bool Uniform = std::all_of(Off.begin(), Off.end(),
+                             [](int64_t O) { return O == 0; });
+  if (Off.size() > 1)
+    A.StrideBytes = Off[1];
+  const char *Space = A.Where == MemoryAccess::Space::Global ? "global" : "shared";
+  std::string What = llvm::formatv("{0} {1} of {2}-byte values", Space,
+                                   kindOf(A), A.ElementBytes);
+  std::string Apart =
+      A.StrideBytes ? llvm::formatv("consecutive threadIdx().x are {0} bytes "
+                                    "apart",
+                                    *A.StrideBytes)
+                          .str()
+                    : std::string("the lanes' addresses are irregular");
+  if (Uniform) {
+    A.Judged = MemoryAccess::Verdict::Uniform;
+    A.Message = What + ": one address for the whole warp (a broadcast)";
+    return;
+  }
+  std::set<int64_t> Distinct(Off.begin(), Off.end());
+  if (A.Where == MemoryAccess::Space::Global) {
+    std::set<int64_t> Sectors;
+    for (int64_t O : Off) {
+      Sectors.insert(floorDiv(O, M.SectorBytes));
+      Sectors.insert(floorDiv(O + int64_t(A.ElementBytes) - 1, M.SectorBytes));
+    }
+    A.Sectors = unsigned(Sectors.size());
+    A.IdealSectors = unsigned(
+        (Distinct.size() * A.ElementBytes + M.SectorBytes - 1) / M.SectorBytes);
+    bool Good = A.Sectors <= A.IdealSectors;
+    A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
+    A.Message =
+        Good ? llvm::formatv("coalesced {0}: {1}, {2} sectors of {3} bytes per "
+                             "warp",
+                             What, Apart, A.Sectors, M.SectorBytes)
+                   .str()
+             : llvm::formatv("uncoalesced {0}: {1}, {2} sectors of {3} bytes "
+                             "per warp where {4} would do",
+                             What, Apart, A.Sectors, M.SectorBytes,
+                             A.IdealSectors)
+                   .str();
+    return;
+  }
+  // Shared memory: different words in one bank are served one after the
+  // other; the same word is broadcast.
+  std::map<int64_t, std::set<int64_t>> WordsPerBank;
+  for (int64_t O : Off) {
+    int64_t Word = floorDiv(O, M.BankBytes);
+    WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
+  }
+  unsigned Ways = 1;
+  for (const auto &[Bank, Words] : WordsPerBank)
+    Ways = std::max(Ways, unsigned(Words.size()));
+  A.ConflictWays = Ways;
+  if (Ways == 1) {
+    A.Judged = MemoryAccess::Verdict::Good;
+    A.Message = What + " without bank conflicts: " + Apart;
+    return;
+  }
+  A.Judged = MemoryAccess::Verdict::Poor;
+  A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {0} "
+                            "threads of a warp wait on one of the {3} banks "
+                            "and the access is replayed {0} times",
+                            Ways, What, Apart, M.Banks);
+}
+
+} // namespace
+
+std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
+                                                const WarpModel &M) {
+  std::vector<MemoryAccess> Out;
+  if (F.isDeclaration() || M.ThreadIdxX == llvm::Intrinsic::not_intrinsic)
+    return Out;
+  llvm::SmallVector<llvm::Instruction *, 4> TidReads;
+  for (llvm::Instruction &I : llvm::instructions(F))
+    if (auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
+        II && II->getIntrinsicID() == M.ThreadIdxX)
+      TidReads.push_back(II);
+  if (TidReads.empty())
+    return Out;
+  llvm::DenseSet<const llvm::Value *> Tids(TidReads.begin(), TidReads.end());
+  auto Dep = threadDependent(TidReads);
+
+  llvm::TargetLibraryInfoImpl TLII(llvm::Triple(F.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo TLI(TLII);
+  llvm::AssumptionCache AC(F);
+  llvm::DominatorTree DT(F);
+  llvm::LoopInfo LI(DT);
+  llvm::ScalarEvolution SE(F, TLI, AC, DT, LI);
+  const llvm::DataLayout &DL = F.getParent()->getDataLayout();
+
+  for (llvm::Instruction &I : llvm::instructions(F)) {
+    if (Out.size() >= MaxAccessesPerFunction)
+      break;
+    llvm::Value *Ptr = nullptr;
+    llvm::Type *Ty = nullptr;
+    bool Store = false;
+    if (auto *L = llvm::dyn_cast<llvm::LoadInst>(&I)) {
+      Ptr = L->getPointerOperand();
+      Ty = L->getType();
+    } else if (auto *S = llvm::dyn_cast<llvm::StoreInst>(&I)) {
+      Ptr = S->getPointerOperand();
+      Ty = S->getValueOperand()->getType();
+      Store = true;
+    } else {
+      continue;
+    }
+    // Which memory: shared arrays reach loads through an addrspacecast to
+    // a generic pointer; local variables are allocas.
+    unsigned AS = Ptr->getType()->getPointerAddressSpace();
+    const llvm::Value *Base = llvm::getUnderlyingObject(Ptr);
+    if (llvm::isa<llvm::AllocaInst>(Base))
+      continue;
+    if (Base->getType()->getPointerAddressSpace() == M.SharedAS)
+      AS = M.SharedAS;
+    else if (M.GenericAS && AS == *M.GenericAS)
+      AS = M.GlobalAS;
+    if ((AS != M.GlobalAS && AS != M.SharedAS) || !Ty->isSized() ||
+        !Dep.count(Ptr))
+      continue;
+    MemoryAccess A;
+    A.Inst = &I;
+    A.Store = Store;
+    A.Where = AS == M.GlobalAS ? MemoryAccess::Space::Global
+                               : MemoryAccess::Space::Shared;
+    A.ElementBytes = unsigned(DL.getTypeStoreSize(Ty).getFixedValue());
+    const llvm::SCEV *Addr = SE.getSCEV(Ptr);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(Addr) ||
+        dependsOnLoadedData(Addr, Dep, Tids))
+      continue; // a gather, a per-thread select: not an affine function of the lane
+    const llvm::SCEV *Stride = nullptr;
+    std::optional<std::vector<int64_t>> Off = laneOffsets(Addr, TidReads, {}, M, SE, &Stride);
+    // A loop counter SCEV could not fold into the address (a division of
+    // it, a narrowed phi): the lanes' pattern may still be the same on
+    // every iteration. Try a few iterations; agreeing offsets are the answer.
+    if (!Off) {
+      llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(Addr, LI);
+      if (!Phis.empty()) {
+        for (int64_t Sample : {0, 1, 2, 7}) {
+          llvm::ValueToSCEVMapTy Fixed;
+          for (llvm::PHINode *P : Phis)
+            Fixed[P] = SE.getConstant(P->getType(), Sample);
+          auto SampleOff = laneOffsets(Addr, TidReads, Fixed, M, SE, nullptr);
+          if (!SampleOff || (Off && *Off != *SampleOff)) {
+            Off.reset();
+            break;
+          }
+          Off = std::move(SampleOff);
+        }
+      }
+    }
+    if (Off) {
+      judge(A, *Off, M);
+      Out.push_back(std::move(A));
+      continue;
+    }
+    if (!Stride)
+      continue;
+    const char *Space =
+        A.Where == MemoryAccess::Space::Global ? "global" : "shared";
+    // `C * size(A, 1)`: a column-major array walked along a row.
+    if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(Stride);
+        Mul && Mul->getNumOperands() == 2 &&
+        llvm::isa<llvm::SCEVConstant>(Mul->getOperand(0)) &&
+        llvm::isa<llvm::SCEVUnknown>(Mul->getOperand(1))) {
+      int64_t C = llvm::cast<llvm::SCEVConstant>(Mul->getOperand(0))
+                      ->getAPInt()
+                      .getSExtValue();
+      std::string Name = nameOf(
+          llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
+      if (!Name.empty() && C > 0) {
+        A.Judged = MemoryAccess::Verdict::Poor;
+        A.Message = llvm::formatv(
+            "uncoalesced {0} {1} of {2}-byte values: consecutive "
+            "threadIdx().x are {3} × {4} bytes apart, so each thread of a "
+            "warp reads its own {5}-byte sector once {4} ≥ {6} (a "
+            "column-major array is contiguous down a column: index its first "
+            "dimension with threadIdx().x)",
+            Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
+            (M.SectorBytes + C - 1) / C);
+        Out.push_back(std::move(A));
+        continue;
+      }
+    }
+    A.Judged = MemoryAccess::Verdict::Unknown;
+    std::string Text = scevText(Stride);
+    A.Message = llvm::formatv(
+        "{0} {1} of {2}-byte values with a stride known only at run "
+        "time{3}: coalesced only if consecutive threadIdx().x are {2} bytes "
+        "apart",
+        Space, kindOf(A), A.ElementBytes,
+        Text.size() <= 60 ? " (" + Text + " bytes, LLVM's expression)" : "");
+    Out.push_back(std::move(A));
+  }
+  return Out;
+}
+
+const char *MemoryAccess::name() const {
+  switch (Judged) {
+  case Verdict::Uniform:
+    return "Broadcast";
+  case Verdict::Unknown:
+    return "RuntimeStride";
+  case Verdict::Good:
+    return Where == Space::Global ? "Coalesced" : "ConflictFree";
+  case Verdict::Poor:
+    return Where == Space::Global ? "Uncoalesced" : "BankConflict";
+  }
+  return "";
+}
+
+} // namespace prism

@@ -1,0 +1,168 @@
+// How a warp's threads access memory, judged from optimised PTX-bound IR:
+// coalesced and strided global accesses, a column-major row walk, bank
+// conflicts and their padding fix, and what is left alone (a gather, an
+// address the thread index does not reach), both as the analysis' figures
+// and as the `prism-access` remarks of a compile.
+#include "optim/AccessPatterns.h"
+
+#include "core/targets/GpuTestUtil.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace prism;
+using namespace prism::testing;
+
+namespace {
+
+constexpr const char *Source = R"(function acc!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1}, idx::DeviceArray{Int32,1}, A::DeviceArray{Float32,2})
+    t = threadIdx().x
+    @inbounds v = x[t]
+    @inbounds v += x[2 * t]
+    @inbounds v += x[idx[t]]
+    @inbounds v += A[1, t]
+    @inbounds v += x[1]
+    s = CuStaticSharedArray(Float32, 2048)
+    @inbounds s[t * 32] = v
+    @inbounds s[t * 33 + 1] = v
+    sync_threads()
+    @inbounds y[t] = s[t]
+    return
+end
+)";
+constexpr const char *Sig = "acc!(DeviceArray{Float32,1}, DeviceArray{Float32,1}, "
+                            "DeviceArray{Int32,1}, DeviceArray{Float32,2})";
+
+class AccessPatternsTest : public GpuJobTest {
+protected:
+  static WarpModel ptxWarp() {
+    WarpModel M;
+    M.ThreadIdxX = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x;
+    M.GenericAS = 0;
+    return M;
+  }
+  /// The kernel's line an access came from (its outermost inlined frame).
+  static unsigned lineOf(const MemoryAccess &A) {
+    const llvm::DILocation *L = A.Inst->getDebugLoc().get();
+    while (L && L->getInlinedAt())
+      L = L->getInlinedAt();
+    return L ? L->getLine() : 0;
+  }
+};
+
+TEST_F(AccessPatternsTest, JudgesEachAccessOfAWarp) {
+  loadText("acc.jl", Source);
+  CompileResult R = compileFor("ptx", Sig, Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  ASSERT_TRUE(R.Module);
+  llvm::Function *F = nullptr;
+  for (llvm::Function &Fn : *R.Module)
+    if (!Fn.isDeclaration() && Fn.getName().contains("acc"))
+      F = &Fn;
+  ASSERT_TRUE(F);
+  std::multimap<unsigned, MemoryAccess> ByLine;
+  for (MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp()))
+    ByLine.emplace(lineOf(A), std::move(A));
+  auto One = [&](unsigned Line, bool Store) -> const MemoryAccess * {
+    for (auto [It, End] = ByLine.equal_range(Line); It != End; ++It)
+      if (It->second.Store == Store)
+        return &It->second;
+    return nullptr;
+  };
+  using V = MemoryAccess::Verdict;
+  // x[t]: 32 floats in 4 sectors.
+  const MemoryAccess *A = One(3, false);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Good);
+  EXPECT_EQ(A->Where, MemoryAccess::Space::Global);
+  EXPECT_EQ(A->StrideBytes, 4);
+  EXPECT_EQ(A->Sectors, 4u);
+  // x[2t]: every other float, twice the sectors.
+  A = One(4, false);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Poor);
+  EXPECT_EQ(A->StrideBytes, 8);
+  EXPECT_EQ(A->Sectors, 8u);
+  EXPECT_EQ(A->IdealSectors, 4u);
+  // x[idx[t]]: idx[t] is coalesced; where x is read depends on loaded data.
+  EXPECT_EQ(ByLine.count(5), 1u);
+  EXPECT_EQ(One(5, false)->ElementBytes, 4u);
+  // A[1, t] walks a row of a column-major array: a run-time stride.
+  A = One(6, false);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Poor);
+  EXPECT_FALSE(A->StrideBytes);
+  EXPECT_NE(A->Message.find("4 × size(A, 1) bytes apart"), std::string::npos)
+      << A->Message;
+  // x[1] is the same for every thread: not an access pattern.
+  EXPECT_EQ(ByLine.count(7), 0u);
+  // s[32t]: every lane in bank 0; s[33t + 1]: padded, one lane per bank.
+  A = One(9, true);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Where, MemoryAccess::Space::Shared);
+  EXPECT_EQ(A->Judged, V::Poor);
+  EXPECT_EQ(A->ConflictWays, 32u);
+  A = One(10, true);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Good);
+  EXPECT_EQ(A->ConflictWays, 1u);
+  EXPECT_EQ(A->StrideBytes, 132);
+  // y[t] = s[t].
+  ASSERT_TRUE(One(12, false));
+  EXPECT_EQ(One(12, false)->Where, MemoryAccess::Space::Shared);
+  EXPECT_EQ(One(12, false)->Judged, V::Good);
+  ASSERT_TRUE(One(12, true));
+  EXPECT_EQ(One(12, true)->Judged, V::Good);
+}
+
+TEST_F(AccessPatternsTest, ACompileReportsThemAsRemarksOnTheirLines) {
+  loadText("acc.jl", Source);
+  CompileResult R = compileFor("ptx", Sig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  std::map<std::pair<unsigned, std::string>, RemarkKind> Seen;
+  auto KindAt = [&](unsigned Line, const char *Name) {
+    auto It = Seen.find({Line, Name});
+    return It == Seen.end() ? std::optional<RemarkKind>() : It->second;
+  };
+  for (const OptRemark &M : R.Report->Remarks)
+    if (M.Pass == "prism-access") {
+      ASSERT_FALSE(M.Origin.Frames.empty()) << M.Message;
+      EXPECT_EQ(M.Origin.Frames.back().Function, "acc!");
+      Seen[{M.Origin.Frames.back().Line, M.Name}] = M.Kind;
+    }
+  EXPECT_EQ(KindAt(3, "Coalesced"), RemarkKind::Analysis);
+  EXPECT_EQ(KindAt(4, "Uncoalesced"), RemarkKind::Missed);
+  EXPECT_EQ(KindAt(6, "Uncoalesced"), RemarkKind::Missed);
+  EXPECT_EQ(KindAt(9, "BankConflict"), RemarkKind::Missed);
+  EXPECT_EQ(KindAt(10, "ConflictFree"), RemarkKind::Analysis);
+  EXPECT_EQ(Seen.size(), 8u);
+
+  // Not for the host (no warps) nor without remarks.
+  R = compileFor("native", Sig);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  for (const OptRemark &M : R.Report->Remarks)
+    EXPECT_NE(M.Pass, "prism-access") << M.Message;
+}
+
+// The tour's example: rows padded to 33 floats keep the per-thread reads
+// free of bank conflicts; unpadded (32) every lane would hit one bank.
+TEST_F(AccessPatternsTest, TheTourExamplesPaddedTileHasNoBankConflict) {
+  loadExample("occupancy.jl");
+  CompileResult R = compileFor(
+      "ptx", "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  size_t Judged = 0;
+  for (const OptRemark &M : R.Report->Remarks)
+    if (M.Pass == "prism-access") {
+      ++Judged;
+      EXPECT_EQ(M.Kind, RemarkKind::Analysis) << M.Message;
+    }
+  EXPECT_GE(Judged, 4u);
+}
+
+} // namespace
