@@ -72,7 +72,11 @@ const Topic Topics[] = {
      "usually the answer to why a kernel is slow; the GUI lists them in the "
      "Pipeline panel's Remarks tab. Calls the inliner was forced to inline "
      "(always-inline) and calls of declarations are left out: they are not "
-     "decisions."},
+     "decisions. For ptx kernels, pass prism-access is Prism's own: how the "
+     "32 threads of a warp access memory (the lanes' addresses by "
+     "ScalarEvolution with the thread index substituted), an uncoalesced "
+     "global access or a shared-memory bank conflict as a missed remark on "
+     "its line."},
     {"occupancy",
      "Occupancy is how many warps an SM keeps resident, out of the most it "
      "can (64 on sm_80 and sm_90, 48 on sm_86 and sm_89, 32 on sm_75). While "

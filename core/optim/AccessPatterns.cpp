@@ -117,6 +117,44 @@ llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
   return Phis;
 }
 
+
+/// Phis outside loop headers whose incoming values are one expression
+/// (GVN's partial redundancy elimination computes an address on two paths
+/// and merges them), mapped to it: SCEV sees such a phi as opaque.
+llvm::ValueToSCEVMapTy phisOfOneValue(llvm::Function &F,
+                                      const llvm::LoopInfo &LI,
+                                      llvm::ScalarEvolution &SE) {
+  llvm::ValueToSCEVMapTy Map;
+  for (int Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (llvm::BasicBlock &BB : F) {
+      if (LI.isLoopHeader(&BB))
+        continue;
+      for (llvm::PHINode &P : BB.phis()) {
+        if (Map.count(&P) || !SE.isSCEVable(P.getType()))
+          continue;
+        const llvm::SCEV *Same = nullptr;
+        for (llvm::Value *In : P.incoming_values()) {
+          const llvm::SCEV *S =
+              llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(In), SE, Map);
+          if (Same && S != Same) {
+            Same = nullptr;
+            break;
+          }
+          Same = S;
+        }
+        if (Same && !llvm::isa<llvm::SCEVUnknown>(Same)) {
+          Map[&P] = Same;
+          Changed = true;
+        }
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  return Map;
+}
+
 /// `size(A, 2)` for a load of a DeviceArray argument's dimension (field 1
 /// of `{ptr, [N x i64]}`); empty for anything else.
 std::string nameOf(const llvm::Value *V) {
@@ -235,6 +273,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
   llvm::LoopInfo LI(DT);
   llvm::ScalarEvolution SE(F, TLI, AC, DT, LI);
   const llvm::DataLayout &DL = F.getParent()->getDataLayout();
+  llvm::ValueToSCEVMapTy SamePhis = phisOfOneValue(F, LI, SE);
 
   for (llvm::Instruction &I : llvm::instructions(F)) {
     if (Out.size() >= MaxAccessesPerFunction)
@@ -271,7 +310,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     A.Where = AS == M.GlobalAS ? MemoryAccess::Space::Global
                                : MemoryAccess::Space::Shared;
     A.ElementBytes = unsigned(DL.getTypeStoreSize(Ty).getFixedValue());
-    const llvm::SCEV *Addr = SE.getSCEV(Ptr);
+    const llvm::SCEV *Addr =
+        llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(Ptr), SE, SamePhis);
     if (llvm::isa<llvm::SCEVCouldNotCompute>(Addr) ||
         dependsOnLoadedData(Addr, Dep, Tids))
       continue; // a gather, a per-thread select: not an affine function of the lane
@@ -320,7 +360,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         A.Message = llvm::formatv(
             "uncoalesced {0} {1} of {2}-byte values: consecutive "
             "threadIdx().x are {3} × {4} bytes apart, so each thread of a "
-            "warp reads its own {5}-byte sector once {4} ≥ {6} (a "
+            "warp touches its own {5}-byte sector once {4} ≥ {6} (a "
             "column-major array is contiguous down a column: index its first "
             "dimension with threadIdx().x)",
             Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
