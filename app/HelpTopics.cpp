@@ -96,6 +96,21 @@ const Topic Topics[] = {
      "with enough independent work per thread can run well at 50%), but a "
      "kernel that is slow and low on occupancy has found its first suspect. "
      "On gcn, report prints the AMDGPU backend's own figure, waves per SIMD."},
+    {"coalescing",
+     "Coalescing and bank conflicts: the 32 threads of a warp issue each "
+     "load and store together. Global memory is read in 32-byte sectors, so "
+     "32 floats side by side cost 4 sectors, and 32 floats a row apart in a "
+     "column-major matrix cost 32: eight times the traffic for the same "
+     "data (uncoalesced). Shared memory has 32 banks of 4 bytes; threads "
+     "reading different words of one bank wait for each other (an n-way "
+     "bank conflict replays the access n times), while the same word is "
+     "broadcast. The usual fixes: let threadIdx().x index the first "
+     "(contiguous) dimension of a Julia array, and pad a shared tile's rows "
+     "to an odd number of words (33 instead of 32). prism remarks FILE SIG "
+     "--target ptx --pass prism-access judges every access of a kernel this "
+     "way, from the addresses ScalarEvolution gives each of the 32 lanes of "
+     "a warp (assumed: 32 consecutive threadIdx().x); the GUI marks the "
+     "lines of the bad ones."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "
