@@ -275,7 +275,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   float W = ImGui::GetContentRegionAvail().x;
   // Room below for the axis, the legend, the Run form's line (often two)
   // and the best point.
-  float Below = (AtLaunch ? 5.2f : 3.2f) * ImGui::GetTextLineHeightWithSpacing();
+  float Below =
+      (AtLaunch ? 5.2f : 3.2f) * ImGui::GetTextLineHeightWithSpacing();
   float H = std::clamp(ImGui::GetContentRegionAvail().y - Below, 40.0f, 120.0f);
   ImVec2 P = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##occ", ImVec2(W, H));
@@ -285,8 +286,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
                     ImGui::GetColorU32(ImGuiCol_FrameBg), 2);
   // 50% and 100% guides.
   for (float F : {0.5f, 1.0f})
-    DL->AddLine(ImVec2(P.x, P.y + H * (1 - F)), ImVec2(P.x + W, P.y + H * (1 - F)),
-                C.Muted & 0x60ffffff);
+    DL->AddLine(ImVec2(P.x, P.y + H * (1 - F)),
+                ImVec2(P.x + W, P.y + H * (1 - F)), C.Muted & 0x60ffffff);
   float Slot = W / float(Occ.size());
   float Gap = Slot > 4 ? 1 : 0;
   float MouseX = ImGui::GetIO().MousePos.x;
@@ -334,13 +335,15 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   ImGui::TextDisabled("%d", Occ.front().BlockSize);
   char Last[16];
   std::snprintf(Last, sizeof Last, "%d", Occ.back().BlockSize);
-  ImGui::SameLine(W - ImGui::CalcTextSize(Last).x + ImGui::GetStyle().WindowPadding.x);
+  ImGui::SameLine(W - ImGui::CalcTextSize(Last).x +
+                  ImGui::GetStyle().WindowPadding.x);
   ImGui::TextDisabled("%s", Last);
   // Legend, then the best point.
   auto Key = [&](ImU32 Col, const char *Name) {
     ImVec2 Q = ImGui::GetCursorScreenPos();
     float S = ImGui::GetTextLineHeight() * 0.7f;
-    DL->AddRectFilled(ImVec2(Q.x, Q.y + S * 0.25f), ImVec2(Q.x + S, Q.y + S * 1.25f), Col);
+    DL->AddRectFilled(ImVec2(Q.x, Q.y + S * 0.25f),
+                      ImVec2(Q.x + S, Q.y + S * 1.25f), Col);
     ImGui::Dummy(ImVec2(S, S));
     ImGui::SameLine();
     ImGui::TextDisabled("%s", Name);
@@ -359,8 +362,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::PopStyleColor();
   }
   if (Best)
-    ImGui::Text("highest %.0f%% from %d threads per block", Best->fraction() * 100,
-                Best->BlockSize);
+    ImGui::Text("highest %.0f%% from %d threads per block",
+                Best->fraction() * 100, Best->BlockSize);
   else
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
                        "no block size can launch: %s", Occ.front().Why.c_str());
@@ -382,12 +385,15 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
   float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3);
   char Overlay[64];
   std::snprintf(Overlay, sizeof Overlay, "compile %.2f ms", H.CompileMs.last());
-  ImGui::PlotLines("##ms", Getter, (void *)&H.CompileMs, int(H.CompileMs.size()),
-                   0, Overlay, 0, FLT_MAX, ImVec2(W, PlotH));
+  ImGui::PlotLines("##ms", Getter, (void *)&H.CompileMs,
+                   int(H.CompileMs.size()), 0, Overlay, 0, FLT_MAX,
+                   ImVec2(W, PlotH));
   std::snprintf(Overlay, sizeof Overlay, "allocations %.1fk", H.AllocsK.last());
-  ImGui::PlotLines("##allocs", Getter, (void *)&H.AllocsK, int(H.AllocsK.size()),
-                   0, Overlay, 0, FLT_MAX, ImVec2(W, PlotH));
-  std::snprintf(Overlay, sizeof Overlay, "instructions %.0f", H.Instructions.last());
+  ImGui::PlotLines("##allocs", Getter, (void *)&H.AllocsK,
+                   int(H.AllocsK.size()), 0, Overlay, 0, FLT_MAX,
+                   ImVec2(W, PlotH));
+  std::snprintf(Overlay, sizeof Overlay, "instructions %.0f",
+                H.Instructions.last());
   ImGui::PlotLines("##insts", Getter, (void *)&H.Instructions,
                    int(H.Instructions.size()), 0, Overlay, 0, FLT_MAX,
                    ImVec2(W, PlotH));

@@ -11,9 +11,9 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -71,12 +71,12 @@ std::string scevText(const llvm::SCEV *S) {
   return Out;
 }
 
-
 /// Each lane's address relative to lane 0, with the thread index read as
 /// the lane and the values in Fixed as given; none when an offset is not a
 /// constant (then *Stride, when asked, is lane 1's expression).
 std::optional<std::vector<int64_t>>
-laneOffsets(const llvm::SCEV *Addr, llvm::ArrayRef<llvm::Instruction *> TidReads,
+laneOffsets(const llvm::SCEV *Addr,
+            llvm::ArrayRef<llvm::Instruction *> TidReads,
             const llvm::ValueToSCEVMapTy &Fixed, const WarpModel &M,
             llvm::ScalarEvolution &SE, const llvm::SCEV **Stride) {
   std::vector<int64_t> Off;
@@ -116,7 +116,6 @@ llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
   });
   return Phis;
 }
-
 
 /// Phis outside loop headers whose incoming values are one expression
 /// (GVN's partial redundancy elimination computes an address on two paths
@@ -162,8 +161,8 @@ std::string nameOf(const llvm::Value *V) {
   if (!L)
     return "";
   const auto *G = llvm::dyn_cast<llvm::GEPOperator>(L->getPointerOperand());
-  const auto *Arg = llvm::dyn_cast<llvm::Argument>(
-      G ? G->getPointerOperand() : L->getPointerOperand());
+  const auto *Arg = llvm::dyn_cast<llvm::Argument>(G ? G->getPointerOperand()
+                                                     : L->getPointerOperand());
   if (!G || !Arg || !Arg->hasName() || G->getNumIndices() < 2)
     return "";
   llvm::SmallVector<uint64_t, 3> Idx;
@@ -179,16 +178,15 @@ std::string nameOf(const llvm::Value *V) {
   return llvm::formatv("size({0}, {1})", Arg->getName(), Dim);
 }
 
-const char *kindOf(const MemoryAccess &A) {
-  return A.Store ? "store" : "load";
-}
+const char *kindOf(const MemoryAccess &A) { return A.Store ? "store" : "load"; }
 
 void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
-  bool Uniform = std::all_of(Off.begin(), Off.end(),
-                             [](int64_t O) { return O == 0; });
+  bool Uniform =
+      std::all_of(Off.begin(), Off.end(), [](int64_t O) { return O == 0; });
   if (Off.size() > 1)
     A.StrideBytes = Off[1];
-  const char *Space = A.Where == MemoryAccess::Space::Global ? "global" : "shared";
+  const char *Space =
+      A.Where == MemoryAccess::Space::Global ? "global" : "shared";
   std::string What = llvm::formatv("{0} {1} of {2}-byte values", Space,
                                    kindOf(A), A.ElementBytes);
   std::string Apart =
@@ -266,7 +264,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
   llvm::DenseSet<const llvm::Value *> Tids(TidReads.begin(), TidReads.end());
   auto Dep = threadDependent(TidReads);
 
-  llvm::TargetLibraryInfoImpl TLII(llvm::Triple(F.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfoImpl TLII(
+      llvm::Triple(F.getParent()->getTargetTriple()));
   llvm::TargetLibraryInfo TLI(TLII);
   llvm::AssumptionCache AC(F);
   llvm::DominatorTree DT(F);
@@ -314,9 +313,11 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(Ptr), SE, SamePhis);
     if (llvm::isa<llvm::SCEVCouldNotCompute>(Addr) ||
         dependsOnLoadedData(Addr, Dep, Tids))
-      continue; // a gather, a per-thread select: not an affine function of the lane
+      continue; // a gather, a per-thread select: not an affine function of the
+                // lane
     const llvm::SCEV *Stride = nullptr;
-    std::optional<std::vector<int64_t>> Off = laneOffsets(Addr, TidReads, {}, M, SE, &Stride);
+    std::optional<std::vector<int64_t>> Off =
+        laneOffsets(Addr, TidReads, {}, M, SE, &Stride);
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
@@ -353,8 +354,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
       int64_t C = llvm::cast<llvm::SCEVConstant>(Mul->getOperand(0))
                       ->getAPInt()
                       .getSExtValue();
-      std::string Name = nameOf(
-          llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
+      std::string Name =
+          nameOf(llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
       if (!Name.empty() && C > 0) {
         A.Judged = MemoryAccess::Verdict::Poor;
         A.Message = llvm::formatv(

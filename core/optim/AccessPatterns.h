@@ -17,9 +17,11 @@
 /// accesses", "shared bank conflicts"), known here before a launch and
 /// placed on the source line. Assumed: a warp's threads differ only in
 /// `threadIdx().x`, consecutively (blockDim.x a multiple of 32), and
-/// thread 0's address is aligned to a sector. An address that depends on
-/// loaded data (a gather) or is not an affine function of the lane is not
-/// judged, nor one that does not depend on the thread index at all (a
+/// thread 0's address is aligned to a sector. Where ScalarEvolution cannot
+/// fold a loop counter into an address (a division of it), the lanes are
+/// compared on a few iterations, which must agree. An address that depends
+/// on loaded data (a gather) or is not an affine function of the lane is
+/// not judged, nor one that does not depend on the thread index at all (a
 /// kernel parameter, one thread's store).
 #pragma once
 
@@ -54,10 +56,10 @@ struct WarpModel {
 struct MemoryAccess {
   enum class Space : uint8_t { Global, Shared };
   enum class Verdict : uint8_t {
-    Uniform,   ///< one address for the whole warp
-    Good,      ///< coalesced (global), conflict-free (shared)
-    Poor,      ///< uncoalesced, or a bank conflict
-    Unknown,   ///< a run-time stride: Detail has LLVM's expression
+    Uniform, ///< one address for the whole warp
+    Good,    ///< coalesced (global), conflict-free (shared)
+    Poor,    ///< uncoalesced, or a bank conflict
+    Unknown, ///< a run-time stride (the message has LLVM's expression)
   };
   const llvm::Instruction *Inst = nullptr;
   Space Where = Space::Global;

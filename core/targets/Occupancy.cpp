@@ -159,7 +159,7 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R) {
 }
 
 std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
-                                          uint64_t Threads) {
+                                           uint64_t Threads) {
   std::optional<SmLimits> L = smLimits(R.Arch);
   if (!Threads || !L || reportOccupancy(R).empty())
     return std::nullopt;

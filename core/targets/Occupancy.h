@@ -37,9 +37,9 @@ struct SmLimits {
   int RegsPerSM = 65536;
   int RegsPerBlock = 65536;
   int MaxRegsPerThread = 255;
-  int RegAllocUnit = 256;   ///< registers are given to a warp in these units
-  int SubPartitions = 4;    ///< each holds a quarter of the register file
-  int SharedPerSM = 0;      ///< bytes, with the largest shared-memory carveout
+  int RegAllocUnit = 256; ///< registers are given to a warp in these units
+  int SubPartitions = 4;  ///< each holds a quarter of the register file
+  int SharedPerSM = 0;    ///< bytes, with the largest shared-memory carveout
   int SharedPerBlock = 48 * 1024; ///< static shared memory a block may declare
   int SharedReservedPerBlock = 0; ///< the driver's own per block (sm_80+)
   int SharedAllocUnit = 256;
@@ -63,12 +63,12 @@ std::string occupancyLimitNames(unsigned Limits);
 /// The occupancy of one block size.
 struct Occupancy {
   int BlockSize = 0;
-  int BlocksPerSM = 0;   ///< resident blocks; 0: the block cannot launch
-  int WarpsPerSM = 0;    ///< resident warps
+  int BlocksPerSM = 0; ///< resident blocks; 0: the block cannot launch
+  int WarpsPerSM = 0;  ///< resident warps
   int MaxWarpsPerSM = 0;
   /// Blocks each resource alone would allow (INT_MAX: no limit).
   int ByWarps = 0, ByRegisters = 0, ByShared = 0, ByBlocks = 0;
-  unsigned Limits = 0;   ///< OccupancyLimit bits that reach BlocksPerSM
+  unsigned Limits = 0;       ///< OccupancyLimit bits that reach BlocksPerSM
   int RegistersPerBlock = 0; ///< as allocated (rounded to warps and units)
   int SharedPerBlock = 0;    ///< as allocated (rounded, with the reserve)
   std::string Why;           ///< why a block cannot launch, when it cannot
@@ -97,7 +97,8 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R);
 /// The occupancy of a launch of `Threads` threads per block of the job
 /// reportOccupancy describes (none when it has no curve, or Threads is 0);
 /// beyond the launch bound it cannot launch.
-std::optional<Occupancy> reportOccupancyAt(const JobReport &R, uint64_t Threads);
+std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
+                                           uint64_t Threads);
 
 /// "4 blocks, 32 of 64 warps (50%), limited by shared memory", or
 /// "cannot launch: ...".
@@ -105,7 +106,8 @@ std::string describeOccupancy(const Occupancy &O);
 
 /// The rows worth printing: the powers of two, and the last size when it
 /// is not one (a launch bound).
-std::vector<const Occupancy *> occupancyRows(const std::vector<Occupancy> &Curve);
+std::vector<const Occupancy *>
+occupancyRows(const std::vector<Occupancy> &Curve);
 
 /// "sm_90 SM: 64 warps, 32 blocks, 65536 registers, 228 KiB shared memory".
 std::string describeSm(llvm::StringRef Arch, const SmLimits &L);

@@ -20,7 +20,8 @@ using namespace prism::testing;
 
 namespace {
 
-constexpr const char *Source = R"(function acc!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1}, idx::DeviceArray{Int32,1}, A::DeviceArray{Float32,2})
+constexpr const char *Source =
+    R"(function acc!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1}, idx::DeviceArray{Int32,1}, A::DeviceArray{Float32,2})
     t = threadIdx().x
     @inbounds v = x[t]
     @inbounds v += x[2 * t]
@@ -35,8 +36,9 @@ constexpr const char *Source = R"(function acc!(y::DeviceArray{Float32,1}, x::De
     return
 end
 )";
-constexpr const char *Sig = "acc!(DeviceArray{Float32,1}, DeviceArray{Float32,1}, "
-                            "DeviceArray{Int32,1}, DeviceArray{Float32,2})";
+constexpr const char *Sig =
+    "acc!(DeviceArray{Float32,1}, DeviceArray{Float32,1}, "
+    "DeviceArray{Int32,1}, DeviceArray{Float32,2})";
 
 class AccessPatternsTest : public GpuJobTest {
 protected:

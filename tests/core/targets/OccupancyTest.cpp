@@ -122,7 +122,8 @@ TEST(Occupancy, CurveStopsAtTheLaunchBound) {
 // size and block size sampled here.
 TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
   int Compared = 0;
-  for (const char *Arch : {"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"}) {
+  for (const char *Arch :
+       {"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"}) {
     SmLimits L = limits(Arch);
     cudaOccDeviceProp P;
     P.computeMajor = L.Major;
@@ -140,8 +141,8 @@ TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
     cudaOccDeviceState State;
     for (int Regs : {1, 8, 13, 16, 24, 32, 33, 40, 48, 56, 64, 72, 80, 96, 128,
                      168, 200, 255})
-      for (int Shared : {0, 4, 1000, 1024, 4096, 12288, 16384, 40000, 49152,
-                         49153})
+      for (int Shared :
+           {0, 4, 1000, 1024, 4096, 12288, 16384, 40000, 49152, 49153})
         for (int Block = 1; Block <= 1056; Block += (Block < 96 ? 1 : 31)) {
           cudaOccFuncAttributes A;
           A.maxThreadsPerBlock = L.MaxThreadsPerBlock;
@@ -149,13 +150,13 @@ TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
           A.sharedSizeBytes = Shared;
           A.numBlockBarriers = 1; // as converted from cudaFuncAttributes
           cudaOccResult Ref;
-          ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&Ref, &P, &A, &State,
-                                                            Block, 0),
+          ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&Ref, &P, &A,
+                                                            &State, Block, 0),
                     CUDA_OCC_SUCCESS);
           Occupancy O = occupancy(L, Regs, Shared, Block);
-          SCOPED_TRACE(::testing::Message() << Arch << " regs " << Regs
-                                          << " shared " << Shared << " block "
-                                          << Block);
+          SCOPED_TRACE(::testing::Message()
+                       << Arch << " regs " << Regs << " shared " << Shared
+                       << " block " << Block);
           ASSERT_EQ(O.BlocksPerSM, Ref.activeBlocksPerMultiprocessor);
           ASSERT_EQ(O.ByRegisters, Ref.blockLimitRegs);
           ASSERT_EQ(O.ByShared, Ref.blockLimitSharedMem);
@@ -186,7 +187,8 @@ TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
   if (!findPtxas())
     GTEST_SKIP() << "ptxas not found";
   loadExample("reduce.jl");
-  const char *Sig = "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  const char *Sig =
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
   testing::GpuJobOptions O;
   O.Arch = "sm_90";
   CompileResult R = compileFor("ptx", Sig, Stage::Asm, O);
@@ -194,7 +196,8 @@ TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
   std::vector<Occupancy> Curve = reportOccupancy(*R.Report);
   ASSERT_EQ(Curve.size(), 32u);
   const ResourceUsage &U = R.Report->Resources;
-  Occupancy At256 = occupancy(limits("sm_90"), *U.Registers, *U.SharedBytes, 256);
+  Occupancy At256 =
+      occupancy(limits("sm_90"), *U.Registers, *U.SharedBytes, 256);
   EXPECT_EQ(Curve[7].BlockSize, 256);
   EXPECT_EQ(Curve[7].BlocksPerSM, At256.BlocksPerSM);
   EXPECT_DOUBLE_EQ(Curve[7].fraction(), 1.0);
