@@ -317,7 +317,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
                 // lane
     const llvm::SCEV *Stride = nullptr;
     std::optional<std::vector<int64_t>> Off =
-        laneOffsets(Addr, TidReads, {}, M, SE, &Stride);
+        laneOffsets(Addr, TidReads, llvm::ValueToSCEVMapTy(), M, SE, &Stride);
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
