@@ -228,6 +228,20 @@ static llvm::json::Object remarkCounts(const std::vector<OptRemark> &Remarks) {
   return J;
 }
 
+/// The access-pattern verdicts (null when the job has none: not ptx).
+static llvm::json::Value accessCounts(const std::vector<OptRemark> &Remarks) {
+  AccessCounts C = countAccessRemarks(Remarks);
+  if (!C.total())
+    return nullptr;
+  auto N = [](size_t V) { return static_cast<int64_t>(V); };
+  return llvm::json::Object{{"coalesced", N(C.Coalesced)},
+                            {"uncoalesced", N(C.Uncoalesced)},
+                            {"conflict_free", N(C.ConflictFree)},
+                            {"bank_conflicts", N(C.BankConflicts)},
+                            {"broadcast", N(C.Broadcast)},
+                            {"runtime_stride", N(C.RuntimeStride)}};
+}
+
 int runRemarks(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
@@ -431,6 +445,7 @@ int runReport(const CommandOptions &O) {
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
         {"remarks", remarkCounts(R.Remarks)},
+        {"accesses", accessCounts(R.Remarks)},
         {"occupancy", occupancyJson(R, Threads)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
@@ -475,6 +490,13 @@ int runReport(const CommandOptions &O) {
   llvm::outs() << "\n  passes that changed the IR: " << R.Passes.size() << "\n";
   llvm::outs() << "  optimisation remarks: " << summarizeRemarks(R.Remarks)
                << " (prism remarks lists them)\n";
+  if (AccessCounts A = countAccessRemarks(R.Remarks); A.total())
+    llvm::outs() << llvm::formatv(
+        "  memory accesses of a warp: global {0} coalesced, {1} uncoalesced; "
+        "shared {2} conflict-free, {3} with bank conflicts; {4} with a "
+        "run-time stride (prism remarks --pass prism-access)\n",
+        A.Coalesced, A.Uncoalesced, A.ConflictFree, A.BankConflicts,
+        A.RuntimeStride);
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {

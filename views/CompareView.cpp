@@ -2,6 +2,8 @@
 
 #include "StatsView.h"
 
+#include "cache/Remarks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -57,6 +59,15 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
   };
   if (!A.Remarks.empty() || !B.Remarks.empty())
     F.push_back({"missed optimisations", Missed(A), Missed(B), true, ""});
+  // How the warps access memory (the prism-access remarks).
+  AccessCounts CA = countAccessRemarks(A.Remarks),
+               CB = countAccessRemarks(B.Remarks);
+  if (CA.total() || CB.total()) {
+    F.push_back({"uncoalesced accesses", double(CA.Uncoalesced),
+                 double(CB.Uncoalesced), true, ""});
+    F.push_back({"bank-conflicted accesses", double(CA.BankConflicts),
+                 double(CB.BankConflicts), true, ""});
+  }
   // Occupancy of ptx jobs (percent; higher is better): the best over block
   // sizes, and at the Run form's block size.
   auto Best = [](const JobReport &Rep) -> std::optional<double> {

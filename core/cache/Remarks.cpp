@@ -176,6 +176,23 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
     }
 }
 
+AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {
+  AccessCounts C;
+  for (const OptRemark &R : Remarks) {
+    if (R.Pass != "prism-access")
+      continue;
+    llvm::StringRef N = R.Name;
+    size_t &Slot = N == "Coalesced"      ? C.Coalesced
+                   : N == "Uncoalesced"  ? C.Uncoalesced
+                   : N == "ConflictFree" ? C.ConflictFree
+                   : N == "BankConflict" ? C.BankConflicts
+                   : N == "Broadcast"    ? C.Broadcast
+                                         : C.RuntimeStride;
+    ++Slot;
+  }
+  return C;
+}
+
 void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
   auto Name = [](const MethodInstance *MI) {
     return MI && MI->Def ? MI->Def->Name.string() : std::string();

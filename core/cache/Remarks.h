@@ -51,6 +51,18 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out);
 void addAccessRemarks(llvm::Module &M, const WarpModel &W,
                       llvm::StringRef JobFunction, std::vector<OptRemark> &Out);
 
+/// The accesses the `prism-access` remarks judged, by verdict.
+struct AccessCounts {
+  size_t Coalesced = 0, Uncoalesced = 0;     ///< global memory
+  size_t ConflictFree = 0, BankConflicts = 0; ///< shared memory
+  size_t Broadcast = 0, RuntimeStride = 0;
+  size_t total() const {
+    return Coalesced + Uncoalesced + ConflictFree + BankConflicts + Broadcast +
+           RuntimeStride;
+  }
+};
+AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks);
+
 /// Drops the frames outside the job's own function \p JobFunction (a
 /// native launch wrapper the kernel was inlined into), so that a remark's
 /// outermost frame is the job's line.

@@ -155,6 +155,32 @@ TEST(ReflectionCli, ReportPrintsOccupancyByBlockSize) {
   EXPECT_TRUE(has(Host.Out, "\"occupancy\": null")) << Host.Out;
 }
 
+// The access-pattern remarks, counted in the report: matmul's column-major
+// row walks (A, B and C) and its transposed tiles (two stores, two loads in
+// the unrolled inner loop).
+TEST(ReflectionCli, ReportCountsMemoryAccessPatterns) {
+  const std::string Sig = "matmul!(DeviceArray{Float32,2}, "
+                          "DeviceArray{Float32,2}, DeviceArray{Float32,2})";
+  auto R = runPrism({"report", example("matmul.jl"), Sig, "--target", "ptx"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "  memory accesses of a warp: global 0 coalesced, 3 "
+                         "uncoalesced; shared 0 conflict-free, 4 with bank "
+                         "conflicts;"))
+      << R.Out;
+  auto J = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--json"});
+  ASSERT_EQ(J.ExitCode, 0) << J.Err;
+  auto V = llvm::json::parse(J.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *A = V->getAsObject()->getObject("accesses");
+  ASSERT_TRUE(A) << J.Out;
+  EXPECT_EQ(A->getInteger("coalesced"), 3); // x[i], y[i] read, y[i] written
+  EXPECT_EQ(A->getInteger("uncoalesced"), 0);
+  // The host has no warps.
+  auto H = runPrism({"report", example("saxpy.jl"), Saxpy, "--json"});
+  EXPECT_TRUE(has(H.Out, "\"accesses\": null")) << H.Out;
+}
+
 // Julia's --check-bounds on every compiling command: `no` removes
 // block_sum's three checks, `yes` brings back those saxpy's @inbounds
 // removed; code_typed shows the difference in the typed IR already; an

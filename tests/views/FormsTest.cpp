@@ -174,6 +174,18 @@ TEST(Compare, FiguresOfTwoReports) {
   ASSERT_TRUE(At);
   EXPECT_EQ(*At->A, 100);
   EXPECT_EQ(*At->B, 50);
+  // Access patterns, once either job has them.
+  EXPECT_EQ(Find("uncoalesced accesses"), nullptr);
+  OptRemark Bad;
+  Bad.Kind = RemarkKind::Missed;
+  Bad.Pass = "prism-access";
+  Bad.Name = "Uncoalesced";
+  Big->Remarks.push_back(Bad);
+  F = compareFigures(*A, *Big);
+  ASSERT_TRUE(Find("uncoalesced accesses"));
+  EXPECT_EQ(*Find("uncoalesced accesses")->A, 0);
+  EXPECT_EQ(*Find("uncoalesced accesses")->B, 1);
+  EXPECT_EQ(*Find("bank-conflicted accesses")->B, 0);
 }
 
 TEST(DevicesForm, PrefillsFromTheFilesRunHeader) {
