@@ -159,8 +159,20 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
 
 void addAccessRemarks(llvm::Module &M, const WarpModel &W,
                       llvm::StringRef JobFunction, std::vector<OptRemark> &Out) {
-  for (llvm::Function &F : M)
-    for (const MemoryAccess &A : analyseMemoryAccesses(F, W)) {
+  for (llvm::Function &F : M) {
+    std::vector<MemoryAccess> Accesses = analyseMemoryAccesses(F, W);
+    if (Accesses.size() >= MaxAccessesPerFunction) {
+      OptRemark R;
+      R.Kind = RemarkKind::Analysis;
+      R.Pass = "prism-access";
+      R.Name = "Limit";
+      R.Message = "only the first " + std::to_string(MaxAccessesPerFunction) +
+                  " memory accesses of `" + F.getName().str() +
+                  "` were judged";
+      R.Function = F.getName().str();
+      Out.push_back(std::move(R));
+    }
+    for (const MemoryAccess &A : Accesses) {
       OptRemark R;
       R.Kind = A.Judged == MemoryAccess::Verdict::Poor ? RemarkKind::Missed
                                                        : RemarkKind::Analysis;
@@ -174,6 +186,7 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
       trimToJob(R, JobFunction);
       Out.push_back(std::move(R));
     }
+  }
 }
 
 AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {
@@ -182,13 +195,18 @@ AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {
     if (R.Pass != "prism-access")
       continue;
     llvm::StringRef N = R.Name;
-    size_t &Slot = N == "Coalesced"      ? C.Coalesced
-                   : N == "Uncoalesced"  ? C.Uncoalesced
-                   : N == "ConflictFree" ? C.ConflictFree
-                   : N == "BankConflict" ? C.BankConflicts
-                   : N == "Broadcast"    ? C.Broadcast
-                                         : C.RuntimeStride;
-    ++Slot;
+    if (N == "Coalesced")
+      ++C.Coalesced;
+    else if (N == "Uncoalesced")
+      ++C.Uncoalesced;
+    else if (N == "ConflictFree")
+      ++C.ConflictFree;
+    else if (N == "BankConflict")
+      ++C.BankConflicts;
+    else if (N == "Broadcast")
+      ++C.Broadcast;
+    else if (N == "RuntimeStride")
+      ++C.RuntimeStride;
   }
   return C;
 }

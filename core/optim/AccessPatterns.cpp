@@ -26,9 +26,6 @@ namespace prism {
 
 namespace {
 
-/// Judging every access of a huge kernel would cost more than it tells.
-constexpr size_t MaxAccessesPerFunction = 512;
-
 int64_t floorDiv(int64_t A, int64_t B) {
   return A >= 0 ? A / B : -((-A + B - 1) / B);
 }

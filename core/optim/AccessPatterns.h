@@ -75,6 +75,10 @@ struct MemoryAccess {
   const char *name() const;
 };
 
+/// Judging every access of a huge kernel would cost more than it tells:
+/// the analysis stops after this many.
+constexpr size_t MaxAccessesPerFunction = 512;
+
 /// The accesses of F, in instruction order. Empty when F does not read
 /// the thread index.
 std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
