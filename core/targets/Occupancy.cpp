@@ -147,10 +147,16 @@ std::vector<Occupancy> occupancyCurve(const SmLimits &L, int Registers,
   return Curve;
 }
 
-std::vector<Occupancy> reportOccupancy(const JobReport &R) {
+/// The SM a report's occupancy is about: a ptx kernel whose registers
+/// ptxas measured, for an arch the table knows.
+static std::optional<SmLimits> reportSm(const JobReport &R) {
   if (R.Target != "ptx" || !R.Kernel || !R.Resources.Registers)
-    return {};
-  std::optional<SmLimits> L = smLimits(R.Arch);
+    return std::nullopt;
+  return smLimits(R.Arch);
+}
+
+std::vector<Occupancy> reportOccupancy(const JobReport &R) {
+  std::optional<SmLimits> L = reportSm(R);
   if (!L)
     return {};
   return occupancyCurve(*L, *R.Resources.Registers,
@@ -160,8 +166,8 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R) {
 
 std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
                                            uint64_t Threads) {
-  std::optional<SmLimits> L = smLimits(R.Arch);
-  if (!Threads || !L || reportOccupancy(R).empty())
+  std::optional<SmLimits> L = reportSm(R);
+  if (!Threads || !L)
     return std::nullopt;
   int N = int(std::min<uint64_t>(Threads, INT_MAX));
   if (R.MaxThreads && unsigned(N) > R.MaxThreads) {
