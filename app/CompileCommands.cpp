@@ -242,9 +242,44 @@ static llvm::json::Value accessCounts(const std::vector<OptRemark> &Remarks) {
                             {"runtime_stride", N(C.RuntimeStride)}};
 }
 
+/// The branch-divergence verdicts (null when the job has none: not ptx, or
+/// no branch on the thread index).
+static llvm::json::Value branchCounts(const std::vector<OptRemark> &Remarks) {
+  BranchCounts C = countBranchRemarks(Remarks);
+  if (!C.total())
+    return nullptr;
+  auto N = [](size_t V) { return static_cast<int64_t>(V); };
+  return llvm::json::Object{{"divergent", N(C.Divergent)},
+                            {"partly_divergent", N(C.PartlyDivergent)},
+                            {"warp_uniform", N(C.WarpUniform)},
+                            {"at_a_boundary", N(C.Boundary)},
+                            {"data_dependent", N(C.DataDependent)},
+                            {"not_evaluated", N(C.Unknown)}};
+}
+
+/// --threads X[,Y[,Z]] as the block the warp analyses assume (zeros when
+/// absent); none, after a usage message, when malformed.
+static std::optional<std::array<unsigned, 3>>
+blockOption(const CommandOptions &O, llvm::StringRef Command) {
+  std::array<unsigned, 3> Block = {0, 0, 0};
+  if (O.Threads.empty())
+    return Block;
+  std::optional<Dim3> D = parseDim3(O.Threads);
+  if (!D) {
+    llvm::errs() << "prism " << Command
+                 << ": --threads takes X[,Y[,Z]] with positive integers\n";
+    return std::nullopt;
+  }
+  return std::array<unsigned, 3>{D->X, D->Y, D->Z};
+}
+
 int runRemarks(const CommandOptions &O) {
+  std::optional<std::array<unsigned, 3>> Block = blockOption(O, "remarks");
+  if (!Block)
+    return ExitUsage;
   int RC = ExitOk;
   CompileOptions Opts;
+  Opts.Block = *Block;
   Opts.Resources = false; // remarks only: no `ptxas -v`
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
@@ -386,19 +421,15 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
 }
 
 int runReport(const CommandOptions &O) {
-  // --threads: the launch whose occupancy to single out.
-  uint64_t Threads = 0;
-  if (!O.Threads.empty()) {
-    std::optional<Dim3> Block = parseDim3(O.Threads);
-    if (!Block) {
-      llvm::errs() << "prism report: --threads takes X[,Y[,Z]] with positive "
-                      "integers\n";
-      return ExitUsage;
-    }
-    Threads = Block->count();
-  }
+  // --threads: the launch whose occupancy to single out, and whose warps
+  // the access and divergence counts assume.
+  std::optional<std::array<unsigned, 3>> Block = blockOption(O, "report");
+  if (!Block)
+    return ExitUsage;
+  uint64_t Threads = uint64_t((*Block)[0]) * (*Block)[1] * (*Block)[2];
   int RC = ExitOk;
   CompileOptions Opts;
+  Opts.Block = *Block;
   Opts.Snapshots = true;
   Opts.TypedOptimized = true;
   auto C = compileFor(O, Stage::Asm, Opts, RC);
@@ -446,6 +477,7 @@ int runReport(const CommandOptions &O) {
         {"passes_changed", std::move(Passes)},
         {"remarks", remarkCounts(R.Remarks)},
         {"accesses", accessCounts(R.Remarks)},
+        {"branches", branchCounts(R.Remarks)},
         {"occupancy", occupancyJson(R, Threads)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
@@ -497,6 +529,13 @@ int runReport(const CommandOptions &O) {
         "run-time stride (prism remarks --pass prism-access)\n",
         A.Coalesced, A.Uncoalesced, A.ConflictFree, A.BankConflicts,
         A.RuntimeStride);
+  if (BranchCounts B = countBranchRemarks(R.Remarks); B.total())
+    llvm::outs() << llvm::formatv(
+        "  branches on the thread index: {0} divergent in every warp, {1} in "
+        "some warps, {2} at a run-time bound, {3} warp-uniform, {4} on loaded "
+        "data, {5} not evaluated (prism remarks --pass prism-divergence)\n",
+        B.Divergent, B.PartlyDivergent, B.Boundary, B.WarpUniform,
+        B.DataDependent, B.Unknown);
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {

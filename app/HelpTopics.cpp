@@ -109,8 +109,24 @@ const Topic Topics[] = {
      "to an odd number of words (33 instead of 32). prism remarks FILE SIG "
      "--target ptx --pass prism-access judges every access of a kernel this "
      "way, from the addresses ScalarEvolution gives each of the 32 lanes of "
-     "a warp (assumed: 32 consecutive threadIdx().x); the GUI marks the "
-     "lines of the bad ones."},
+     "a warp (32 consecutive threadIdx().x, unless --threads X,Y gives the "
+     "block: a 16×16 block's warp is 16 threadIdx().x × 2 threadIdx().y); "
+     "the GUI marks the lines of the bad ones."},
+    {"divergence",
+     "Branch divergence: the 32 threads of a warp share one instruction "
+     "stream. When a branch's condition differs between them, the warp runs "
+     "both sides one after the other with the threads of the other side "
+     "idle. `if t % 2 == 0` splits every warp (half the threads idle on "
+     "each side); `if t <= 64` splits none (warps 0-1 take one side, the "
+     "rest the other); `if i <= length(x)` splits only the warp the bound "
+     "falls in. A tree reduction that halves `s` keeps whole warps busy "
+     "while s >= 32 and splits warp 0 on the last rounds; the interleaved "
+     "form `(t - 1) % (2s) == 0` splits every warp from the first round. "
+     "prism remarks FILE SIG --target ptx --pass prism-divergence --threads "
+     "256 decides every branch on the thread index per lane and per warp "
+     "(following a loop counter through its iterations when the block is "
+     "known): missed where every warp diverges, analysis otherwise; bounds "
+     "checks that throw are left out. prism report counts them."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "

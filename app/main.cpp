@@ -163,6 +163,10 @@ int main(int argc, char **argv) {
   Remarks->add_option("--pass", O.RemarkPass,
                       "only the remarks of this LLVM pass (licm, gvn, "
                       "loop-vectorize, regalloc, ...)");
+  Remarks->add_option("--threads", O.Threads,
+                      "block shape X[,Y[,Z]] of the launch: how warps are laid "
+                      "out for the prism-access and prism-divergence remarks "
+                      "(ptx; default: 32 consecutive threadIdx().x)");
   Remarks->add_flag("--json", O.Json, "stable JSON output");
   Remarks->footer(example("remarks", SaxpySig + std::string(" --target ptx --kind missed")));
   On(Remarks, runRemarks);
@@ -173,7 +177,8 @@ int main(int argc, char **argv) {
   addTargetOptions(*Report, O, /*TargetRequired=*/false);
   Report->add_flag("--json", O.Json, "stable JSON output");
   Report->add_option("--threads", O.Threads,
-                     "block shape X[,Y[,Z]]: the occupancy of that launch "
+                     "block shape X[,Y[,Z]]: the occupancy of that launch, "
+                     "and the warps the access and divergence counts assume "
                      "(ptx)");
   Report->add_flag("--disk-cache", O.DiskCache,
                    "also use the on-disk compile cache ($XDG_CACHE_HOME/prism)");

@@ -68,6 +68,12 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
     F.push_back({"bank-conflicted accesses", double(CA.BankConflicts),
                  double(CB.BankConflicts), true, ""});
   }
+  // Branches that split every warp (the prism-divergence remarks).
+  BranchCounts BA = countBranchRemarks(A.Remarks),
+               BB = countBranchRemarks(B.Remarks);
+  if (BA.total() || BB.total())
+    F.push_back({"divergent branches", double(BA.Divergent),
+                 double(BB.Divergent), true, ""});
   // Occupancy of ptx jobs (percent; higher is better): the best over block
   // sizes, and at the Run form's block size.
   auto Best = [](const JobReport &Rep) -> std::optional<double> {

@@ -400,12 +400,15 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return optimizeModule(*Result.Module, TM, OO);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
-    // How each warp touches memory, as remarks on the optimised code.
+    // How each warp touches memory and which branches split it, as
+    // remarks on the optimised code.
     if (Opt && Opts.Remarks && Config.kernel())
-      if (std::optional<WarpModel> W = Tgt.warpModel())
-        addAccessRemarks(*Result.Module, *W,
-                         Job.Spec.Func ? Job.Spec.Func->Name.string() : "",
-                         report().Remarks);
+      if (std::optional<WarpModel> W = Tgt.warpModel()) {
+        W->Block = Opts.Block;
+        std::string Fn = Job.Spec.Func ? Job.Spec.Func->Name.string() : "";
+        addAccessRemarks(*Result.Module, *W, Fn, report().Remarks);
+        addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks);
+      }
     if (!Opt) {
       fail(Opt.takeError());
       return std::move(Result);

@@ -20,6 +20,7 @@
 #include "cache/JobReport.h"
 #include "infer/Inference.h"
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -60,6 +61,10 @@ struct CompileOptions {
   /// Collect LLVM's optimisation remarks into JobReport::Remarks. Without
   /// it no pass builds one (LLVM checks before it formats a remark).
   bool Remarks = true;
+  /// The launch's block shape (threads in x, y, z) that the warp analyses
+  /// behind the `prism-access` and `prism-divergence` remarks assume; all
+  /// zero: a warp is 32 consecutive threadIdx().x.
+  std::array<unsigned, 3> Block = {0, 0, 0};
   /// Measure resources (ptx: runs `ptxas -v`, a separate process).
   bool Resources = true;
   /// Where measuring runs a tool (Target::resourceUsageRunsATool), leave it

@@ -10,6 +10,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/Path.h"
 
 #include <array>
@@ -157,36 +158,93 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
   return true;
 }
 
+namespace {
+/// A remark of one of Prism's own analyses on instruction \p I of \p F.
+OptRemark analysisRemark(RemarkKind Kind, const char *Pass, const char *Name,
+                         std::string Message, const llvm::Function &F,
+                         const llvm::Instruction *I,
+                         llvm::StringRef JobFunction) {
+  OptRemark R;
+  R.Kind = Kind;
+  R.At = Stage::LLVMOpt;
+  R.Pass = Pass;
+  R.Name = Name;
+  R.Message = std::move(Message);
+  R.Function = F.getName().str();
+  if (const llvm::DILocation *L = I ? I->getDebugLoc().get() : nullptr)
+    R.Origin = lineOriginOf(L);
+  trimToJob(R, JobFunction);
+  return R;
+}
+} // namespace
+
 void addAccessRemarks(llvm::Module &M, const WarpModel &W,
                       llvm::StringRef JobFunction, std::vector<OptRemark> &Out) {
   for (llvm::Function &F : M) {
     std::vector<MemoryAccess> Accesses = analyseMemoryAccesses(F, W);
-    if (Accesses.size() >= MaxAccessesPerFunction) {
-      OptRemark R;
-      R.Kind = RemarkKind::Analysis;
-      R.Pass = "prism-access";
-      R.Name = "Limit";
-      R.Message = "only the first " + std::to_string(MaxAccessesPerFunction) +
-                  " memory accesses of `" + F.getName().str() +
-                  "` were judged";
-      R.Function = F.getName().str();
-      Out.push_back(std::move(R));
-    }
-    for (const MemoryAccess &A : Accesses) {
-      OptRemark R;
-      R.Kind = A.Judged == MemoryAccess::Verdict::Poor ? RemarkKind::Missed
-                                                       : RemarkKind::Analysis;
-      R.At = Stage::LLVMOpt;
-      R.Pass = "prism-access";
-      R.Name = A.name();
-      R.Message = A.Message;
-      R.Function = F.getName().str();
-      if (const llvm::DILocation *L = A.Inst->getDebugLoc().get())
-        R.Origin = lineOriginOf(L);
-      trimToJob(R, JobFunction);
-      Out.push_back(std::move(R));
+    if (Accesses.size() >= MaxAccessesPerFunction)
+      Out.push_back(analysisRemark(
+          RemarkKind::Analysis, "prism-access", "Limit",
+          "only the first " + std::to_string(MaxAccessesPerFunction) +
+              " memory accesses of `" + F.getName().str() + "` were judged",
+          F, nullptr, JobFunction));
+    for (const MemoryAccess &A : Accesses)
+      Out.push_back(analysisRemark(A.Judged == MemoryAccess::Verdict::Poor
+                                       ? RemarkKind::Missed
+                                       : RemarkKind::Analysis,
+                                   "prism-access", A.name(), A.Message, F,
+                                   A.Inst, JobFunction));
+  }
+}
+
+void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
+                          llvm::StringRef JobFunction,
+                          std::vector<OptRemark> &Out) {
+  for (llvm::Function &F : M) {
+    std::vector<BranchDivergence> Branches = analyseBranches(F, W);
+    if (Branches.size() >= MaxBranchesPerFunction)
+      Out.push_back(analysisRemark(
+          RemarkKind::Analysis, "prism-divergence", "Limit",
+          "only the first " + std::to_string(MaxBranchesPerFunction) +
+              " thread-dependent branches of `" + F.getName().str() +
+              "` were judged",
+          F, nullptr, JobFunction));
+    for (const BranchDivergence &B : Branches) {
+      // The branch's own line; the condition's when the branch has none.
+      const llvm::Instruction *At = B.Inst;
+      if (!At->getDebugLoc())
+        if (const auto *C = llvm::dyn_cast<llvm::Instruction>(
+                llvm::cast<llvm::BranchInst>(At)->getCondition()))
+          At = C;
+      Out.push_back(analysisRemark(
+          B.Judged == BranchDivergence::Verdict::Divergent
+              ? RemarkKind::Missed
+              : RemarkKind::Analysis,
+          "prism-divergence", B.name(), B.Message, F, At, JobFunction));
     }
   }
+}
+
+BranchCounts countBranchRemarks(const std::vector<OptRemark> &Remarks) {
+  BranchCounts C;
+  for (const OptRemark &R : Remarks) {
+    if (R.Pass != "prism-divergence")
+      continue;
+    llvm::StringRef N = R.Name;
+    if (N == "DivergentBranch")
+      ++C.Divergent;
+    else if (N == "PartlyDivergentBranch")
+      ++C.PartlyDivergent;
+    else if (N == "WarpUniformBranch")
+      ++C.WarpUniform;
+    else if (N == "BoundaryBranch")
+      ++C.Boundary;
+    else if (N == "DataDependentBranch")
+      ++C.DataDependent;
+    else if (N == "ThreadDependentBranch")
+      ++C.Unknown;
+  }
+  return C;
 }
 
 AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {

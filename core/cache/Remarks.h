@@ -10,6 +10,7 @@
 #include "cache/JobReport.h"
 #include "infer/Inference.h"
 #include "optim/AccessPatterns.h"
+#include "optim/Divergence.h"
 
 #include <span>
 #include <string>
@@ -50,6 +51,24 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out);
 /// own inlining chain and trimmed to \p JobFunction.
 void addAccessRemarks(llvm::Module &M, const WarpModel &W,
                       llvm::StringRef JobFunction, std::vector<OptRemark> &Out);
+
+/// Remarks on the branches of every function in \p M that split a warp
+/// (pass `prism-divergence`, see optim/Divergence.h): missed where every
+/// warp takes both sides, analysis for the others.
+void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
+                          llvm::StringRef JobFunction,
+                          std::vector<OptRemark> &Out);
+
+/// The branches the `prism-divergence` remarks judged, by verdict.
+struct BranchCounts {
+  size_t Divergent = 0, PartlyDivergent = 0, WarpUniform = 0, Boundary = 0;
+  size_t DataDependent = 0, Unknown = 0;
+  size_t total() const {
+    return Divergent + PartlyDivergent + WarpUniform + Boundary +
+           DataDependent + Unknown;
+  }
+};
+BranchCounts countBranchRemarks(const std::vector<OptRemark> &Remarks);
 
 /// The accesses the `prism-access` remarks judged, by verdict.
 struct AccessCounts {

@@ -30,59 +30,17 @@ int64_t floorDiv(int64_t A, int64_t B) {
   return A >= 0 ? A / B : -((-A + B - 1) / B);
 }
 
-/// Values that depend on the thread index (data flow from the index reads,
-/// through loads of addresses that do).
-llvm::SmallPtrSet<const llvm::Value *, 32>
-threadDependent(llvm::ArrayRef<llvm::Instruction *> Roots) {
-  llvm::SmallPtrSet<const llvm::Value *, 32> Seen;
-  llvm::SmallVector<const llvm::Value *, 32> Work(Roots.begin(), Roots.end());
-  for (const llvm::Value *R : Roots)
-    Seen.insert(R);
-  while (!Work.empty()) {
-    const llvm::Value *V = Work.pop_back_val();
-    for (const llvm::User *U : V->users())
-      if (llvm::isa<llvm::Instruction>(U) && !llvm::isa<llvm::StoreInst>(U) &&
-          Seen.insert(U).second)
-        Work.push_back(U);
-  }
-  return Seen;
-}
-
-/// Whether S mentions a thread-dependent value other than the index reads
-/// themselves (a loaded index, a select on the thread): then substituting
-/// the index does not tell where each lane goes.
-bool dependsOnLoadedData(const llvm::SCEV *S,
-                         const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
-                         const llvm::DenseSet<const llvm::Value *> &Tids) {
-  return llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
-    if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
-      return Dep.count(U->getValue()) && !Tids.count(U->getValue());
-    return false;
-  });
-}
-
-std::string scevText(const llvm::SCEV *S) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  S->print(OS);
-  return Out;
-}
-
-/// Each lane's address relative to lane 0, with the thread index read as
-/// the lane and the values in Fixed as given; none when an offset is not a
-/// constant (then *Stride, when asked, is lane 1's expression).
+/// Each lane's address relative to lane 0 of the block's first warp, with
+/// the values in Fixed as given; none when an offset is not a constant
+/// (then *Stride, when asked, is lane 1's expression).
 std::optional<std::vector<int64_t>>
-laneOffsets(const llvm::SCEV *Addr,
-            llvm::ArrayRef<llvm::Instruction *> TidReads,
-            const llvm::ValueToSCEVMapTy &Fixed, const WarpModel &M,
-            llvm::ScalarEvolution &SE, const llvm::SCEV **Stride) {
+laneOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes,
+            const llvm::ValueToSCEVMapTy &Fixed, llvm::ScalarEvolution &SE,
+            const llvm::SCEV **Stride) {
   std::vector<int64_t> Off;
   const llvm::SCEV *Lane0 = nullptr;
-  for (unsigned Lane = 0; Lane < M.WarpSize; ++Lane) {
-    llvm::ValueToSCEVMapTy Map = Fixed;
-    for (llvm::Instruction *T : TidReads)
-      Map[T] = SE.getConstant(T->getType(), Lane);
-    const llvm::SCEV *At = llvm::SCEVParameterRewriter::rewrite(Addr, SE, Map);
+  for (unsigned Lane = 0; Lane < Lanes.lanes(); ++Lane) {
+    const llvm::SCEV *At = Lanes.at(Addr, 0, Lane, SE, Fixed);
     if (!Lane0) {
       Lane0 = At;
       Off.push_back(0);
@@ -98,57 +56,6 @@ laneOffsets(const llvm::SCEV *Addr,
     Off.push_back(C->getAPInt().getSExtValue());
   }
   return Off;
-}
-
-/// The loop-header phis (loop counters) S mentions as opaque values.
-llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
-                                                 const llvm::LoopInfo &LI) {
-  llvm::SmallVector<llvm::PHINode *, 4> Phis;
-  llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
-    if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
-      if (auto *P = llvm::dyn_cast<llvm::PHINode>(U->getValue()))
-        if (LI.isLoopHeader(P->getParent()) && !llvm::is_contained(Phis, P))
-          Phis.push_back(P);
-    return false;
-  });
-  return Phis;
-}
-
-/// Phis outside loop headers whose incoming values are one expression
-/// (GVN's partial redundancy elimination computes an address on two paths
-/// and merges them), mapped to it: SCEV sees such a phi as opaque.
-llvm::ValueToSCEVMapTy phisOfOneValue(llvm::Function &F,
-                                      const llvm::LoopInfo &LI,
-                                      llvm::ScalarEvolution &SE) {
-  llvm::ValueToSCEVMapTy Map;
-  for (int Round = 0; Round < 4; ++Round) {
-    bool Changed = false;
-    for (llvm::BasicBlock &BB : F) {
-      if (LI.isLoopHeader(&BB))
-        continue;
-      for (llvm::PHINode &P : BB.phis()) {
-        if (Map.count(&P) || !SE.isSCEVable(P.getType()))
-          continue;
-        const llvm::SCEV *Same = nullptr;
-        for (llvm::Value *In : P.incoming_values()) {
-          const llvm::SCEV *S =
-              llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(In), SE, Map);
-          if (Same && S != Same) {
-            Same = nullptr;
-            break;
-          }
-          Same = S;
-        }
-        if (Same && !llvm::isa<llvm::SCEVUnknown>(Same)) {
-          Map[&P] = Same;
-          Changed = true;
-        }
-      }
-    }
-    if (!Changed)
-      break;
-  }
-  return Map;
 }
 
 /// `size(A, 2)` for a load of a DeviceArray argument's dimension (field 1
@@ -177,7 +84,10 @@ std::string nameOf(const llvm::Value *V) {
 
 const char *kindOf(const MemoryAccess &A) { return A.Store ? "store" : "load"; }
 
-void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
+void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
+           const std::string &Shape) {
+  // The first lane of the warp's second row of threadIdx().x, if it has one.
+  unsigned RowLane = M.blockKnown() && M.Block[0] < Off.size() ? M.Block[0] : 0;
   bool Uniform =
       std::all_of(Off.begin(), Off.end(), [](int64_t O) { return O == 0; });
   if (Off.size() > 1)
@@ -192,6 +102,10 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
                                     *A.StrideBytes)
                           .str()
                     : std::string("the lanes' addresses are irregular");
+  if (RowLane && A.StrideBytes)
+    Apart += llvm::formatv(", consecutive threadIdx().y {0} bytes", Off[RowLane]);
+  if (!Shape.empty())
+    Apart += " (" + Shape + ")";
   if (Uniform) {
     A.Judged = MemoryAccess::Verdict::Uniform;
     A.Message = What + ": one address for the whole warp (a broadcast)";
@@ -210,9 +124,10 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
     bool Good = A.Sectors <= A.IdealSectors;
     A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
     A.Message =
-        Good ? llvm::formatv("coalesced {0}: {1}, {2} sectors of {3} bytes per "
-                             "warp",
-                             What, Apart, A.Sectors, M.SectorBytes)
+        Good ? llvm::formatv("coalesced {0}: {1}, {2} sector{4} of {3} bytes "
+                             "per warp",
+                             What, Apart, A.Sectors, M.SectorBytes,
+                             A.Sectors == 1 ? "" : "s")
                    .str()
              : llvm::formatv("uncoalesced {0}: {1}, {2} sectors of {3} bytes "
                              "per warp where {4} would do",
@@ -249,17 +164,13 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M) {
 std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
                                                 const WarpModel &M) {
   std::vector<MemoryAccess> Out;
-  if (F.isDeclaration() || M.ThreadIdxX == llvm::Intrinsic::not_intrinsic)
+  WarpLanes Lanes(F, M);
+  if (Lanes.empty())
     return Out;
-  llvm::SmallVector<llvm::Instruction *, 4> TidReads;
-  for (llvm::Instruction &I : llvm::instructions(F))
-    if (auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
-        II && II->getIntrinsicID() == M.ThreadIdxX)
-      TidReads.push_back(II);
-  if (TidReads.empty())
-    return Out;
-  llvm::DenseSet<const llvm::Value *> Tids(TidReads.begin(), TidReads.end());
-  auto Dep = threadDependent(TidReads);
+  llvm::DenseSet<const llvm::Value *> Tids(Lanes.reads().begin(),
+                                           Lanes.reads().end());
+  auto Dep = threadDependent(Lanes.reads());
+  std::string Shape = Lanes.shape();
 
   llvm::TargetLibraryInfoImpl TLII(
       llvm::Triple(F.getParent()->getTargetTriple()));
@@ -314,18 +225,18 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
                 // lane
     const llvm::SCEV *Stride = nullptr;
     std::optional<std::vector<int64_t>> Off =
-        laneOffsets(Addr, TidReads, llvm::ValueToSCEVMapTy(), M, SE, &Stride);
+        laneOffsets(Addr, Lanes, llvm::ValueToSCEVMapTy(), SE, &Stride);
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
     if (!Off) {
-      llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(Addr, LI);
+      llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(Addr, LI, SE);
       if (!Phis.empty()) {
         for (int64_t Sample : {0, 1, 2, 7}) {
           llvm::ValueToSCEVMapTy Fixed;
           for (llvm::PHINode *P : Phis)
             Fixed[P] = SE.getConstant(P->getType(), Sample);
-          auto SampleOff = laneOffsets(Addr, TidReads, Fixed, M, SE, nullptr);
+          auto SampleOff = laneOffsets(Addr, Lanes, Fixed, SE, nullptr);
           if (!SampleOff || (Off && *Off != *SampleOff)) {
             Off.reset();
             break;
@@ -335,7 +246,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
       }
     }
     if (Off) {
-      judge(A, *Off, M);
+      judge(A, *Off, M, Shape);
       Out.push_back(std::move(A));
       continue;
     }

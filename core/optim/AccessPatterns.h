@@ -15,9 +15,10 @@
 ///
 /// This is what Nsight Compute measures at run time ("uncoalesced global
 /// accesses", "shared bank conflicts"), known here before a launch and
-/// placed on the source line. Assumed: a warp's threads differ only in
-/// `threadIdx().x`, consecutively (blockDim.x a multiple of 32), and
-/// thread 0's address is aligned to a sector. Where ScalarEvolution cannot
+/// placed on the source line. Assumed: a warp is laid out as
+/// optim/WarpLanes.h says (32 consecutive `threadIdx().x` unless the
+/// launch's block shape is given), and thread 0's address is aligned to a
+/// sector. Where ScalarEvolution cannot
 /// fold a loop counter into an address (a division of it), the lanes are
 /// compared on a few iterations, which must agree. An address that depends
 /// on loaded data (a gather) or is not an affine function of the lane is
@@ -25,7 +26,7 @@
 /// kernel parameter, one thread's store).
 #pragma once
 
-#include "llvm/IR/Intrinsics.h"
+#include "optim/WarpLanes.h"
 
 #include <cstdint>
 #include <optional>
@@ -39,19 +40,6 @@ class Module;
 } // namespace llvm
 
 namespace prism {
-
-/// What a target's warps and memories look like to the analysis.
-struct WarpModel {
-  llvm::Intrinsic::ID ThreadIdxX = llvm::Intrinsic::not_intrinsic;
-  unsigned WarpSize = 32;
-  unsigned GlobalAS = 1, SharedAS = 3;
-  /// Generic pointers (not to a local variable) count as global memory:
-  /// arrays reach a kernel as generic pointers, and the backend infers
-  /// their address space only later.
-  std::optional<unsigned> GenericAS;
-  unsigned SectorBytes = 32;
-  unsigned Banks = 32, BankBytes = 4;
-};
 
 struct MemoryAccess {
   enum class Space : uint8_t { Global, Shared };

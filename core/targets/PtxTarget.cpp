@@ -125,7 +125,11 @@ public:
   }
   std::optional<WarpModel> warpModel() const override {
     WarpModel M; // 32 threads, 32-byte sectors, 32 banks of 4 bytes
-    M.ThreadIdxX = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x;
+    using namespace llvm::Intrinsic;
+    M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                   nvvm_read_ptx_sreg_tid_z};
+    M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
+                  nvvm_read_ptx_sreg_ntid_z};
     M.GlobalAS = 1;
     M.SharedAS = 3;
     M.GenericAS = 0;

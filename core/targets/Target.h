@@ -7,7 +7,7 @@
 #pragma once
 
 #include "lang/IR.h"
-#include "optim/AccessPatterns.h"
+#include "optim/WarpLanes.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"

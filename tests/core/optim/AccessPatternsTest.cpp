@@ -44,7 +44,11 @@ class AccessPatternsTest : public GpuJobTest {
 protected:
   static WarpModel ptxWarp() {
     WarpModel M;
-    M.ThreadIdxX = llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x;
+    using namespace llvm::Intrinsic;
+    M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                   nvvm_read_ptx_sreg_tid_z};
+    M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
+                  nvvm_read_ptx_sreg_ntid_z};
     M.GenericAS = 0;
     return M;
   }

@@ -1,0 +1,416 @@
+#include "optim/Divergence.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Triple.h"
+
+namespace prism {
+
+namespace {
+
+/// Warps looked at when the block shape is not given.
+constexpr unsigned WarpsWithoutBlock = 8;
+/// Loop iterations followed at most.
+constexpr unsigned MaxIterations = 64;
+
+/// Whether control from BB reaches `unreachable` through unconditional
+/// branches only: the throw path of a bounds check.
+bool leadsToThrow(const llvm::BasicBlock *BB) {
+  for (int Steps = 0; BB && Steps < 8; ++Steps) {
+    const llvm::Instruction *T = BB->getTerminator();
+    if (llvm::isa<llvm::UnreachableInst>(T))
+      return true;
+    BB = BB->getSingleSuccessor();
+  }
+  return false;
+}
+
+struct Analysis {
+  llvm::Function &F;
+  const WarpModel &M;
+  WarpLanes Lanes;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Dep, Loaded;
+  llvm::DenseSet<const llvm::Value *> Tids;
+  llvm::TargetLibraryInfoImpl TLII;
+  llvm::TargetLibraryInfo TLI;
+  llvm::AssumptionCache AC;
+  llvm::DominatorTree DT;
+  llvm::LoopInfo LI;
+  llvm::ScalarEvolution SE;
+  llvm::ValueToSCEVMapTy SamePhis;
+
+  Analysis(llvm::Function &F, const WarpModel &M)
+      : F(F), M(M), Lanes(F, M),
+        TLII(llvm::Triple(F.getParent()->getTargetTriple())), TLI(TLII),
+        AC(F), DT(F), LI(DT), SE(F, TLI, AC, DT, LI) {
+    if (Lanes.empty())
+      return;
+    Tids.insert(Lanes.reads().begin(), Lanes.reads().end());
+    Dep = threadDependent(Lanes.reads());
+    Loaded = loadedFromThread(Dep);
+    SamePhis = phisOfOneValue(F, LI, SE);
+  }
+
+  const llvm::SCEV *scev(llvm::Value *V) {
+    return llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(V), SE, SamePhis);
+  }
+
+  /// The comparison as lane \p Lane of warp \p Warp decides it, with the
+  /// loop counters in \p Fixed; none when undecided.
+  std::optional<bool> decide(const llvm::ICmpInst &C, const llvm::SCEV *L,
+                             const llvm::SCEV *R, unsigned Warp, unsigned Lane,
+                             const llvm::ValueToSCEVMapTy &Fixed) {
+    return SE.evaluatePredicate(C.getPredicate(),
+                                Lanes.at(L, Warp, Lane, SE, Fixed),
+                                Lanes.at(R, Warp, Lane, SE, Fixed));
+  }
+
+  /// The iterations of the loop whose counter is \p P, as values of P: from
+  /// its start, through its step, until an exit decides to leave before or
+  /// after \p At. Open when an exit could not be decided: the values are
+  /// then the first iterations, if the loop runs that long.
+  struct Iterations {
+    std::vector<const llvm::SCEV *> Values;
+    bool Open = false;
+  };
+  Iterations iterations(llvm::PHINode *P, const llvm::Instruction *At) {
+    Iterations It;
+    llvm::Loop *L = LI.getLoopFor(P->getParent());
+    if (!L || L->getHeader() != P->getParent() || !L->getLoopLatch() ||
+        P->getNumIncomingValues() != 2)
+      return It;
+    llvm::BasicBlock *Latch = L->getLoopLatch();
+    llvm::Value *Start = nullptr;
+    for (unsigned I = 0; I < 2; ++I)
+      if (!L->contains(P->getIncomingBlock(I)))
+        Start = P->getIncomingValue(I);
+    if (!Start)
+      return It;
+    const llvm::SCEV *Next = scev(P->getIncomingValueForBlock(Latch));
+    const llvm::SCEV *V = Lanes.at(scev(Start), 0, 0, SE);
+    llvm::SmallVector<llvm::BasicBlock *, 4> Exiting;
+    L->getExitingBlocks(Exiting);
+    for (unsigned I = 0; I < MaxIterations; ++I) {
+      if (!llvm::isa<llvm::SCEVConstant>(V))
+        break;
+      llvm::ValueToSCEVMapTy Fixed;
+      Fixed[P] = V;
+      // Does an exit leave on this value, and before or after the branch?
+      std::optional<bool> LeavesBefore;
+      bool Undecided = false;
+      for (llvm::BasicBlock *E : Exiting) {
+        const auto *Br = llvm::dyn_cast<llvm::BranchInst>(E->getTerminator());
+        const auto *C = Br && Br->isConditional()
+                            ? llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())
+                            : nullptr;
+        std::optional<bool> Taken;
+        if (C && SE.isSCEVable(C->getOperand(0)->getType()))
+          Taken = decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)),
+                         0, 0, Fixed);
+        if (!Taken) {
+          Undecided = true;
+          continue;
+        }
+        bool Leaves = !L->contains(Br->getSuccessor(*Taken ? 0 : 1));
+        if (Leaves && !LeavesBefore)
+          LeavesBefore = E != At->getParent() &&
+                         DT.dominates(E, At->getParent());
+      }
+      if (LeavesBefore && *LeavesBefore)
+        return It;
+      It.Values.push_back(V);
+      if (LeavesBefore)
+        return It;
+      if (Undecided)
+        break;
+      llvm::ValueToSCEVMapTy Step;
+      Step[P] = V;
+      V = Lanes.at(Next, 0, 0, SE, Step);
+    }
+    It.Open = true;
+    return It;
+  }
+
+  BranchDivergence judge(llvm::BranchInst &Br);
+};
+
+/// "1–5" or "1, 3".
+std::string ranges(const std::vector<unsigned> &Ns) {
+  std::string Out;
+  for (size_t I = 0; I < Ns.size();) {
+    size_t J = I;
+    while (J + 1 < Ns.size() && Ns[J + 1] == Ns[J] + 1)
+      ++J;
+    if (!Out.empty())
+      Out += ", ";
+    Out += std::to_string(Ns[I]);
+    if (J > I)
+      Out += (J == I + 1 ? ", " : "–") + std::to_string(Ns[J]);
+    I = J + 1;
+  }
+  return Out;
+}
+
+BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
+  using V = BranchDivergence::Verdict;
+  BranchDivergence B;
+  B.Inst = &Br;
+  const auto *C = llvm::dyn_cast<llvm::ICmpInst>(Br.getCondition());
+  std::string Where = Lanes.shape();
+  std::string Shape = Where.empty() ? "" : " (" + Where + ")";
+  if (Loaded.count(Br.getCondition())) {
+    B.Judged = V::DataDependent;
+    B.Message = "branch on loaded data that differs between threads: a warp "
+                "takes both sides where its threads' values disagree";
+    return B;
+  }
+  if (!C || !SE.isSCEVable(C->getOperand(0)->getType())) {
+    B.Judged = V::Unknown;
+    B.Message = "branch on a condition that depends on the thread index in "
+                "a way not evaluated: threads of a warp may take both sides";
+    return B;
+  }
+  const llvm::SCEV *L = scev(C->getOperand(0)), *R = scev(C->getOperand(1));
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(L) ||
+      llvm::isa<llvm::SCEVCouldNotCompute>(R)) {
+    B.Judged = V::Unknown;
+    B.Message = "branch on a thread-dependent comparison not evaluated";
+    return B;
+  }
+  B.Warps = Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
+  std::string WarpsText =
+      Lanes.warpsPerBlock()
+          ? llvm::formatv("the block's {0} warp{1}", B.Warps,
+                          B.Warps == 1 ? "" : "s")
+                .str()
+          : llvm::formatv("the first {0} warps (threads 1–{1}; the block "
+                          "shape was not given)",
+                          B.Warps, B.Warps * M.WarpSize)
+                .str();
+
+  // The loop counter in the comparison, followed through its iterations.
+  llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(L, LI, SE);
+  for (llvm::PHINode *P : loopPhisIn(R, LI, SE))
+    if (!llvm::is_contained(Phis, P))
+      Phis.push_back(P);
+  std::vector<llvm::ValueToSCEVMapTy> Rounds;
+  bool Open = false;
+  if (Phis.empty()) {
+    Rounds.emplace_back();
+  } else if (Phis.size() == 1) {
+    Iterations It = iterations(Phis[0], &Br);
+    Open = It.Open;
+    for (const llvm::SCEV *Val : It.Values) {
+      Rounds.emplace_back();
+      Rounds.back()[Phis[0]] = Val;
+    }
+  }
+
+  // Per iteration: how many warps take both sides (none if undecided).
+  std::vector<unsigned> Split;
+  bool Decided = !Rounds.empty();
+  std::vector<unsigned> SplitWarps; // of the first iteration that splits
+  for (const llvm::ValueToSCEVMapTy &Fixed : Rounds) {
+    unsigned N = 0;
+    std::vector<unsigned> Which;
+    for (unsigned W = 0; W < B.Warps && Decided; ++W) {
+      unsigned InWarp = Lanes.lanes();
+      if (Lanes.warpsPerBlock())
+        InWarp = std::min(InWarp, M.blockThreads() - W * M.WarpSize);
+      std::optional<bool> First;
+      bool Both = false;
+      for (unsigned Lane = 0; Lane < InWarp; ++Lane) {
+        std::optional<bool> D = decide(*C, L, R, W, Lane, Fixed);
+        if (!D) {
+          Decided = false;
+          break;
+        }
+        if (!First)
+          First = D;
+        else if (*First != *D)
+          Both = true;
+      }
+      if (Both) {
+        ++N;
+        Which.push_back(W);
+      }
+    }
+    if (!Decided)
+      break;
+    if (N && SplitWarps.empty())
+      SplitWarps = Which;
+    Split.push_back(N);
+  }
+
+  if (Decided) {
+    B.Iterations = Phis.empty() ? 0 : unsigned(Split.size());
+    B.MaxDivergentWarps = *std::max_element(Split.begin(), Split.end());
+    std::vector<unsigned> All, Some;
+    for (unsigned I = 0; I < Split.size(); ++I) {
+      if (Split[I] == B.Warps)
+        All.push_back(I + 1);
+      else if (Split[I])
+        Some.push_back(I + 1);
+    }
+    const std::vector<unsigned> &Listed = All.empty() ? Some : All;
+    std::string OnIters;
+    if (B.Iterations) {
+      OnIters =
+          Open ? llvm::formatv(" on iteration{0} {1} of the loop (Prism "
+                               "followed {2} iteration{3}; how many run "
+                               "depends on values known only at run time)",
+                               Listed.size() == 1 ? "" : "s", ranges(Listed),
+                               B.Iterations, B.Iterations == 1 ? "" : "s")
+                     .str()
+               : llvm::formatv(" on iteration{0} {1} of the loop's {2}",
+                               Listed.size() == 1 ? "" : "s", ranges(Listed),
+                               B.Iterations)
+                     .str();
+      // The side of the comparison without the thread index, on those
+      // iterations: the user's bound (`s` in `t <= s`).
+      const llvm::SCEV *Bound = nullptr;
+      for (const llvm::SCEV *X : {L, R})
+        if (!llvm::isa<llvm::SCEVConstant>(X) && !llvm::SCEVExprContains(X, [&](const llvm::SCEV *Y) {
+              const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(Y);
+              return U && Tids.count(U->getValue());
+            }))
+          Bound = X;
+      std::string Values;
+      for (unsigned I : Listed) {
+        const auto *K = Bound ? llvm::dyn_cast<llvm::SCEVConstant>(Lanes.at(
+                                    Bound, 0, 0, SE, Rounds[I - 1]))
+                              : nullptr;
+        if (!K) {
+          Values.clear();
+          break;
+        }
+        Values += (Values.empty() ? "" : ", ") +
+                  std::to_string(K->getAPInt().getSExtValue());
+      }
+      if (!Values.empty())
+        OnIters += " (the bound is then " + Values + ")";
+    }
+    if (B.MaxDivergentWarps == 0) {
+      B.Judged = V::WarpUniform;
+      B.Message = "branch on the thread index where the threads of each warp "
+                  "agree, in " +
+                  WarpsText +
+                  (B.Iterations ? llvm::formatv(" on each of the loop's {0}{1} "
+                                                "iterations",
+                                                Open ? "first " : "",
+                                                B.Iterations)
+                                      .str()
+                                : "") +
+                  ": no warp diverges" + Shape;
+    } else if (!All.empty()) {
+      B.Judged = V::Divergent;
+      B.Message = "divergent branch: each of " + WarpsText +
+                  " takes both sides" + OnIters +
+                  ", running both paths one after the other with part of its "
+                  "threads idle; a condition that is the same for 32 "
+                  "consecutive threads avoids it" +
+                  Shape;
+    } else {
+      B.Judged = V::PartlyDivergent;
+      std::string Who =
+          SplitWarps.size() == 1
+              ? llvm::formatv("warp {0} (threads {1}–{2}) takes", SplitWarps[0],
+                              SplitWarps[0] * M.WarpSize + 1,
+                              (SplitWarps[0] + 1) * M.WarpSize)
+                    .str()
+              : llvm::formatv("{0} warps take", B.MaxDivergentWarps).str();
+      B.Message = "of " + WarpsText + ", " + Who + " both sides of this branch" +
+                  OnIters + "; the others agree" + Shape;
+    }
+    return B;
+  }
+
+  // Undecided (a bound known only at run time): if L - R grows or shrinks
+  // steadily with the lane, the comparison flips at most once along a warp,
+  // so only the warp the bound falls in takes both sides.
+  const llvm::SCEV *D0 = SE.getMinusSCEV(Lanes.at(L, 0, 0, SE),
+                                         Lanes.at(R, 0, 0, SE));
+  int Sign = 0;
+  bool Monotone = !llvm::isa<llvm::SCEVCouldNotCompute>(D0);
+  int64_t Prev = 0;
+  for (unsigned Lane = 1; Lane < Lanes.lanes() && Monotone; ++Lane) {
+    const llvm::SCEV *D =
+        SE.getMinusSCEV(SE.getMinusSCEV(Lanes.at(L, 0, Lane, SE),
+                                        Lanes.at(R, 0, Lane, SE)),
+                        D0);
+    const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D);
+    if (!K) {
+      Monotone = false;
+      break;
+    }
+    int64_t Cur = K->getAPInt().getSExtValue();
+    int S = Cur > Prev ? 1 : Cur < Prev ? -1 : 0;
+    if (S && Sign && S != Sign)
+      Monotone = false;
+    if (S)
+      Sign = S;
+    Prev = Cur;
+  }
+  if (Monotone && Sign) {
+    B.Judged = V::Boundary;
+    B.Message = "branch comparing the thread index with a value known only at "
+                "run time: only the warp in which the bound falls takes both "
+                "sides, the others agree" +
+                Shape;
+    return B;
+  }
+  B.Judged = V::Unknown;
+  B.Message = "branch on the thread index that Prism could not evaluate per "
+              "lane: threads of a warp may take both sides" +
+              Shape;
+  return B;
+}
+
+} // namespace
+
+std::vector<BranchDivergence> analyseBranches(llvm::Function &F,
+                                              const WarpModel &M) {
+  std::vector<BranchDivergence> Out;
+  if (F.isDeclaration())
+    return Out;
+  Analysis A(F, M);
+  if (A.Lanes.empty())
+    return Out;
+  for (llvm::BasicBlock &BB : F) {
+    auto *Br = llvm::dyn_cast<llvm::BranchInst>(BB.getTerminator());
+    if (!Br || !Br->isConditional() || !A.Dep.count(Br->getCondition()) ||
+        leadsToThrow(Br->getSuccessor(0)) || leadsToThrow(Br->getSuccessor(1)))
+      continue;
+    if (Out.size() >= MaxBranchesPerFunction)
+      break;
+    Out.push_back(A.judge(*Br));
+  }
+  return Out;
+}
+
+const char *BranchDivergence::name() const {
+  switch (Judged) {
+  case Verdict::Divergent:
+    return "DivergentBranch";
+  case Verdict::PartlyDivergent:
+    return "PartlyDivergentBranch";
+  case Verdict::WarpUniform:
+    return "WarpUniformBranch";
+  case Verdict::Boundary:
+    return "BoundaryBranch";
+  case Verdict::DataDependent:
+    return "DataDependentBranch";
+  case Verdict::Unknown:
+    return "ThreadDependentBranch";
+  }
+  return "";
+}
+
+} // namespace prism

@@ -1,0 +1,134 @@
+/// \file
+/// The threads of one warp, for analyses that ask "what does each lane
+/// see?" of optimised LLVM IR (optim/AccessPatterns.h: where each lane's
+/// load goes; optim/Divergence.h: which way each lane's branch goes).
+/// Each lane is the function with its thread index reads replaced by that
+/// lane's values, through ScalarEvolution.
+///
+/// Without a launch's block shape a warp is 32 consecutive
+/// `threadIdx().x` with everything else equal (blockDim.x a multiple of
+/// 32). With it (`--threads 16,16`), lane L of warp W is thread 32W + L of
+/// the block in CUDA's order (x fastest), so a warp of a 16×16 block is
+/// 16 `threadIdx().x` × 2 `threadIdx().y`, and `blockDim()` is a constant.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class DataLayout;
+class Function;
+class Instruction;
+class LoopInfo;
+} // namespace llvm
+
+namespace prism {
+
+/// What a target's warps and memories look like to the analyses.
+struct WarpModel {
+  /// The intrinsics that read threadIdx (0-based) and blockDim, x y z.
+  std::array<llvm::Intrinsic::ID, 3> ThreadIdx = {
+      llvm::Intrinsic::not_intrinsic, llvm::Intrinsic::not_intrinsic,
+      llvm::Intrinsic::not_intrinsic};
+  std::array<llvm::Intrinsic::ID, 3> BlockDim = ThreadIdx;
+  unsigned WarpSize = 32;
+  /// The launch's block shape when known (threads in x, y, z); all zero
+  /// when not.
+  std::array<unsigned, 3> Block = {0, 0, 0};
+  unsigned GlobalAS = 1, SharedAS = 3;
+  /// Generic pointers (not to a local variable) count as global memory:
+  /// arrays reach a kernel as generic pointers, and the backend infers
+  /// their address space only later.
+  std::optional<unsigned> GenericAS;
+  unsigned SectorBytes = 32;
+  unsigned Banks = 32, BankBytes = 4;
+
+  bool blockKnown() const { return Block[0] && Block[1] && Block[2]; }
+  unsigned blockThreads() const { return Block[0] * Block[1] * Block[2]; }
+};
+
+/// The lanes of the warps of one function.
+class WarpLanes {
+public:
+  WarpLanes(llvm::Function &F, const WarpModel &M);
+
+  /// Whether the function reads no thread index that a lane would change.
+  bool empty() const { return Reads.empty(); }
+  /// The thread index reads replaced per lane.
+  llvm::ArrayRef<llvm::Instruction *> reads() const { return Reads; }
+  /// Threads in a warp (fewer than the warp size in a smaller block).
+  unsigned lanes() const { return Lanes; }
+  /// The warps of a block (0 when the block is not known).
+  unsigned warpsPerBlock() const { return Warps; }
+
+  /// Adds lane \p Lane of warp \p Warp's thread index (and, when the
+  /// block is known, blockDim) to \p Map.
+  void bind(unsigned Warp, unsigned Lane, llvm::ValueToSCEVMapTy &Map,
+            llvm::ScalarEvolution &SE) const;
+  /// \p S as lane \p Lane of warp \p Warp sees it, with \p Fixed's
+  /// values too.
+  const llvm::SCEV *at(const llvm::SCEV *S, unsigned Warp, unsigned Lane,
+                       llvm::ScalarEvolution &SE,
+                       const llvm::ValueToSCEVMapTy &Fixed) const;
+  const llvm::SCEV *at(const llvm::SCEV *S, unsigned Warp, unsigned Lane,
+                       llvm::ScalarEvolution &SE) const {
+    return at(S, Warp, Lane, SE, llvm::ValueToSCEVMapTy());
+  }
+
+  /// How a warp is laid out, for messages: e.g. "a warp is 16
+  /// threadIdx().x × 2 threadIdx().y of the 16×16 block"; empty when a
+  /// warp is 32 threadIdx().x.
+  std::string shape() const;
+
+private:
+  const WarpModel &M;
+  const llvm::DataLayout *DL;
+  llvm::SmallVector<llvm::Instruction *, 4> Reads;
+  llvm::SmallVector<std::pair<llvm::Instruction *, unsigned>, 4> ReadDim;
+  llvm::SmallVector<std::pair<llvm::Instruction *, unsigned>, 4> DimReads;
+  unsigned Lanes = 0, Warps = 0;
+};
+
+/// Values that depend on the thread index (data flow from \p Roots,
+/// through loads of addresses that do).
+llvm::SmallPtrSet<const llvm::Value *, 32>
+threadDependent(llvm::ArrayRef<llvm::Instruction *> Roots);
+
+/// The values of \p Dep that depend on a load of a thread-dependent
+/// address: the data each thread reads.
+llvm::SmallPtrSet<const llvm::Value *, 32>
+loadedFromThread(const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep);
+
+/// Whether S mentions a thread-dependent value other than the index reads
+/// themselves (a loaded index, a select on the thread): then substituting
+/// the index does not tell what each lane sees.
+bool dependsOnLoadedData(const llvm::SCEV *S,
+                         const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
+                         const llvm::DenseSet<const llvm::Value *> &Tids);
+
+/// Phis outside loop headers whose incoming values are one expression
+/// (GVN's partial redundancy elimination computes a value on two paths
+/// and merges them), mapped to it: SCEV sees such a phi as opaque.
+llvm::ValueToSCEVMapTy phisOfOneValue(llvm::Function &F,
+                                      const llvm::LoopInfo &LI,
+                                      llvm::ScalarEvolution &SE);
+
+/// The loop-header phis (loop counters) S mentions as opaque values, also
+/// through the integer operations SCEV keeps opaque.
+llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
+                                                 const llvm::LoopInfo &LI,
+                                                 llvm::ScalarEvolution &SE);
+
+/// LLVM's text for \p S.
+std::string scevText(const llvm::SCEV *S);
+
+} // namespace prism
