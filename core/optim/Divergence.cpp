@@ -277,10 +277,8 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       // iterations: the user's bound (`s` in `t <= s`).
       const llvm::SCEV *Bound = nullptr;
       for (const llvm::SCEV *X : {L, R})
-        if (!llvm::isa<llvm::SCEVConstant>(X) && !llvm::SCEVExprContains(X, [&](const llvm::SCEV *Y) {
-              const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(Y);
-              return U && Tids.count(U->getValue());
-            }))
+        if (!llvm::isa<llvm::SCEVConstant>(X) && Lanes.lanes() > 1 &&
+            Lanes.at(X, 0, 0, SE, Rounds[0]) == Lanes.at(X, 0, 1, SE, Rounds[0]))
           Bound = X;
       std::string Values;
       for (unsigned I : Listed) {

@@ -181,6 +181,48 @@ TEST(ReflectionCli, ReportCountsMemoryAccessPatterns) {
   EXPECT_TRUE(has(H.Out, "\"accesses\": null")) << H.Out;
 }
 
+// Branch divergence: block_sum's tree reduction splits warp 0 on its last
+// five rounds once `--threads 256` gives the block (without it, `s` is a
+// run-time bound); report counts the verdicts, and a malformed block is a
+// usage error.
+TEST(ReflectionCli, RemarksAndReportJudgeBranchDivergence) {
+  const std::string Sum =
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto R = runPrism({"remarks", example("reduce.jl"), Sum, "--target", "ptx",
+                     "--pass", "prism-divergence", "--threads", "256"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "reduce.jl:15:9: remark: of the block's 8 warps, "
+                         "warp 0 (threads 1–32) takes both sides of this "
+                         "branch on iterations 4–8 of the loop's 8 (the bound "
+                         "is then 16, 8, 4, 2, 1)"))
+      << R.Out;
+  auto U = runPrism({"remarks", example("reduce.jl"), Sum, "--target", "ptx",
+                     "--pass", "prism-divergence"});
+  ASSERT_EQ(U.ExitCode, 0) << U.Err;
+  EXPECT_TRUE(has(U.Out, "reduce.jl:15:9: remark: branch comparing the "
+                         "thread index with a value known only at run time"))
+      << U.Out;
+  auto T = runPrism({"report", example("reduce.jl"), Sum, "--target", "ptx",
+                     "--threads", "256"});
+  ASSERT_EQ(T.ExitCode, 0) << T.Err;
+  EXPECT_TRUE(has(T.Out, "  branches on the thread index: 0 divergent in "
+                         "every warp, 2 in some warps, 1 at a run-time bound"))
+      << T.Out;
+  auto J = runPrism({"report", example("reduce.jl"), Sum, "--target", "ptx",
+                     "--threads", "256", "--json"});
+  ASSERT_EQ(J.ExitCode, 0) << J.Err;
+  auto V = llvm::json::parse(J.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *B = V->getAsObject()->getObject("branches");
+  ASSERT_TRUE(B) << J.Out;
+  EXPECT_EQ(B->getInteger("partly_divergent"), 2);
+  EXPECT_EQ(B->getInteger("divergent"), 0);
+  auto Bad = runPrism({"remarks", example("reduce.jl"), Sum, "--target", "ptx",
+                       "--threads", "16,x"});
+  EXPECT_EQ(Bad.ExitCode, 2);
+  EXPECT_TRUE(has(Bad.Err, "--threads takes X[,Y[,Z]]")) << Bad.Err;
+}
+
 // Julia's --check-bounds on every compiling command: `no` removes
 // block_sum's three checks, `yes` brings back those saxpy's @inbounds
 // removed; code_typed shows the difference in the typed IR already; an

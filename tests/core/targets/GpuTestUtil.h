@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,7 @@ struct GpuJobOptions {
   DebugInfoLevel DebugInfo = DebugInfoLevel::LineTables;
   bool RawAsm = true;             ///< the backend's text, as ptxas reads it
   bool EmitObject = false;
+  std::array<unsigned, 3> Block = {0, 0, 0}; ///< for the warp analyses
 };
 
 class GpuJobTest : public InferTest {
@@ -57,6 +59,7 @@ protected:
     CompileOptions Opts;
     Opts.RawAsm = O.RawAsm;
     Opts.EmitObject = O.EmitObject;
+    Opts.Block = O.Block;
     return compile(Engine, Job, UpTo, {}, Opts);
   }
 

@@ -1,0 +1,214 @@
+// Which branches split a warp, decided per lane of optimised PTX-bound IR:
+// a parity test splits every warp, a threshold at a multiple of 32 none, one
+// elsewhere a single warp, a run-time bound only where it falls, loaded data
+// is named as such, and bounds checks are left out. Loop counters are
+// followed through their iterations once the block is known: the tree
+// reduction splits warp 0 on its last five rounds, the interleaved one every
+// warp from the first. Also: the block shape lays a warp out in 2-D for the
+// access analysis (matmul's 16×16 tiles: 8-way conflicts, not 16).
+#include "optim/Divergence.h"
+
+#include "cache/Remarks.h"
+
+#include "core/targets/GpuTestUtil.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+using namespace prism;
+using namespace prism::testing;
+
+namespace {
+
+constexpr const char *Source =
+    R"(function branches!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    v = 0.0f0
+    if t % 2 == 0
+        @inbounds v = sin(x[t])
+    else
+        @inbounds v = cos(x[t])
+    end
+    if t <= 64
+        @inbounds v += exp(x[t + 1])
+    end
+    if t <= 40
+        @inbounds v += exp(x[t + 2])
+    end
+    @inbounds if x[t] > 0.0f0
+        v += exp(x[t + 3])
+    end
+    if t <= length(y)
+        y[t] = v
+    end
+    return
+end
+
+function interleaved!(out::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    tmp = CuStaticSharedArray(Float32, 256)
+    t = threadIdx().x
+    @inbounds tmp[t] = x[t]
+    sync_threads()
+    s = 1
+    while s < blockDim().x
+        if (t - 1) % (2 * s) == 0
+            @inbounds tmp[t] += tmp[t + s]
+        end
+        sync_threads()
+        s *= 2
+    end
+    return
+end
+)";
+constexpr const char *BranchesSig =
+    "branches!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+constexpr const char *InterleavedSig =
+    "interleaved!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+
+class DivergenceTest : public GpuJobTest {
+protected:
+  static WarpModel ptxWarp(std::array<unsigned, 3> Block = {0, 0, 0}) {
+    WarpModel M;
+    using namespace llvm::Intrinsic;
+    M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+                   nvvm_read_ptx_sreg_tid_z};
+    M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
+                  nvvm_read_ptx_sreg_ntid_z};
+    M.GenericAS = 0;
+    M.Block = Block;
+    return M;
+  }
+  static unsigned lineOf(const llvm::Instruction *I) {
+    const llvm::DILocation *L = I->getDebugLoc().get();
+    while (L && L->getInlinedAt())
+      L = L->getInlinedAt();
+    return L ? L->getLine() : 0;
+  }
+  /// The branches of the job's kernel, by source line.
+  std::map<unsigned, BranchDivergence> branches(const std::string &Sig,
+                                                std::array<unsigned, 3> Block) {
+    R = compileFor("ptx", Sig, Stage::LLVMOpt);
+    EXPECT_TRUE(R.ok()) << diags(*R.Report);
+    std::map<unsigned, BranchDivergence> Out;
+    if (!R.Module)
+      return Out;
+    for (llvm::Function &F : *R.Module)
+      if (!F.isDeclaration() && F.getName().startswith("julia_"))
+        for (BranchDivergence &B : analyseBranches(F, ptxWarp(Block)))
+          Out.emplace(lineOf(B.Inst), std::move(B));
+    return Out;
+  }
+  CompileResult R;
+};
+
+TEST_F(DivergenceTest, DecidesEachBranchPerLaneAndWarp) {
+  loadText("div.jl", Source);
+  using V = BranchDivergence::Verdict;
+  for (std::array<unsigned, 3> Block :
+       {std::array<unsigned, 3>{0, 0, 0}, std::array<unsigned, 3>{128, 1, 1}}) {
+    SCOPED_TRACE(Block[0]);
+    auto B = branches(BranchesSig, Block);
+    ASSERT_TRUE(B.count(4));
+    EXPECT_EQ(B[4].Judged, V::Divergent) << B[4].Message;
+    EXPECT_EQ(B[4].MaxDivergentWarps, B[4].Warps);
+    EXPECT_EQ(B[4].Warps, Block[0] ? 4u : 8u);
+    ASSERT_TRUE(B.count(9));
+    EXPECT_EQ(B[9].Judged, V::WarpUniform) << B[9].Message;
+    ASSERT_TRUE(B.count(12));
+    EXPECT_EQ(B[12].Judged, V::PartlyDivergent) << B[12].Message;
+    EXPECT_EQ(B[12].MaxDivergentWarps, 1u);
+    EXPECT_NE(B[12].Message.find("warp 1 (threads 33–64)"), std::string::npos)
+        << B[12].Message;
+    ASSERT_TRUE(B.count(15));
+    EXPECT_EQ(B[15].Judged, V::DataDependent) << B[15].Message;
+    ASSERT_TRUE(B.count(18));
+    EXPECT_EQ(B[18].Judged, V::Boundary) << B[18].Message;
+    // y[t]'s bounds check throws: not a branch a warp runs both sides of.
+    EXPECT_EQ(B.count(19), 0u);
+  }
+}
+
+TEST_F(DivergenceTest, FollowsALoopCounterOnceTheBlockIsKnown) {
+  using V = BranchDivergence::Verdict;
+  loadText("div.jl", Source);
+  // Interleaved addressing: every warp, on the first 5 of 8 rounds.
+  auto I = branches(InterleavedSig, {256, 1, 1});
+  ASSERT_TRUE(I.count(31));
+  EXPECT_EQ(I[31].Judged, V::Divergent) << I[31].Message;
+  EXPECT_EQ(I[31].Iterations, 8u);
+  EXPECT_NE(I[31].Message.find("iterations 1–5 of the loop's 8,"),
+            std::string::npos)
+      << I[31].Message;
+  // Without the block the loop's end is unknown: its first round is enough.
+  I = branches(InterleavedSig, {0, 0, 0});
+  EXPECT_EQ(I[31].Judged, V::Divergent) << I[31].Message;
+  EXPECT_EQ(I[31].Iterations, 1u);
+
+  // The example's sequential tree reduction: warp 0 only, once s < 32.
+  loadExample("reduce.jl");
+  const char *Sum = "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto S = branches(Sum, {256, 1, 1});
+  ASSERT_TRUE(S.count(15));
+  EXPECT_EQ(S[15].Judged, V::PartlyDivergent) << S[15].Message;
+  EXPECT_EQ(S[15].Iterations, 8u);
+  EXPECT_NE(S[15].Message.find("iterations 4–8 of the loop's 8 (the bound is "
+                               "then 16, 8, 4, 2, 1)"),
+            std::string::npos)
+      << S[15].Message;
+  // Without it, `s` is a run-time bound.
+  S = branches(Sum, {0, 0, 0});
+  EXPECT_EQ(S[15].Judged, V::Boundary) << S[15].Message;
+}
+
+TEST_F(DivergenceTest, ACompileReportsThemAsRemarks) {
+  loadText("div.jl", Source);
+  GpuJobOptions O;
+  O.Block = {128, 1, 1};
+  CompileResult C = compileFor("ptx", BranchesSig, Stage::Asm, O);
+  ASSERT_TRUE(C.ok()) << diags(*C.Report);
+  BranchCounts N = countBranchRemarks(C.Report->Remarks);
+  EXPECT_EQ(N.Divergent, 1u);
+  EXPECT_EQ(N.PartlyDivergent, 1u);
+  EXPECT_EQ(N.WarpUniform, 1u);
+  EXPECT_GE(N.Boundary, 1u);
+  EXPECT_GE(N.DataDependent, 1u);
+  for (const OptRemark &M : C.Report->Remarks)
+    if (M.Name == "DivergentBranch") {
+      EXPECT_EQ(M.Kind, RemarkKind::Missed);
+      ASSERT_FALSE(M.Origin.Frames.empty());
+      EXPECT_EQ(M.Origin.Frames.back().Line, 4u);
+    }
+  // The host has no warps.
+  C = compileFor("native", BranchesSig);
+  ASSERT_TRUE(C.ok()) << diags(*C.Report);
+  EXPECT_EQ(countBranchRemarks(C.Report->Remarks).total(), 0u);
+}
+
+// With the block shape, a warp of matmul's 16×16 tiles is two rows of 16:
+// its transposed tile stores hit 8 words per bank, not 16.
+TEST_F(DivergenceTest, TheBlockShapeLaysAWarpOutInTwoDimensions) {
+  loadExample("matmul.jl");
+  const char *Sig = "matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
+                    "DeviceArray{Float32,2})";
+  auto Ways = [&](std::array<unsigned, 3> Block) {
+    GpuJobOptions O;
+    O.Block = Block;
+    CompileResult C = compileFor("ptx", Sig, Stage::LLVMOpt, O);
+    EXPECT_TRUE(C.ok()) << diags(*C.Report);
+    std::set<std::string> Found;
+    for (const OptRemark &M : C.Report->Remarks)
+      if (M.Name == "BankConflict")
+        Found.insert(M.Message.substr(0, M.Message.find(' ')));
+    return Found;
+  };
+  EXPECT_EQ(Ways({0, 0, 0}), std::set<std::string>{"16-way"});
+  EXPECT_EQ(Ways({16, 16, 1}), std::set<std::string>{"8-way"});
+}
+
+} // namespace
