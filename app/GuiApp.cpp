@@ -6,6 +6,7 @@
 #include "ShellView.h"
 #include "WorkspaceSession.h"
 #include "devices/CallRunner.h"
+#include "DevicesView.h"
 #include "ViewModel.h"
 #include "targets/HostInfo.h"
 
@@ -302,6 +303,27 @@ int runGui(const CommandOptions &O) {
   WorkspaceSession Session(File);
   if (O.Bounds != CheckBounds::Auto)
     Session.post(views::cmd::SetCheckBounds{O.Bounds});
+  // The launch the warp analyses assume, known before the first job
+  // compiles (else every ptx job would compile twice): --threads, or the
+  // `# run:` line of the first job's function, as the Run form will show.
+  {
+    std::string FirstJob = O.Job;
+    if (FirstJob.empty())
+      if (std::vector<views::cmd::AddJob> Jobs = exampleJobs(File); !Jobs.empty())
+        FirstJob = Jobs.front().Spec.Signature;
+    std::string Threads = O.Call.empty() ? std::string() : O.Threads;
+    if (Threads.empty() && !FirstJob.empty())
+      if (auto Buf = llvm::MemoryBuffer::getFile(File))
+        if (std::optional<views::RunForm> F = views::runHeaderForm(
+                (*Buf)->getBuffer(), std::string_view(FirstJob).substr(
+                                         0, FirstJob.find('('))))
+          Threads = F->Threads;
+    std::array<unsigned, 3> Block = views::launchBlockOf(Threads);
+    if (Block != std::array<unsigned, 3>{0, 0, 0}) {
+      Session.post(views::cmd::SetLaunchBlock{Block});
+      Shell.setPostedBlock(Block);
+    }
+  }
   if (!O.Job.empty()) {
     views::cmd::AddJob Add;
     Add.Spec.Signature = O.Job;
@@ -386,6 +408,10 @@ int runGui(const CommandOptions &O) {
     ImGui::NewFrame();
     Shell.draw(*Snap, Session);
     ImGui::Render();
+    // What the first frame asked for (the Run form's launch block when it
+    // differs from the one given at start) is part of the documented state.
+    if (Headless && Frame == 0)
+      Session.waitIdle();
     UiMs.push_back(std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - UiStart)
                        .count());

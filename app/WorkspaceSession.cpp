@@ -145,6 +145,9 @@ void WorkspaceSession::apply(views::cmd::Recompile &) { WS->recompileAll(); }
 void WorkspaceSession::apply(views::cmd::SetCheckBounds &C) {
   WS->setCheckBounds(C.Mode);
 }
+void WorkspaceSession::apply(views::cmd::SetLaunchBlock &C) {
+  WS->setLaunchBlock(C.Threads);
+}
 
 void WorkspaceSession::apply(views::cmd::EditSource &C) {
   PendingEdit = std::move(C.Text);

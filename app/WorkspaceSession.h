@@ -39,6 +39,7 @@ private:
   void apply(views::cmd::RunOnDevice &C);
   void apply(views::cmd::ExportJob &C);
   void apply(views::cmd::SetCheckBounds &C);
+  void apply(views::cmd::SetLaunchBlock &C);
   void flushEdit();
 
   std::unique_ptr<Workspace> WS;

@@ -48,6 +48,9 @@ public:
   void drawContent(ViewContext &Ctx);
 
   RunForm Form;
+  /// Whether the form has been filled for a job (the panel was drawn with
+  /// one selected): before, its block is the default, no launch.
+  bool formFilled() const { return !PrefilledFor.empty(); }
 
 private:
   void drawRunForm(ViewContext &Ctx);

@@ -197,13 +197,22 @@ void ShellView::draw(const GuiSnapshot &Snap, CommandSink &Sink) {
   placeWindow(Panel::Stats);
   // The Run form's block size is the launch whose occupancy Stats marks.
   uint64_t Threads = 0;
-  if (auto T = parseDims(Devices.Form.Threads))
+  if (auto T = parseDims(Devices.Form.Threads)) {
     Threads = uint64_t((*T)[0]) * (*T)[1] * (*T)[2];
+  }
   Stats.setLaunchThreads(Threads);
   Compare.setLaunchThreads(Threads);
   Stats.draw(Ctx, Vis(Panel::Stats));
   placeWindow(Panel::Devices);
   Devices.draw(Ctx, Vis(Panel::Devices));
+  // The warps the access and divergence remarks assume: the Run form's
+  // block, once the form is filled for the selected job (above; a hidden
+  // panel leaves the block the app started with).
+  if (std::array<unsigned, 3> Block = launchBlockOf(Devices.Form.Threads);
+      Devices.formFilled() && Block != PostedBlock) {
+    PostedBlock = Block;
+    Ctx.Sink.post(cmd::SetLaunchBlock{Block});
+  }
 
   if (auto Req = Jobs.takeCompareRequest()) {
     Compare.pick(Req->first, Req->second);

@@ -128,6 +128,12 @@ private:
   enum class Dialog { None, Open, SaveAs, Export } PendingDialog = Dialog::None;
   std::string DialogPath;
   JobId ExportJobId = 0;
+  /// The Run form's block last posted as SetLaunchBlock (zeros: none).
+  std::array<unsigned, 3> PostedBlock = {0, 0, 0};
+
+public:
+  /// The block the app already gave the Workspace before the first frame.
+  void setPostedBlock(std::array<unsigned, 3> B) { PostedBlock = B; }
 };
 
 /// Titles of the top-level windows drawn in the last rendered frame

@@ -55,11 +55,21 @@ const char *commandName(const GuiCommand &C) {
     const char *operator()(const cmd::SetCheckBounds &) {
       return "SetCheckBounds";
     }
+    const char *operator()(const cmd::SetLaunchBlock &) {
+      return "SetLaunchBlock";
+    }
   };
   return std::visit(Namer{}, C);
 }
 
 CommandSink::~CommandSink() = default;
+
+std::array<unsigned, 3> launchBlockOf(std::string_view Threads) {
+  std::optional<std::array<unsigned, 3>> T = parseDims(Threads);
+  if (!T || uint64_t((*T)[0]) * (*T)[1] * (*T)[2] < 2)
+    return {0, 0, 0};
+  return *T;
+}
 
 std::optional<std::array<unsigned, 3>> parseDims(std::string_view Text) {
   std::array<unsigned, 3> Dims{1, 1, 1};

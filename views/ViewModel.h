@@ -185,6 +185,11 @@ struct RunOnDevice {
 struct SetCheckBounds {
   CheckBounds Mode = CheckBounds::Auto;
 };
+/// The Run form's block: the launch the warp analyses of ptx jobs assume
+/// (the prism-access and prism-divergence remarks); they recompile.
+struct SetLaunchBlock {
+  std::array<unsigned, 3> Threads{0, 0, 0};
+};
 /// Write every stage, the pass diffs and report.json of a job into Dir.
 struct ExportJob {
   JobId Id = 0;
@@ -195,7 +200,7 @@ struct ExportJob {
 using GuiCommand =
     std::variant<cmd::SelectJob, cmd::AddJob, cmd::RemoveJob, cmd::Recompile,
                  cmd::EditSource, cmd::OpenFile, cmd::Save, cmd::RunOnDevice,
-                 cmd::ExportJob, cmd::SetCheckBounds>;
+                 cmd::ExportJob, cmd::SetCheckBounds, cmd::SetLaunchBlock>;
 const char *commandName(const GuiCommand &C); ///< "SelectJob", ...
 
 /// Where panels post commands. The Workspace's implementation queues them
@@ -220,5 +225,9 @@ private:
 /// Parses "X[,Y[,Z]]" (blocks/threads as `prism run` takes them); missing
 /// dimensions are 1. Nullopt for anything else, including zeros.
 std::optional<std::array<unsigned, 3>> parseDims(std::string_view Text);
+/// The block a Run form's threads text gives the warp analyses
+/// (cmd::SetLaunchBlock): zeros when malformed or a single thread (the
+/// form's default, no launch to judge warps by).
+std::array<unsigned, 3> launchBlockOf(std::string_view Threads);
 
 } // namespace prism::views

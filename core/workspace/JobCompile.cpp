@@ -94,6 +94,7 @@ JobCompiler makeDriverJobCompiler() {
     Opts.TypedOptimized = true;
     Opts.Cancel = &Cancel;
     Opts.DeferResources = true; // ptxas runs after the code is shown
+    Opts.Block = S.Block;
     CompilerJob Job{Spec, *Config, W};
     // Through the engine (not compileInferred) so that the optimised typed
     // IR stage is produced too; inference answers from its cache here.

@@ -78,6 +78,7 @@ struct Workspace::State {
   /// needs it; every CodeInstance belongs to one of them.
   std::array<std::unique_ptr<InferenceEngine>, 3> Engines;
   CheckBounds DefaultBounds = CheckBounds::Auto; ///< of runs (setCheckBounds)
+  std::array<unsigned, 3> LaunchBlock = {0, 0, 0}; ///< setLaunchBlock
   std::vector<Diagnostic> PreludeErrors;
   std::string Path, Source, Recoverable;
   bool Dirty = false;
@@ -229,6 +230,11 @@ void Workspace::recompileAll() { post(command(WorkspaceCommand::RecompileAll, {}
 void Workspace::setCheckBounds(CheckBounds Mode) {
   post(command(WorkspaceCommand::SetCheckBounds, {}, {}, uint64_t(Mode)));
 }
+void Workspace::setLaunchBlock(std::array<unsigned, 3> Block) {
+  WorkspaceCommand C = command(WorkspaceCommand::SetLaunchBlock, {}, {}, 0);
+  C.Spec.Block = Block;
+  post(std::move(C));
+}
 void Workspace::save() { post(command(WorkspaceCommand::Save, {}, {}, 0)); }
 void Workspace::restoreAutosave() {
   post(command(WorkspaceCommand::RestoreAutosave, {}, {}, 0));
@@ -317,6 +323,8 @@ void Workspace::process(WorkspaceCommand &C) {
     WatchedJob J;
     J.State.Id = S->NextJobId++;
     J.State.Spec = std::move(C.Spec);
+    if (J.State.Spec.Target == "ptx")
+      J.State.Spec.Block = S->LaunchBlock;
     S->Jobs.push_back(std::move(J));
     // Jobs added right after a file opened (the example's own, the
     // command line's) belong to its story; later additions are no event.
@@ -366,6 +374,18 @@ void Workspace::process(WorkspaceCommand &C) {
     InvalidationEvent &Logged = logEvent(std::move(Ev));
     compilePending(Logged.Trigger, &Logged);
     Logged.TotalMs = msSince(Start);
+    return;
+  }
+  case WorkspaceCommand::SetLaunchBlock: {
+    // Only the warp analyses of ptx jobs read it: nothing else recompiles,
+    // and no invalidation happened (no event).
+    S->LaunchBlock = C.Spec.Block;
+    for (WatchedJob &J : S->Jobs)
+      if (J.State.Spec.Target == "ptx" && J.State.Spec.Block != S->LaunchBlock) {
+        J.State.Spec.Block = S->LaunchBlock;
+        J.NeedsCompile = true;
+      }
+    compilePending("launch block changed");
     return;
   }
   case WorkspaceCommand::Save:

@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <array>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +49,10 @@ struct JobSpec {
   /// Julia's --check-bounds for this job: two jobs that differ only here
   /// show what the checks cost, side by side.
   CheckBounds Bounds = CheckBounds::Auto;
+  /// The launch's block (threads in x, y, z) that a ptx job's warp
+  /// analyses assume (CompileOptions::Block); all zero when not known. The
+  /// GUI's Run form sets it for every ptx job (setLaunchBlock).
+  std::array<unsigned, 3> Block = {0, 0, 0};
   bool operator==(const JobSpec &) const = default;
   /// `saxpy!(...) · ptx sm_80 · O2`, plus ` · check-bounds=no` when not auto.
   std::string label() const;
@@ -147,7 +152,7 @@ using JobCompiler = std::function<CompiledJob(const JobSpec &, GlobalEnv &,
 struct WorkspaceCommand {
   enum Kind : uint8_t { Open, SetSource, AddJob, RemoveJob, RecompileAll, Save,
                         RestoreAutosave, DiscardAutosave, Run,
-                        SetCheckBounds } K;
+                        SetCheckBounds, SetLaunchBlock } K;
   std::string Text;
   JobSpec Spec;
   uint64_t Id = 0;
@@ -168,6 +173,9 @@ public:
   /// Julia's --check-bounds for every job and for runs: the jobs in another
   /// mode switch to it and recompile. A job's own mode is JobSpec::Bounds.
   void setCheckBounds(CheckBounds Mode);
+  /// The launch's block for the warp analyses of every ptx job (and of
+  /// those added later): the jobs that assumed another recompile.
+  void setLaunchBlock(std::array<unsigned, 3> Block);
   void save();
   /// Replace the buffer with the autosaved text found at open (or drop it).
   void restoreAutosave();

@@ -238,3 +238,14 @@ TEST(DevicesForm, ComparesTwoDevicesResults) {
   Interp.Call = "f(ones(Float32, 3))";
   EXPECT_FALSE(compareRuns("host", Host, "interp", Interp).Comparable);
 }
+
+// The Run form's threads as the block the warp analyses assume: the
+// default single thread and malformed text are no launch.
+TEST(Forms, LaunchBlockOfTheRunFormsThreads) {
+  EXPECT_EQ(launchBlockOf("256"), (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(launchBlockOf("16, 16"), (std::array<unsigned, 3>{16, 16, 1}));
+  EXPECT_EQ(launchBlockOf("1"), (std::array<unsigned, 3>{0, 0, 0}));
+  EXPECT_EQ(launchBlockOf("1,1,1"), (std::array<unsigned, 3>{0, 0, 0}));
+  EXPECT_EQ(launchBlockOf("16,x"), (std::array<unsigned, 3>{0, 0, 0}));
+  EXPECT_EQ(launchBlockOf(""), (std::array<unsigned, 3>{0, 0, 0}));
+}

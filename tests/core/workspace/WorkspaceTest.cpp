@@ -473,3 +473,57 @@ end
   EXPECT_TRUE(CodeFirst);
   llvm::sys::fs::remove(Path);
 }
+
+// The GUI's Run form gives the launch's block to the warp analyses: only
+// ptx jobs recompile, jobs added later take it too, and the divergence
+// remark of `t <= 40` names the warp it splits in that block.
+TEST_F(WorkspaceTest, TheLaunchBlockRecompilesOnlyPtxJobs) {
+  std::string Path = writeTemp(R"(function part!(a::DeviceArray{Float32,1})
+    t = threadIdx().x
+    if t <= 40
+        @inbounds a[t] = exp(a[t])
+    end
+    return nothing
+end
+)");
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  JobSpec Ptx;
+  Ptx.Signature = "part!(DeviceArray{Float32,1})";
+  Ptx.Target = "ptx";
+  JobSpec Host = Ptx;
+  Host.Target = "native";
+  WS.addJob(Ptx);
+  WS.addJob(Host);
+  WS.waitIdle();
+  auto Divergence = [](const JobState &J) {
+    for (const OptRemark &R : J.Report->Remarks)
+      if (R.Pass == "prism-divergence")
+        return R.Message;
+    return std::string();
+  };
+  auto S = WS.snapshot();
+  ASSERT_EQ(S->Jobs.size(), 2u);
+  ASSERT_TRUE(S->Jobs[0].Report && S->Jobs[1].Report);
+  EXPECT_NE(Divergence(S->Jobs[0]).find("the first 8 warps"), std::string::npos)
+      << Divergence(S->Jobs[0]);
+
+  WS.setLaunchBlock({64, 1, 1});
+  WS.waitIdle();
+  S = WS.snapshot();
+  EXPECT_EQ(S->Jobs[0].Compiles, 2u);
+  EXPECT_EQ(S->Jobs[1].Compiles, 1u) << "the host has no warps";
+  EXPECT_EQ(S->Jobs[0].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
+  EXPECT_NE(Divergence(S->Jobs[0]).find("of the block's 2 warps, warp 1"),
+            std::string::npos)
+      << Divergence(S->Jobs[0]);
+  // The same block again recompiles nothing; a job added later takes it.
+  WS.setLaunchBlock({64, 1, 1});
+  Ptx.OptLevel = 3;
+  WS.addJob(Ptx);
+  WS.waitIdle();
+  S = WS.snapshot();
+  ASSERT_EQ(S->Jobs.size(), 3u);
+  EXPECT_EQ(S->Jobs[0].Compiles, 2u);
+  EXPECT_EQ(S->Jobs[2].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
+}
