@@ -138,6 +138,116 @@ struct Analysis {
     return It;
   }
 
+  /// A comparison the condition is made of, with its operands' SCEVs.
+  struct Leaf {
+    const llvm::ICmpInst *Cmp;
+    const llvm::SCEV *L, *R;
+    bool Threaded; ///< depends on the thread index
+  };
+  /// The comparisons of a condition built with and/or/not/select (`a &&
+  /// b` is a select); false when it has another kind of thread-dependent
+  /// part (a float comparison, a truncation) or a comparison SCEV cannot
+  /// describe.
+  bool leavesOf(const llvm::Value *V, llvm::SmallVectorImpl<Leaf> &Out,
+                unsigned Depth = 0) {
+    if (llvm::isa<llvm::Constant>(V))
+      return true;
+    if (const auto *C = llvm::dyn_cast<llvm::ICmpInst>(V)) {
+      if (!SE.isSCEVable(C->getOperand(0)->getType()))
+        return !Dep.count(C);
+      const llvm::SCEV *L = scev(C->getOperand(0)), *R = scev(C->getOperand(1));
+      if (llvm::isa<llvm::SCEVCouldNotCompute>(L) ||
+          llvm::isa<llvm::SCEVCouldNotCompute>(R))
+        return !Dep.count(C);
+      Out.push_back({C, L, R, bool(Dep.count(C))});
+      return true;
+    }
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+    bool Logic = I && Depth < 6 &&
+                 (llvm::isa<llvm::SelectInst>(I) ||
+                  I->getOpcode() == llvm::Instruction::And ||
+                  I->getOpcode() == llvm::Instruction::Or ||
+                  I->getOpcode() == llvm::Instruction::Xor);
+    if (!Logic)
+      return !Dep.count(V); // a uniform flag is no split
+    for (const llvm::Value *Op : I->operands())
+      if (!leavesOf(Op, Out, Depth + 1))
+        return false;
+    return true;
+  }
+  /// The condition \p V as lane \p Lane of warp \p Warp decides it
+  /// (three-valued: `false && unknown` is false).
+  std::optional<bool> evaluate(const llvm::Value *V, unsigned Warp,
+                               unsigned Lane,
+                               const llvm::ValueToSCEVMapTy &Fixed,
+                               unsigned Depth = 0) {
+    if (const auto *K = llvm::dyn_cast<llvm::ConstantInt>(V))
+      return !K->isZero();
+    if (const auto *C = llvm::dyn_cast<llvm::ICmpInst>(V)) {
+      if (!SE.isSCEVable(C->getOperand(0)->getType()))
+        return std::nullopt;
+      return decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)), Warp,
+                    Lane, Fixed);
+    }
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+    if (!I || Depth >= 6)
+      return std::nullopt;
+    auto Eval = [&](const llvm::Value *Op) {
+      return evaluate(Op, Warp, Lane, Fixed, Depth + 1);
+    };
+    if (const auto *S = llvm::dyn_cast<llvm::SelectInst>(I)) {
+      if (std::optional<bool> Cond = Eval(S->getCondition()))
+        return Eval(*Cond ? S->getTrueValue() : S->getFalseValue());
+      std::optional<bool> T = Eval(S->getTrueValue()),
+                          F = Eval(S->getFalseValue());
+      return T && F && *T == *F ? T : std::nullopt;
+    }
+    if (I->getOpcode() != llvm::Instruction::And &&
+        I->getOpcode() != llvm::Instruction::Or &&
+        I->getOpcode() != llvm::Instruction::Xor)
+      return std::nullopt;
+    std::optional<bool> A = Eval(I->getOperand(0)), B = Eval(I->getOperand(1));
+    switch (I->getOpcode()) {
+    case llvm::Instruction::And:
+      if ((A && !*A) || (B && !*B))
+        return false;
+      return A && B ? std::optional<bool>(true) : std::nullopt;
+    case llvm::Instruction::Or:
+      if ((A && *A) || (B && *B))
+        return true;
+      return A && B ? std::optional<bool>(false) : std::nullopt;
+    default:
+      return A && B ? std::optional<bool>(*A != *B) : std::nullopt;
+    }
+  }
+  /// Whether L - R of a comparison grows or shrinks steadily with the lane
+  /// (then the comparison flips at most once along a warp).
+  bool monotone(const Leaf &X) {
+    const llvm::SCEV *D0 = SE.getMinusSCEV(Lanes.at(X.L, 0, 0, SE),
+                                           Lanes.at(X.R, 0, 0, SE));
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(D0))
+      return false;
+    int Sign = 0;
+    int64_t Prev = 0;
+    for (unsigned Lane = 1; Lane < Lanes.lanes(); ++Lane) {
+      const llvm::SCEV *D =
+          SE.getMinusSCEV(SE.getMinusSCEV(Lanes.at(X.L, 0, Lane, SE),
+                                          Lanes.at(X.R, 0, Lane, SE)),
+                          D0);
+      const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D);
+      if (!K)
+        return false;
+      int64_t Cur = K->getAPInt().getSExtValue();
+      int S = Cur > Prev ? 1 : Cur < Prev ? -1 : 0;
+      if (S && Sign && S != Sign)
+        return false;
+      if (S)
+        Sign = S;
+      Prev = Cur;
+    }
+    return Sign != 0;
+  }
+
   BranchDivergence judge(llvm::BranchInst &Br);
 };
 
@@ -162,7 +272,6 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
   using V = BranchDivergence::Verdict;
   BranchDivergence B;
   B.Inst = &Br;
-  const auto *C = llvm::dyn_cast<llvm::ICmpInst>(Br.getCondition());
   std::string Where = Lanes.shape();
   std::string Shape = Where.empty() ? "" : " (" + Where + ")";
   if (Loaded.count(Br.getCondition())) {
@@ -171,17 +280,12 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                 "takes both sides where its threads' values disagree";
     return B;
   }
-  if (!C || !SE.isSCEVable(C->getOperand(0)->getType())) {
+  llvm::SmallVector<Leaf, 4> Leaves;
+  if (!leavesOf(Br.getCondition(), Leaves) || Leaves.empty()) {
     B.Judged = V::Unknown;
     B.Message = "branch on a condition that depends on the thread index in "
-                "a way not evaluated: threads of a warp may take both sides";
-    return B;
-  }
-  const llvm::SCEV *L = scev(C->getOperand(0)), *R = scev(C->getOperand(1));
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(L) ||
-      llvm::isa<llvm::SCEVCouldNotCompute>(R)) {
-    B.Judged = V::Unknown;
-    B.Message = "branch on a thread-dependent comparison not evaluated";
+                "a way not evaluated: threads of a warp may take both sides" +
+                Shape;
     return B;
   }
   B.Warps = Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
@@ -196,10 +300,12 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                 .str();
 
   // The loop counter in the comparison, followed through its iterations.
-  llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(L, LI, SE);
-  for (llvm::PHINode *P : loopPhisIn(R, LI, SE))
-    if (!llvm::is_contained(Phis, P))
-      Phis.push_back(P);
+  llvm::SmallVector<llvm::PHINode *, 4> Phis;
+  for (const Leaf &X : Leaves)
+    for (const llvm::SCEV *Side : {X.L, X.R})
+      for (llvm::PHINode *P : loopPhisIn(Side, LI, SE))
+        if (!llvm::is_contained(Phis, P))
+          Phis.push_back(P);
   std::vector<llvm::ValueToSCEVMapTy> Rounds;
   bool Open = false;
   if (Phis.empty()) {
@@ -227,7 +333,7 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       std::optional<bool> First;
       bool Both = false;
       for (unsigned Lane = 0; Lane < InWarp; ++Lane) {
-        std::optional<bool> D = decide(*C, L, R, W, Lane, Fixed);
+        std::optional<bool> D = evaluate(Br.getCondition(), W, Lane, Fixed);
         if (!D) {
           Decided = false;
           break;
@@ -276,13 +382,14 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       // The side of the comparison without the thread index, on those
       // iterations: the user's bound (`s` in `t <= s`).
       const llvm::SCEV *Bound = nullptr;
-      for (const llvm::SCEV *X : {L, R})
+      for (const llvm::SCEV *X : {Leaves[0].L, Leaves[0].R})
         if (!llvm::isa<llvm::SCEVConstant>(X) && Lanes.lanes() > 1 &&
             Lanes.at(X, 0, 0, SE, Rounds[0]) == Lanes.at(X, 0, 1, SE, Rounds[0]))
           Bound = X;
       std::string Values;
       for (unsigned I : Listed) {
-        const auto *K = Bound ? llvm::dyn_cast<llvm::SCEVConstant>(Lanes.at(
+        const auto *K = Bound && Leaves.size() == 1
+                            ? llvm::dyn_cast<llvm::SCEVConstant>(Lanes.at(
                                     Bound, 0, 0, SE, Rounds[I - 1]))
                               : nullptr;
         if (!K) {
@@ -330,38 +437,31 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
     return B;
   }
 
-  // Undecided (a bound known only at run time): if L - R grows or shrinks
-  // steadily with the lane, the comparison flips at most once along a warp,
-  // so only the warp the bound falls in takes both sides.
-  const llvm::SCEV *D0 = SE.getMinusSCEV(Lanes.at(L, 0, 0, SE),
-                                         Lanes.at(R, 0, 0, SE));
-  int Sign = 0;
-  bool Monotone = !llvm::isa<llvm::SCEVCouldNotCompute>(D0);
-  int64_t Prev = 0;
-  for (unsigned Lane = 1; Lane < Lanes.lanes() && Monotone; ++Lane) {
-    const llvm::SCEV *D =
-        SE.getMinusSCEV(SE.getMinusSCEV(Lanes.at(L, 0, Lane, SE),
-                                        Lanes.at(R, 0, Lane, SE)),
-                        D0);
-    const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D);
-    if (!K) {
-      Monotone = false;
-      break;
+  // Undecided (a bound known only at run time): if each comparison on the
+  // thread grows or shrinks steadily with the lane, each flips at most once
+  // along a warp, so only the warps its bound falls in take both sides.
+  size_t Bounds = 0;
+  bool AllMonotone = true;
+  for (const Leaf &X : Leaves)
+    if (X.Threaded) {
+      if (!monotone(X))
+        AllMonotone = false;
+      ++Bounds;
     }
-    int64_t Cur = K->getAPInt().getSExtValue();
-    int S = Cur > Prev ? 1 : Cur < Prev ? -1 : 0;
-    if (S && Sign && S != Sign)
-      Monotone = false;
-    if (S)
-      Sign = S;
-    Prev = Cur;
-  }
-  if (Monotone && Sign) {
+  if (AllMonotone && Bounds) {
     B.Judged = V::Boundary;
-    B.Message = "branch comparing the thread index with a value known only at "
-                "run time: only the warp in which the bound falls takes both "
-                "sides, the others agree" +
-                Shape;
+    B.Message =
+        Bounds == 1
+            ? "branch comparing the thread index with a value known only at "
+              "run time: only the warp in which the bound falls takes both "
+              "sides, the others agree" +
+                  Shape
+            : llvm::formatv("branch comparing the thread index with {0} "
+                            "values known only at run time: only the warps in "
+                            "which the bounds fall (at most {0}) take both "
+                            "sides, the others agree{1}",
+                            Bounds, Shape)
+                  .str();
     return B;
   }
   B.Judged = V::Unknown;

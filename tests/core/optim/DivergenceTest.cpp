@@ -1,6 +1,7 @@
 // Which branches split a warp, decided per lane of optimised PTX-bound IR:
 // a parity test splits every warp, a threshold at a multiple of 32 none, one
-// elsewhere a single warp, a run-time bound only where it falls, loaded data
+// elsewhere a single warp, a run-time bound only where it falls (two of
+// them joined by && in at most two warps), loaded data
 // is named as such, and bounds checks are left out. Loop counters are
 // followed through their iterations once the block is known: the tree
 // reduction splits warp 0 on its last five rounds, the interleaved one every
@@ -46,6 +47,9 @@ constexpr const char *Source =
     end
     if t <= length(y)
         y[t] = v
+    end
+    if t > 3 && t <= length(x)
+        @inbounds y[t] += 1.0f0
     end
     return
 end
@@ -131,6 +135,11 @@ TEST_F(DivergenceTest, DecidesEachBranchPerLaneAndWarp) {
     EXPECT_EQ(B[18].Judged, V::Boundary) << B[18].Message;
     // y[t]'s bounds check throws: not a branch a warp runs both sides of.
     EXPECT_EQ(B.count(19), 0u);
+    // Two thresholds joined by &&: at most two warps.
+    ASSERT_TRUE(B.count(21));
+    EXPECT_EQ(B[21].Judged, V::Boundary) << B[21].Message;
+    EXPECT_NE(B[21].Message.find("at most 2"), std::string::npos)
+        << B[21].Message;
   }
 }
 
@@ -139,16 +148,16 @@ TEST_F(DivergenceTest, FollowsALoopCounterOnceTheBlockIsKnown) {
   loadText("div.jl", Source);
   // Interleaved addressing: every warp, on the first 5 of 8 rounds.
   auto I = branches(InterleavedSig, {256, 1, 1});
-  ASSERT_TRUE(I.count(31));
-  EXPECT_EQ(I[31].Judged, V::Divergent) << I[31].Message;
-  EXPECT_EQ(I[31].Iterations, 8u);
-  EXPECT_NE(I[31].Message.find("iterations 1–5 of the loop's 8,"),
+  ASSERT_TRUE(I.count(34));
+  EXPECT_EQ(I[34].Judged, V::Divergent) << I[34].Message;
+  EXPECT_EQ(I[34].Iterations, 8u);
+  EXPECT_NE(I[34].Message.find("iterations 1–5 of the loop's 8,"),
             std::string::npos)
-      << I[31].Message;
+      << I[34].Message;
   // Without the block the loop's end is unknown: its first round is enough.
   I = branches(InterleavedSig, {0, 0, 0});
-  EXPECT_EQ(I[31].Judged, V::Divergent) << I[31].Message;
-  EXPECT_EQ(I[31].Iterations, 1u);
+  EXPECT_EQ(I[34].Judged, V::Divergent) << I[34].Message;
+  EXPECT_EQ(I[34].Iterations, 1u);
 
   // The example's sequential tree reduction: warp 0 only, once s < 32.
   loadExample("reduce.jl");
