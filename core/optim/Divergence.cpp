@@ -416,8 +416,14 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                   ": no warp diverges" + Shape;
     } else if (!All.empty()) {
       B.Judged = V::Divergent;
+      std::string AlsoSome =
+          B.Iterations && !Some.empty()
+              ? llvm::formatv(" (and some of them on iteration{0} {1})",
+                              Some.size() == 1 ? "" : "s", ranges(Some))
+                    .str()
+              : "";
       B.Message = "divergent branch: each of " + WarpsText +
-                  " takes both sides" + OnIters +
+                  " takes both sides" + OnIters + AlsoSome +
                   ", running both paths one after the other with part of its "
                   "threads idle; a condition that is the same for 32 "
                   "consecutive threads avoids it" +
