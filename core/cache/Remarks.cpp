@@ -225,48 +225,44 @@ void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
   }
 }
 
-BranchCounts countBranchRemarks(const std::vector<OptRemark> &Remarks) {
-  BranchCounts C;
-  for (const OptRemark &R : Remarks) {
-    if (R.Pass != "prism-divergence")
-      continue;
-    llvm::StringRef N = R.Name;
-    if (N == "DivergentBranch")
-      ++C.Divergent;
-    else if (N == "PartlyDivergentBranch")
-      ++C.PartlyDivergent;
-    else if (N == "WarpUniformBranch")
-      ++C.WarpUniform;
-    else if (N == "BoundaryBranch")
-      ++C.Boundary;
-    else if (N == "DataDependentBranch")
-      ++C.DataDependent;
-    else if (N == "ThreadDependentBranch")
-      ++C.Unknown;
-  }
+namespace {
+/// Counts the remarks of \p Pass by name into the fields \p Names gives.
+template <typename Counts>
+Counts countByName(
+    const std::vector<OptRemark> &Remarks, llvm::StringRef Pass,
+    std::initializer_list<std::pair<llvm::StringRef, size_t Counts::*>> Names) {
+  Counts C;
+  for (const OptRemark &R : Remarks)
+    if (R.Pass == Pass)
+      for (const auto &[Name, Field] : Names)
+        if (R.Name == Name) {
+          ++(C.*Field);
+          break;
+        }
   return C;
+}
+} // namespace
+
+BranchCounts countBranchRemarks(const std::vector<OptRemark> &Remarks) {
+  using C = BranchCounts;
+  return countByName<C>(Remarks, "prism-divergence",
+                        {{"DivergentBranch", &C::Divergent},
+                         {"PartlyDivergentBranch", &C::PartlyDivergent},
+                         {"WarpUniformBranch", &C::WarpUniform},
+                         {"BoundaryBranch", &C::Boundary},
+                         {"DataDependentBranch", &C::DataDependent},
+                         {"ThreadDependentBranch", &C::Unknown}});
 }
 
 AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {
-  AccessCounts C;
-  for (const OptRemark &R : Remarks) {
-    if (R.Pass != "prism-access")
-      continue;
-    llvm::StringRef N = R.Name;
-    if (N == "Coalesced")
-      ++C.Coalesced;
-    else if (N == "Uncoalesced")
-      ++C.Uncoalesced;
-    else if (N == "ConflictFree")
-      ++C.ConflictFree;
-    else if (N == "BankConflict")
-      ++C.BankConflicts;
-    else if (N == "Broadcast")
-      ++C.Broadcast;
-    else if (N == "RuntimeStride")
-      ++C.RuntimeStride;
-  }
-  return C;
+  using C = AccessCounts;
+  return countByName<C>(Remarks, "prism-access",
+                        {{"Coalesced", &C::Coalesced},
+                         {"Uncoalesced", &C::Uncoalesced},
+                         {"ConflictFree", &C::ConflictFree},
+                         {"BankConflict", &C::BankConflicts},
+                         {"Broadcast", &C::Broadcast},
+                         {"RuntimeStride", &C::RuntimeStride}});
 }
 
 void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {

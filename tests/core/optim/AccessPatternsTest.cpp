@@ -6,9 +6,9 @@
 #include "optim/AccessPatterns.h"
 
 #include "core/targets/GpuTestUtil.h"
+#include "targets/Target.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 #include <gtest/gtest.h>
@@ -42,15 +42,9 @@ constexpr const char *Sig =
 
 class AccessPatternsTest : public GpuJobTest {
 protected:
+  /// The ptx target's own model.
   static WarpModel ptxWarp() {
-    WarpModel M;
-    using namespace llvm::Intrinsic;
-    M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
-                   nvvm_read_ptx_sreg_tid_z};
-    M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
-                  nvvm_read_ptx_sreg_ntid_z};
-    M.GenericAS = 0;
-    return M;
+    return *llvm::cantFail(lookupTarget("ptx"))->warpModel();
   }
   /// The kernel's line an access came from (its outermost inlined frame).
   static unsigned lineOf(const MemoryAccess &A) {

@@ -12,9 +12,9 @@
 #include "cache/Remarks.h"
 
 #include "core/targets/GpuTestUtil.h"
+#include "targets/Target.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 #include <gtest/gtest.h>
@@ -77,14 +77,9 @@ constexpr const char *InterleavedSig =
 
 class DivergenceTest : public GpuJobTest {
 protected:
+  /// The ptx target's own model, with a launch's block.
   static WarpModel ptxWarp(std::array<unsigned, 3> Block = {0, 0, 0}) {
-    WarpModel M;
-    using namespace llvm::Intrinsic;
-    M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
-                   nvvm_read_ptx_sreg_tid_z};
-    M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
-                  nvvm_read_ptx_sreg_ntid_z};
-    M.GenericAS = 0;
+    WarpModel M = *llvm::cantFail(lookupTarget("ptx"))->warpModel();
     M.Block = Block;
     return M;
   }
