@@ -19,6 +19,9 @@ namespace {
 constexpr unsigned WarpsWithoutBlock = 8;
 /// Loop iterations followed at most.
 constexpr unsigned MaxIterations = 64;
+/// Lane evaluations per function at most (each rewrites and folds a few
+/// SCEVs, a few microseconds): beyond it branches are left unjudged.
+constexpr size_t MaxEvaluations = size_t(1) << 18;
 
 /// Whether control from BB reaches `unreachable` through unconditional
 /// branches only: the throw path of a bounds check.
@@ -45,6 +48,7 @@ struct Analysis {
   llvm::LoopInfo LI;
   llvm::ScalarEvolution SE;
   llvm::ValueToSCEVMapTy SamePhis;
+  size_t Evaluations = 0; ///< lanes decided so far (MaxEvaluations)
 
   Analysis(llvm::Function &F, const WarpModel &M)
       : F(F), M(M), Lanes(F, M),
@@ -67,6 +71,7 @@ struct Analysis {
   std::optional<bool> decide(const llvm::ICmpInst &C, const llvm::SCEV *L,
                              const llvm::SCEV *R, unsigned Warp, unsigned Lane,
                              const llvm::ValueToSCEVMapTy &Fixed) {
+    ++Evaluations;
     return SE.evaluatePredicate(C.getPredicate(),
                                 Lanes.at(L, Warp, Lane, SE, Fixed),
                                 Lanes.at(R, Warp, Lane, SE, Fixed));
@@ -333,15 +338,19 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       std::optional<bool> First;
       bool Both = false;
       for (unsigned Lane = 0; Lane < InWarp; ++Lane) {
-        std::optional<bool> D = evaluate(Br.getCondition(), W, Lane, Fixed);
+        std::optional<bool> D = Evaluations < MaxEvaluations
+                                    ? evaluate(Br.getCondition(), W, Lane, Fixed)
+                                    : std::nullopt;
         if (!D) {
           Decided = false;
           break;
         }
         if (!First)
           First = D;
-        else if (*First != *D)
-          Both = true;
+        else if (*First != *D) {
+          Both = true; // proven: the other lanes cannot undo it
+          break;
+        }
       }
       if (Both) {
         ++N;
@@ -399,7 +408,7 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
         Values += (Values.empty() ? "" : ", ") +
                   std::to_string(K->getAPInt().getSExtValue());
       }
-      if (!Values.empty())
+      if (!Values.empty() && Listed.size() <= 8)
         OnIters += " (the bound is then " + Values + ")";
     }
     if (B.MaxDivergentWarps == 0) {
@@ -471,9 +480,14 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
     return B;
   }
   B.Judged = V::Unknown;
-  B.Message = "branch on the thread index that Prism could not evaluate per "
-              "lane: threads of a warp may take both sides" +
-              Shape;
+  B.Message = Evaluations >= MaxEvaluations
+                  ? "branch on the thread index left unjudged: the analysis "
+                    "of this function reached its limit of " +
+                        std::to_string(MaxEvaluations) + " lane evaluations"
+                  : "branch on the thread index that Prism could not "
+                    "evaluate per lane: threads of a warp may take both "
+                    "sides" +
+                        Shape;
   return B;
 }
 

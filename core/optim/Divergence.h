@@ -57,7 +57,9 @@ struct BranchDivergence {
   const char *name() const;
 };
 
-/// At most this many branches of one function are judged.
+/// At most this many branches of one function are judged (and at most
+/// 2^18 lane evaluations: past that, branches are left unjudged and say
+/// so).
 constexpr size_t MaxBranchesPerFunction = 256;
 
 /// The thread-dependent branches of F, in block order. Empty when F

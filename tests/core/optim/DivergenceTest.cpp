@@ -217,3 +217,29 @@ TEST_F(DivergenceTest, TheBlockShapeLaysAWarpOutInTwoDimensions) {
 }
 
 } // namespace
+
+namespace {
+// Judging costs a few microseconds a lane: a function whose branches would
+// take more than the budget leaves the rest unjudged, and says so.
+TEST_F(DivergenceTest, AHugeAnalysisStopsAtItsBudget) {
+  std::string Src = "function many!(a::DeviceArray{Float32,1})\n"
+                    "    t = threadIdx().x\n    s = 1\n"
+                    "    while s < 100000000\n";
+  for (int K = 0; K < 8; ++K)
+    Src += "        if (t - 1) ÷ 32 == s % " + std::to_string(K + 5) +
+           "\n            @inbounds a[t] += 1.0f0\n        end\n";
+  Src += "        s = s * 3 ÷ 2 + 1\n    end\n    return\nend\n";
+  loadText("many.jl", Src);
+  auto B = branches("many!(DeviceArray{Float32,1})", {1024, 1, 1});
+  size_t Uniform = 0, Unjudged = 0;
+  for (const auto &[Line, D] : B) {
+    if (D.Judged == BranchDivergence::Verdict::WarpUniform)
+      ++Uniform;
+    else if (D.Message.find("reached its limit") != std::string::npos)
+      ++Unjudged;
+  }
+  EXPECT_GE(Uniform, 4u);
+  EXPECT_GE(Unjudged, 1u);
+  EXPECT_EQ(Uniform + Unjudged, 8u);
+}
+} // namespace
