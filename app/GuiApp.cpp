@@ -306,11 +306,13 @@ int runGui(const CommandOptions &O) {
   // The launch the warp analyses assume, known before the first job
   // compiles (else every ptx job would compile twice): --threads, or the
   // `# run:` line of the first job's function, as the Run form will show.
+  std::vector<views::cmd::AddJob> ExampleJobs;
+  if (O.Job.empty())
+    ExampleJobs = exampleJobs(File);
   {
     std::string FirstJob = O.Job;
-    if (FirstJob.empty())
-      if (std::vector<views::cmd::AddJob> Jobs = exampleJobs(File); !Jobs.empty())
-        FirstJob = Jobs.front().Spec.Signature;
+    if (FirstJob.empty() && !ExampleJobs.empty())
+      FirstJob = ExampleJobs.front().Spec.Signature;
     std::string Threads = O.Call.empty() ? std::string() : O.Threads;
     if (Threads.empty() && !FirstJob.empty())
       if (auto Buf = llvm::MemoryBuffer::getFile(File))
@@ -335,7 +337,7 @@ int runGui(const CommandOptions &O) {
       Session.post(Add);
     }
   } else {
-    for (views::cmd::AddJob &Add : exampleJobs(File)) {
+    for (views::cmd::AddJob &Add : ExampleJobs) {
       Add.Spec.Checks = O.Bounds;
       Session.post(Add);
     }

@@ -197,9 +197,8 @@ void ShellView::draw(const GuiSnapshot &Snap, CommandSink &Sink) {
   placeWindow(Panel::Stats);
   // The Run form's block size is the launch whose occupancy Stats marks.
   uint64_t Threads = 0;
-  if (auto T = parseDims(Devices.Form.Threads)) {
+  if (auto T = parseDims(Devices.Form.Threads))
     Threads = uint64_t((*T)[0]) * (*T)[1] * (*T)[2];
-  }
   Stats.setLaunchThreads(Threads);
   Compare.setLaunchThreads(Threads);
   Stats.draw(Ctx, Vis(Panel::Stats));

@@ -182,23 +182,24 @@ struct Analysis {
   }
   /// The condition \p V as lane \p Lane of warp \p Warp decides it
   /// (three-valued: `false && unknown` is false).
-  std::optional<bool> evaluate(const llvm::Value *V, unsigned Warp,
+  std::optional<bool> evaluate(const llvm::Value *V,
+                               llvm::ArrayRef<Leaf> Leaves, unsigned Warp,
                                unsigned Lane,
                                const llvm::ValueToSCEVMapTy &Fixed,
                                unsigned Depth = 0) {
     if (const auto *K = llvm::dyn_cast<llvm::ConstantInt>(V))
       return !K->isZero();
     if (const auto *C = llvm::dyn_cast<llvm::ICmpInst>(V)) {
-      if (!SE.isSCEVable(C->getOperand(0)->getType()))
-        return std::nullopt;
-      return decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)), Warp,
-                    Lane, Fixed);
+      for (const Leaf &X : Leaves) // leavesOf made their SCEVs once
+        if (X.Cmp == C)
+          return decide(*C, X.L, X.R, Warp, Lane, Fixed);
+      return std::nullopt;
     }
     const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
     if (!I || Depth >= 6)
       return std::nullopt;
     auto Eval = [&](const llvm::Value *Op) {
-      return evaluate(Op, Warp, Lane, Fixed, Depth + 1);
+      return evaluate(Op, Leaves, Warp, Lane, Fixed, Depth + 1);
     };
     if (const auto *S = llvm::dyn_cast<llvm::SelectInst>(I)) {
       if (std::optional<bool> Cond = Eval(S->getCondition()))
@@ -339,7 +340,8 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       bool Both = false;
       for (unsigned Lane = 0; Lane < InWarp; ++Lane) {
         std::optional<bool> D = Evaluations < MaxEvaluations
-                                    ? evaluate(Br.getCondition(), W, Lane, Fixed)
+                                    ? evaluate(Br.getCondition(), Leaves, W,
+                                               Lane, Fixed)
                                     : std::nullopt;
         if (!D) {
           Decided = false;

@@ -2,6 +2,7 @@
 
 #include "infer/Inference.h"
 #include "lang/Parser.h"
+#include "targets/Target.h"
 #include "types/Loader.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -108,6 +109,17 @@ struct Workspace::State {
     return *C;
   }
 };
+
+/// Whether a job's target has warps for the launch block to lay out (its
+/// Target::warpModel; ptx today).
+static bool hasWarps(const JobSpec &S) {
+  llvm::Expected<const Target *> T = lookupTarget(S.Target);
+  if (!T) {
+    llvm::consumeError(T.takeError());
+    return false;
+  }
+  return (*T)->warpModel().has_value();
+}
 
 /// Names the engine of an invalidated instance when it is not the usual one.
 static std::string boundsSuffix(CheckBounds Mode) {
@@ -323,7 +335,7 @@ void Workspace::process(WorkspaceCommand &C) {
     WatchedJob J;
     J.State.Id = S->NextJobId++;
     J.State.Spec = std::move(C.Spec);
-    if (J.State.Spec.Target == "ptx")
+    if (hasWarps(J.State.Spec))
       J.State.Spec.Block = S->LaunchBlock;
     S->Jobs.push_back(std::move(J));
     // Jobs added right after a file opened (the example's own, the
@@ -377,11 +389,11 @@ void Workspace::process(WorkspaceCommand &C) {
     return;
   }
   case WorkspaceCommand::SetLaunchBlock: {
-    // Only the warp analyses of ptx jobs read it: nothing else recompiles,
+    // Only the warp analyses read it: nothing else recompiles,
     // and no invalidation happened (no event).
     S->LaunchBlock = C.Spec.Block;
     for (WatchedJob &J : S->Jobs)
-      if (J.State.Spec.Target == "ptx" && J.State.Spec.Block != S->LaunchBlock) {
+      if (hasWarps(J.State.Spec) && J.State.Spec.Block != S->LaunchBlock) {
         J.State.Spec.Block = S->LaunchBlock;
         J.NeedsCompile = true;
       }
