@@ -89,7 +89,6 @@ struct DriverApi {
   CUresult (*DeviceTotalMem)(size_t *, CUdevice);
   CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*PrimaryCtxRelease)(CUdevice);
-  CUresult (*PrimaryCtxReset)(CUdevice);
   CUresult (*CtxSetCurrent)(CUcontext);
   CUresult (*CtxSynchronize)();
   CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned,
@@ -140,7 +139,6 @@ struct DriverApi {
     Get(DeviceTotalMem, "cuDeviceTotalMem_v2");
     Get(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
     Get(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-    Get(PrimaryCtxReset, "cuDevicePrimaryCtxReset_v2");
     Get(CtxSetCurrent, "cuCtxSetCurrent");
     Get(CtxSynchronize, "cuCtxSynchronize");
     Get(ModuleLoadDataEx, "cuModuleLoadDataEx");
@@ -214,11 +212,10 @@ public:
   ~CudaKernel() override;
 
   CudaDevice &Dev;
-  std::string Ptx;         ///< kept to load again after a context reset
+  std::string Ptx;         ///< what loadModule JIT-compiles
   std::vector<PtxThrowSite> Sites; ///< the PTX's throw-site table
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
-  uint64_t Generation = 0; ///< the context generation Module belongs to
 
   friend class CudaDevice;
   void setLog(std::string L) { Log = std::move(L); }
@@ -277,8 +274,10 @@ public:
                                       llvm::ArrayRef<HostValue> Args) override;
 
   void unload(CudaKernel &K) {
+    if (!K.Module)
+      return; // never loaded
     std::lock_guard<std::mutex> Lock(M);
-    if (K.Module && K.Generation == Generation && Ctx) {
+    if (K.Module && Ctx && Lost.empty()) {
       Api.CtxSetCurrent(Ctx);
       Api.ModuleUnload(K.Module);
     }
@@ -328,6 +327,11 @@ private:
   /// memory, and `prism devices` never needs it) and makes it current on
   /// this thread.
   llvm::Error enterContext() {
+    if (!Lost.empty())
+      return deviceError("device-unavailable",
+                         "the CUDA context was lost to an earlier fault (" +
+                             Lost + "); the driver refuses all work in this "
+                                    "process after that");
     if (!Ctx)
       if (CUresult R = Api.PrimaryCtxRetain(&Ctx, Dev)) {
         Ctx = nullptr;
@@ -394,19 +398,12 @@ private:
     return E;
   }
 
-  /// After a faulting kernel the context refuses all work. Resetting the
-  /// primary context destroys its modules and allocations; kernels notice
-  /// the new generation and load again.
-  void resetContext() {
-    releaseRecord();
-    Api.PrimaryCtxRelease(Dev);
-    Ctx = nullptr;
-    Api.PrimaryCtxReset(Dev);
-    ++Generation;
-    if (Api.PrimaryCtxRetain(&Ctx, Dev) != CUDA_SUCCESS)
-      Ctx = nullptr; // the next call reports it
-    else
-      Api.CtxSetCurrent(Ctx);
+  /// After a faulting kernel the driver refuses all work in this process
+  /// (CudaWorker.h): the device says so from then on, and tells its owner.
+  void loseContext(std::string Why) {
+    Lost = std::move(Why);
+    if (Opts.OnContextLost)
+      Opts.OnContextLost();
   }
 
   /// JIT-compiles K's PTX in the current context.
@@ -423,7 +420,7 @@ private:
 
   std::mutex M;
   CUcontext Ctx = nullptr;
-  uint64_t Generation = 0;
+  std::string Lost; ///< the fault that lost the context, once one did
   volatile uint64_t *Record = nullptr; ///< the exception record, host side
   CUdeviceptr RecordOnDevice = 0;      ///< and the kernels' address of it
 };
@@ -471,7 +468,6 @@ llvm::Error CudaDevice::loadModule(CudaKernel &K, std::string &Log) {
     Api.MemcpyHtoD(Global, &RecordOnDevice, sizeof RecordOnDevice);
   K.Module = Module;
   K.Function = F;
-  K.Generation = Generation;
   return llvm::Error::success();
 }
 
@@ -486,10 +482,12 @@ CudaDevice::load(const DeviceArtefact &A, std::string &Log) {
   if (A.Asm.empty() || A.Entry.empty())
     return deviceError("load", "the ptx artefact needs PTX text and an entry name");
 
+  // K before the lock: a failed load destroys K, whose unload takes M, only
+  // after the lock is released.
+  auto K = std::make_unique<CudaKernel>(*this, A.Asm, A.Entry);
   std::lock_guard<std::mutex> Lock(M);
   if (llvm::Error E = enterContext())
     return E;
-  auto K = std::make_unique<CudaKernel>(*this, A.Asm, A.Entry);
   if (llvm::Error E = loadModule(*K, Log))
     return E;
 
@@ -566,11 +564,6 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
   std::lock_guard<std::mutex> Lock(M);
   if (llvm::Error E = enterContext())
     return E;
-  if (K.Generation != Generation || !K.Module) {
-    std::string Log;
-    if (llvm::Error E = loadModule(K, Log))
-      return E;
-  }
 
   LaunchResult Result;
   Result.Args.assign(Args.begin(), Args.end());
@@ -578,8 +571,8 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
   for (HostValue &A : Result.Args)
     collectArrays(A, Arrays);
 
-  // Device memory and events are released on every path; after a context
-  // reset they are gone already and must not be freed again.
+  // Device memory and events are released on every path but a lost
+  // context's, which refuses even that.
   std::vector<CUdeviceptr> DevPtrs;
   CUevent Start = nullptr, Stop = nullptr;
   bool ContextLost = false;
@@ -648,8 +641,8 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
     std::string Msg = "kernel `" + K.entry() + "` failed: " + Api.errorText(R);
     if (corruptsContext(R)) {
       ContextLost = true;
-      resetContext();
-      Msg += "; the CUDA context was reset";
+      loseContext(Api.errorText(R));
+      Msg += "; the CUDA driver refuses all further work in this process after it";
     }
     if (!Thrown)
       return Fail("launch", Msg);
@@ -682,7 +675,7 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
 
 } // namespace
 
-std::unique_ptr<Device> createCudaDevice(const CudaDeviceOptions &Opts) {
+std::unique_ptr<Device> createCudaDriverDevice(const CudaDeviceOptions &Opts) {
   return std::make_unique<CudaDevice>(Opts);
 }
 

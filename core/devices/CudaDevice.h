@@ -13,12 +13,16 @@
 ///  - a tuple is a struct of its elements at their natural alignment;
 ///  - zero-size arguments (`nothing`, a function such as `square`) are not
 ///    kernel parameters at all, as in Julia's GPU compilers.
-/// A kernel that traps or faults leaves the primary context unusable; the
-/// device resets it (cuDevicePrimaryCtxReset) and retains a new one, and
-/// loaded kernels are loaded again on their next launch.
+/// A kernel that traps or faults leaves the driver refusing all work in
+/// the process, so the device Prism uses (createCudaDevice) keeps its
+/// context in a worker process and starts a new one after a fault
+/// (CudaWorker.h); kernels loaded before are loaded again on their next
+/// launch.
 #pragma once
 
 #include "devices/Device.h"
+
+#include <functional>
 
 namespace prism {
 
@@ -27,9 +31,19 @@ struct CudaDeviceOptions {
   /// the "not found" path on a machine that has a driver).
   std::string Library = "libcuda.so.1";
   int Ordinal = 0; ///< which GPU
+  /// The worker executable; empty to look for it (findCudaWorker).
+  std::string WorkerPath;
+  /// Called by the in-process device when a fault has lost its context.
+  std::function<void()> OnContextLost;
 };
 
+/// The cuda device: identity and capabilities from the driver in this
+/// process, every context, load and launch in a worker process.
 std::unique_ptr<Device> createCudaDevice(const CudaDeviceOptions &Opts = {});
+
+/// The driver in this process: what the worker runs. After a fault every
+/// call reports the lost context.
+std::unique_ptr<Device> createCudaDriverDevice(const CudaDeviceOptions &Opts = {});
 
 /// The `sm_XY` to compile for on a GPU of compute capability Major.Minor,
 /// clamped to what LLVM 16's NVPTX back end knows (sm_75 .. sm_90); the

@@ -1,0 +1,344 @@
+#include "devices/CudaWorker.h"
+
+#include "devices/DeviceWire.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace prism {
+
+namespace {
+
+enum class Op : uint8_t { Load = 1, Launch = 2, Unload = 3 };
+constexpr uint32_t HelloMagic = 0x43525050; // "PPRC"
+/// How long a starting worker may take to say hello (dlopen, cuInit).
+constexpr int HelloTimeoutMs = 60000;
+/// Frames larger than this are refused (arrays of a few GiB are not what
+/// `prism run` is for, and a corrupt length must not allocate that much).
+constexpr uint64_t MaxFrame = uint64_t(1) << 34;
+
+bool writeAll(int Fd, const void *P, size_t N) {
+  const char *B = static_cast<const char *>(P);
+  while (N) {
+    // MSG_NOSIGNAL: a dead peer is an error here, not a SIGPIPE.
+    ssize_t W = ::send(Fd, B, N, MSG_NOSIGNAL);
+    if (W < 0 && errno == EINTR)
+      continue;
+    if (W <= 0)
+      return false;
+    B += W;
+    N -= size_t(W);
+  }
+  return true;
+}
+
+bool readAll(int Fd, void *P, size_t N) {
+  char *B = static_cast<char *>(P);
+  while (N) {
+    ssize_t R = ::read(Fd, B, N);
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0)
+      return false;
+    B += R;
+    N -= size_t(R);
+  }
+  return true;
+}
+
+bool sendFrame(int Fd, const std::vector<uint8_t> &Data) {
+  uint64_t N = Data.size();
+  return writeAll(Fd, &N, sizeof N) && writeAll(Fd, Data.data(), Data.size());
+}
+
+bool readFrame(int Fd, std::vector<uint8_t> &Data) {
+  uint64_t N = 0;
+  if (!readAll(Fd, &N, sizeof N) || N > MaxFrame)
+    return false;
+  Data.resize(N);
+  return readAll(Fd, Data.data(), N);
+}
+
+} // namespace
+
+int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
+  CudaDeviceOptions Opts = Options;
+  bool ContextLost = false;
+  Opts.OnContextLost = [&] { ContextLost = true; };
+  std::unique_ptr<Device> Dev = createCudaDriverDevice(Opts);
+
+  WireWriter Hello;
+  Hello.u32(HelloMagic);
+  Hello.str(Dev->unavailableReason());
+  if (!sendFrame(Fd, Hello.data()))
+    return 1;
+
+  std::map<uint64_t, std::unique_ptr<LoadedKernel>> Kernels;
+  uint64_t NextId = 1;
+  std::vector<uint8_t> Frame;
+  while (!ContextLost && readFrame(Fd, Frame)) {
+    WireReader R(Frame);
+    WireWriter W;
+    switch (Op(R.u8())) {
+    case Op::Load: {
+      DeviceArtefact A;
+      A.Target = "ptx";
+      A.Asm = R.str();
+      A.Entry = R.str();
+      if (R.failed())
+        return 2;
+      std::string Log;
+      auto K = Dev->load(A, Log);
+      W.u8(bool(K));
+      W.str(Log);
+      if (K) {
+        W.u64(NextId);
+        W.properties((*K)->attributes());
+        Kernels[NextId++] = std::move(*K);
+      } else {
+        W.diagnostics(takeDiagnostics(K.takeError()));
+      }
+      break;
+    }
+    case Op::Launch: {
+      uint64_t Id = R.u64();
+      Dim3 Grid = R.dim3(), Block = R.dim3();
+      std::vector<HostValue> Args = R.values();
+      if (R.failed())
+        return 2;
+      auto It = Kernels.find(Id);
+      llvm::Expected<LaunchResult> Result =
+          It == Kernels.end()
+              ? llvm::Expected<LaunchResult>(
+                    deviceError("launch", "the cuda worker has no kernel " +
+                                              std::to_string(Id)))
+              : Dev->launch(*It->second, Grid, Block, Args);
+      W.u8(bool(Result));
+      W.u8(ContextLost);
+      if (Result)
+        W.launchResult(*Result);
+      else
+        W.diagnostics(takeDiagnostics(Result.takeError()));
+      break;
+    }
+    case Op::Unload:
+      Kernels.erase(R.u64());
+      continue; // no answer
+    default:
+      return 2;
+    }
+    if (!sendFrame(Fd, W.data()))
+      return 1;
+  }
+  // A lost context cannot unload modules; the process exit frees them.
+  if (ContextLost)
+    for (auto &KV : Kernels)
+      (void)KV.second.release();
+  return 0;
+}
+
+std::string findCudaWorker(const CudaDeviceOptions &Opts, std::string &Looked) {
+  std::vector<std::string> Candidates;
+  if (!Opts.WorkerPath.empty())
+    Candidates.push_back(Opts.WorkerPath);
+  else {
+    if (const char *Env = std::getenv("PRISM_CUDA_WORKER"); Env && *Env)
+      Candidates.push_back(Env);
+    llvm::SmallString<256> Self;
+    if (!llvm::sys::fs::real_path("/proc/self/exe", Self)) {
+      llvm::sys::path::remove_filename(Self);
+      llvm::sys::path::append(Self, "prism-cuda-worker");
+      Candidates.push_back(std::string(Self));
+    }
+#ifdef PRISM_CUDA_WORKER_BUILD_PATH
+    Candidates.push_back(PRISM_CUDA_WORKER_BUILD_PATH);
+#endif
+  }
+  Looked.clear();
+  for (const std::string &C : Candidates) {
+    if (llvm::sys::fs::can_execute(C))
+      return C;
+    Looked += (Looked.empty() ? "" : ", ") + C;
+  }
+  return "";
+}
+
+llvm::Expected<std::unique_ptr<CudaWorkerClient>>
+CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
+  std::string Looked;
+  std::string Path = findCudaWorker(Opts, Looked);
+  if (Path.empty())
+    return deviceError("device-unavailable",
+                       "cannot find prism-cuda-worker (looked at " + Looked + ")");
+  int Fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds))
+    return deviceError("device-unavailable",
+                       std::string("socketpair failed: ") + std::strerror(errno));
+  // The worker's end becomes its fd 3 (dup2 clears close-on-exec there).
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_adddup2(&Actions, Fds[1], 3);
+  std::string Ordinal = std::to_string(Opts.Ordinal);
+  std::vector<char *> Argv = {Path.data(), const_cast<char *>("--fd"),
+                              const_cast<char *>("3"),
+                              const_cast<char *>("--library"),
+                              const_cast<char *>(Opts.Library.c_str()),
+                              const_cast<char *>("--ordinal"), Ordinal.data(),
+                              nullptr};
+  pid_t Pid = -1;
+  int Err = posix_spawn(&Pid, Path.c_str(), &Actions, nullptr, Argv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(Fds[1]);
+  if (Err) {
+    ::close(Fds[0]);
+    return deviceError("device-unavailable", "cannot start " + Path + ": " +
+                                                 std::strerror(Err));
+  }
+  std::unique_ptr<CudaWorkerClient> C(new CudaWorkerClient(Fds[0], Pid));
+
+  pollfd P{Fds[0], POLLIN, 0};
+  std::vector<uint8_t> Hello;
+  int Ready;
+  do
+    Ready = ::poll(&P, 1, HelloTimeoutMs);
+  while (Ready < 0 && errno == EINTR);
+  if (Ready <= 0 || !readFrame(Fds[0], Hello)) {
+    std::string Why = Ready == 0 ? "did not answer within " +
+                                       std::to_string(HelloTimeoutMs / 1000) + " s"
+                                 : "closed its socket";
+    if (std::string E = C->exitText(); !E.empty())
+      Why += " (" + E + ")";
+    return deviceError("device-unavailable", Path + " " + Why);
+  }
+  WireReader R(Hello);
+  if (R.u32() != HelloMagic)
+    return deviceError("device-unavailable", Path + " is not a Prism cuda worker");
+  C->Reason = R.str();
+  return C;
+}
+
+CudaWorkerClient::~CudaWorkerClient() {
+  if (Fd >= 0)
+    ::close(Fd);
+  // The worker exits when its socket closes; one stuck in a kernel that
+  // never ends is killed.
+  for (int I = 0; I < 50 && exitText().empty(); ++I)
+    ::usleep(100 * 1000);
+  if (!Reaped) {
+    ::kill(Pid, SIGKILL);
+    ::waitpid(Pid, &Status, 0);
+  }
+}
+
+std::string CudaWorkerClient::exitText() {
+  if (!Reaped) {
+    pid_t R;
+    do
+      R = ::waitpid(Pid, &Status, WNOHANG);
+    while (R < 0 && errno == EINTR);
+    if (R != Pid)
+      return "";
+    Reaped = true;
+  }
+  if (WIFSIGNALED(Status))
+    return "killed by signal " + std::to_string(WTERMSIG(Status)) + ", " +
+           strsignal(WTERMSIG(Status));
+  return "exited with status " + std::to_string(WEXITSTATUS(Status));
+}
+
+llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
+                                   std::vector<uint8_t> &Answer,
+                                   llvm::StringRef What) {
+  if (!Lost && sendFrame(Fd, Request) && readFrame(Fd, Answer))
+    return llvm::Error::success();
+  Lost = true;
+  // Give a crashing worker a moment to be reaped, so that the message can
+  // say how it ended.
+  std::string How;
+  for (int I = 0; I < 20 && (How = exitText()).empty(); ++I)
+    ::usleep(50 * 1000);
+  return deviceError("launch", "the cuda worker process ended during " +
+                                   What.str() + (How.empty() ? "" : " (" + How + ")"));
+}
+
+llvm::Expected<CudaWorkerClient::Loaded>
+CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
+                       std::string &Log) {
+  WireWriter W;
+  W.u8(uint8_t(Op::Load));
+  W.str(Ptx);
+  W.str(Entry);
+  std::vector<uint8_t> Answer;
+  if (llvm::Error E = call(W.data(), Answer, "the load of `" + Entry + "`"))
+    return E;
+  WireReader R(Answer);
+  bool Ok = R.u8();
+  Log = R.str();
+  Loaded L;
+  std::vector<Diagnostic> Diags;
+  if (Ok) {
+    L.Id = R.u64();
+    L.Attributes = R.properties();
+  } else {
+    Diags = R.diagnostics();
+  }
+  if (R.failed())
+    return deviceError("load", "malformed answer from the cuda worker");
+  if (!Ok)
+    return makeDiagError(std::move(Diags));
+  return L;
+}
+
+llvm::Expected<LaunchResult> CudaWorkerClient::launch(uint64_t Id, Dim3 Grid,
+                                                      Dim3 Block,
+                                                      llvm::ArrayRef<HostValue> Args) {
+  WireWriter W;
+  W.u8(uint8_t(Op::Launch));
+  W.u64(Id);
+  W.dim3(Grid);
+  W.dim3(Block);
+  W.values(Args);
+  std::vector<uint8_t> Answer;
+  if (llvm::Error E = call(W.data(), Answer, "a launch"))
+    return E;
+  WireReader R(Answer);
+  bool Ok = R.u8();
+  if (R.u8())
+    Lost = true; // the worker has exited after answering
+  LaunchResult Result;
+  std::vector<Diagnostic> Diags;
+  if (Ok)
+    Result = R.launchResult();
+  else
+    Diags = R.diagnostics();
+  if (R.failed())
+    return deviceError("launch", "malformed answer from the cuda worker");
+  if (!Ok)
+    return makeDiagError(std::move(Diags));
+  return Result;
+}
+
+void CudaWorkerClient::unload(uint64_t Id) {
+  if (Lost)
+    return;
+  WireWriter W;
+  W.u8(uint8_t(Op::Unload));
+  W.u64(Id);
+  if (!sendFrame(Fd, W.data()))
+    Lost = true;
+}
+
+} // namespace prism

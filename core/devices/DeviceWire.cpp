@@ -1,0 +1,288 @@
+#include "devices/DeviceWire.h"
+
+#include <cstring>
+
+namespace prism {
+
+void WireWriter::put(const void *P, size_t N) {
+  const auto *B = static_cast<const uint8_t *>(P);
+  Data.insert(Data.end(), B, B + N);
+}
+
+void WireWriter::str(llvm::StringRef S) {
+  u64(S.size());
+  put(S.data(), S.size());
+}
+
+void WireWriter::bytes(llvm::ArrayRef<uint8_t> B) {
+  u64(B.size());
+  put(B.data(), B.size());
+}
+
+void WireWriter::dim3(Dim3 D) {
+  u32(D.X);
+  u32(D.Y);
+  u32(D.Z);
+}
+
+void WireWriter::value(const HostValue &V) {
+  u8(uint8_t(V.kind()));
+  switch (V.kind()) {
+  case HostValue::Kind::Nothing:
+    return;
+  case HostValue::Kind::Scalar:
+    u8(uint8_t(V.scalarKind()));
+    u64(V.bits());
+    return;
+  case HostValue::Kind::Tuple:
+    values(V.elements());
+    return;
+  case HostValue::Kind::Array:
+    u8(uint8_t(V.scalarKind()));
+    u64(V.dims().size());
+    for (int64_t D : V.dims())
+      u64(uint64_t(D));
+    bytes(V.bytes());
+    return;
+  case HostValue::Kind::Function:
+    str(V.functionName());
+    return;
+  }
+}
+
+void WireWriter::values(llvm::ArrayRef<HostValue> Vs) {
+  u64(Vs.size());
+  for (const HostValue &V : Vs)
+    value(V);
+}
+
+void WireWriter::properties(llvm::ArrayRef<DeviceProperty> Ps) {
+  u64(Ps.size());
+  for (const DeviceProperty &P : Ps) {
+    str(P.first);
+    str(P.second);
+  }
+}
+
+void WireWriter::loc(const DiagLoc &L) {
+  str(L.FileName);
+  u32(L.Line);
+  u32(L.Col);
+  u32(L.EndLine);
+  u32(L.EndCol);
+}
+
+void WireWriter::diagnostic(const Diagnostic &D) {
+  u8(uint8_t(D.Sev));
+  str(D.Kind);
+  str(D.Message);
+  loc(D.Loc);
+  u64(D.Notes.size());
+  for (const DiagNote &N : D.Notes) {
+    str(N.Message);
+    loc(N.Loc);
+  }
+  u64(D.Backtrace.size());
+  for (const BacktraceFrame &F : D.Backtrace) {
+    str(F.Function);
+    loc(F.Loc);
+  }
+}
+
+void WireWriter::diagnostics(llvm::ArrayRef<Diagnostic> Ds) {
+  u64(Ds.size());
+  for (const Diagnostic &D : Ds)
+    diagnostic(D);
+}
+
+void WireWriter::launchResult(const LaunchResult &R) {
+  value(R.Return);
+  values(R.Args);
+  f64(R.TimeMs);
+  str(R.TimeSource);
+  f64(R.SetupMs);
+  str(R.Setup);
+  properties(R.Facts);
+}
+
+bool WireReader::take(void *Out, size_t N) {
+  if (Failed || Data.size() - Pos < N) {
+    Failed = true;
+    std::memset(Out, 0, N);
+    return false;
+  }
+  std::memcpy(Out, Data.data() + Pos, N);
+  Pos += N;
+  return true;
+}
+
+uint64_t WireReader::count(size_t MinBytes) {
+  uint64_t N = u64();
+  if (!Failed && N > (Data.size() - Pos) / std::max<size_t>(MinBytes, 1))
+    Failed = true;
+  return Failed ? 0 : N;
+}
+
+uint8_t WireReader::u8() {
+  uint8_t V;
+  take(&V, 1);
+  return V;
+}
+uint32_t WireReader::u32() {
+  uint32_t V;
+  take(&V, 4);
+  return V;
+}
+uint64_t WireReader::u64() {
+  uint64_t V;
+  take(&V, 8);
+  return V;
+}
+double WireReader::f64() {
+  double V;
+  take(&V, 8);
+  return V;
+}
+
+std::string WireReader::str() {
+  uint64_t N = count(1);
+  std::string S(N, '\0');
+  take(S.data(), N);
+  return S;
+}
+
+std::vector<uint8_t> WireReader::bytes() {
+  uint64_t N = count(1);
+  std::vector<uint8_t> B(N);
+  take(B.data(), N);
+  return B;
+}
+
+Dim3 WireReader::dim3() {
+  Dim3 D;
+  D.X = u32();
+  D.Y = u32();
+  D.Z = u32();
+  return D;
+}
+
+HostValue WireReader::value() {
+  if (++Depth > 64)
+    Failed = true;
+  HostValue V;
+  auto Kind = HostValue::Kind(u8());
+  auto ScalarOf = [&] {
+    uint8_t K = u8();
+    if (K > uint8_t(ScalarKind::Float64))
+      Failed = true;
+    return Failed ? ScalarKind::Int64 : ScalarKind(K);
+  };
+  if (!Failed)
+    switch (Kind) {
+    case HostValue::Kind::Nothing:
+      break;
+    case HostValue::Kind::Scalar: {
+      ScalarKind K = ScalarOf();
+      V = HostValue::scalar(K, u64());
+      break;
+    }
+    case HostValue::Kind::Tuple:
+      V = HostValue::tuple(values());
+      break;
+    case HostValue::Kind::Array: {
+      ScalarKind K = ScalarOf();
+      std::vector<int64_t> Dims(count(8));
+      uint64_t Elements = 1;
+      for (int64_t &D : Dims) {
+        D = int64_t(u64());
+        // Each dimension is bounded by the message, so the product cannot
+        // wrap unless the message is malformed.
+        if (D < 0 || uint64_t(D) > Data.size())
+          Failed = true;
+        else
+          Elements *= uint64_t(D);
+      }
+      std::vector<uint8_t> B = bytes();
+      // HostValue::array asserts on a mismatch; a reader must not.
+      if (Failed || B.size() != Elements * scalarBytes(K))
+        Failed = true;
+      else
+        V = HostValue::array(K, std::move(Dims), std::move(B));
+      break;
+    }
+    case HostValue::Kind::Function:
+      V = HostValue::function(str());
+      break;
+    default:
+      Failed = true;
+    }
+  --Depth;
+  return Failed ? HostValue() : V;
+}
+
+std::vector<HostValue> WireReader::values() {
+  std::vector<HostValue> Vs(count(1));
+  for (HostValue &V : Vs)
+    V = value();
+  return Vs;
+}
+
+std::vector<DeviceProperty> WireReader::properties() {
+  std::vector<DeviceProperty> Ps(count(16));
+  for (DeviceProperty &P : Ps) {
+    P.first = str();
+    P.second = str();
+  }
+  return Ps;
+}
+
+DiagLoc WireReader::loc() {
+  DiagLoc L;
+  L.FileName = str();
+  L.Line = u32();
+  L.Col = u32();
+  L.EndLine = u32();
+  L.EndCol = u32();
+  return L;
+}
+
+Diagnostic WireReader::diagnostic() {
+  Diagnostic D;
+  uint8_t Sev = u8();
+  D.Sev = Sev <= uint8_t(Severity::Note) ? Severity(Sev) : Severity::Error;
+  D.Kind = str();
+  D.Message = str();
+  D.Loc = loc();
+  D.Notes.resize(count(8 + 24));
+  for (DiagNote &N : D.Notes) {
+    N.Message = str();
+    N.Loc = loc();
+  }
+  D.Backtrace.resize(count(8 + 24));
+  for (BacktraceFrame &F : D.Backtrace) {
+    F.Function = str();
+    F.Loc = loc();
+  }
+  return D;
+}
+
+std::vector<Diagnostic> WireReader::diagnostics() {
+  std::vector<Diagnostic> Ds(count(16));
+  for (Diagnostic &D : Ds)
+    D = diagnostic();
+  return Ds;
+}
+
+LaunchResult WireReader::launchResult() {
+  LaunchResult R;
+  R.Return = value();
+  R.Args = values();
+  R.TimeMs = f64();
+  R.TimeSource = str();
+  R.SetupMs = f64();
+  R.Setup = str();
+  R.Facts = properties();
+  return R;
+}
+
+} // namespace prism

@@ -1,0 +1,128 @@
+// The cuda worker process and its wire format. These run without a GPU:
+// the worker is started for real, with a driver library that does not
+// exist, and answers with the reason through the same protocol a GPU
+// machine uses.
+#include "devices/CudaWorker.h"
+#include "devices/DeviceWire.h"
+
+#include "DeviceTestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace prism;
+
+namespace {
+
+HostValue sampleValue() {
+  HostValue A = HostValue::zeros(ScalarKind::Float32, {2, 3});
+  A.setElement(4, HostValue::fromDouble(ScalarKind::Float32, -1.5));
+  return HostValue::tuple({HostValue::fromInt(ScalarKind::Int8, -3), A,
+                           HostValue::function("square"), HostValue(),
+                           HostValue::tuple({HostValue::fromDouble(ScalarKind::Bool, 1)})});
+}
+
+CudaDeviceOptions missingDriver() {
+  CudaDeviceOptions O;
+  O.Library = "libcuda-prism-test-missing.so.1";
+  return O;
+}
+
+} // namespace
+
+TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
+  LaunchResult R;
+  R.Args = {sampleValue(), HostValue::zeros(ScalarKind::UInt8, {0})};
+  R.TimeMs = 0.125;
+  R.TimeSource = "cuEventElapsedTime";
+  R.Facts = {{"blocks per SM", "8"}};
+  Diagnostic D = Diagnostic::error("launch", "BoundsError at map.jl:15", {});
+  D.Loc.FileName = "/src/map.jl";
+  D.Loc.Line = 15;
+  D.Loc.Col = 5;
+  D.note("exception kind: BoundsError");
+  D.Backtrace.push_back({"map!", D.Loc});
+
+  WireWriter W;
+  W.launchResult(R);
+  W.diagnostics({D, D});
+  WireReader In(W.data());
+  LaunchResult R2 = In.launchResult();
+  std::vector<Diagnostic> Ds = In.diagnostics();
+  ASSERT_FALSE(In.failed());
+  EXPECT_TRUE(In.atEnd());
+  EXPECT_EQ(R2.Args, R.Args);
+  EXPECT_EQ(R2.Args[0].str(), R.Args[0].str());
+  EXPECT_EQ(R2.TimeMs, 0.125);
+  EXPECT_EQ(R2.TimeSource, R.TimeSource);
+  EXPECT_EQ(R2.Facts, R.Facts);
+  ASSERT_EQ(Ds.size(), 2u);
+  EXPECT_EQ(renderDiagnostic(Ds[1]), renderDiagnostic(D));
+  EXPECT_EQ(Ds[1].Backtrace.size(), 1u);
+}
+
+TEST(DeviceWire, AShortOrCorruptMessageFailsWithoutCrashing) {
+  WireWriter W;
+  W.value(sampleValue());
+  const std::vector<uint8_t> &Full = W.data();
+  // Every truncation, and every single-byte corruption of the count fields,
+  // reads as a failure or a value, never out of bounds (ASan checks this).
+  for (size_t N = 0; N < Full.size(); ++N) {
+    WireReader In(llvm::ArrayRef<uint8_t>(Full).take_front(N));
+    In.value();
+    EXPECT_TRUE(In.failed()) << "truncated to " << N;
+  }
+  for (size_t I = 0; I < Full.size(); ++I) {
+    std::vector<uint8_t> Bad = Full;
+    Bad[I] ^= 0xff;
+    WireReader In(Bad);
+    HostValue V = In.value();
+    if (In.failed()) {
+      EXPECT_TRUE(V.isNothing());
+    }
+  }
+}
+
+TEST(CudaWorker, AWorkerWithoutADriverAnswersWithTheReason) {
+  auto W = CudaWorkerClient::start(missingDriver());
+  ASSERT_TRUE(bool(W)) << test::diagText(W.takeError());
+  EXPECT_EQ((*W)->unavailableReason().rfind("libcuda-prism-test-missing.so.1 not found", 0),
+            0u)
+      << (*W)->unavailableReason();
+  // A request still gets its answer: the worker's own diagnostic.
+  std::string Log;
+  auto K = (*W)->load(".version 7.8\n", "saxpy", Log);
+  ASSERT_FALSE(bool(K));
+  Diagnostic D = test::firstDiag(K.takeError());
+  EXPECT_EQ(D.Kind, "device-unavailable");
+  EXPECT_NE(D.Message.find("not found"), std::string::npos) << D.Message;
+  auto L = (*W)->launch(7, {}, {}, {sampleValue()});
+  ASSERT_FALSE(bool(L));
+  EXPECT_NE(test::diagText(L.takeError()).find("no kernel 7"), std::string::npos);
+  EXPECT_FALSE((*W)->lost());
+}
+
+TEST(CudaWorker, AMissingOrForeignWorkerIsAReasonNotAHang) {
+  CudaDeviceOptions O = missingDriver();
+  O.WorkerPath = "/nonexistent/prism-cuda-worker";
+  auto W = CudaWorkerClient::start(O);
+  ASSERT_FALSE(bool(W));
+  Diagnostic D = test::firstDiag(W.takeError());
+  EXPECT_EQ(D.Kind, "device-unavailable");
+  EXPECT_EQ(D.Message, "cannot find prism-cuda-worker (looked at "
+                       "/nonexistent/prism-cuda-worker)");
+
+  auto True = test::findTool("true", {"/bin", "/usr/bin"});
+  ASSERT_TRUE(True.has_value());
+  O.WorkerPath = *True;
+  auto T = CudaWorkerClient::start(O);
+  ASSERT_FALSE(bool(T));
+  EXPECT_NE(test::diagText(T.takeError()).find("closed its socket (exited with status 0)"),
+            std::string::npos);
+}
+
+TEST(CudaWorker, TheWorkerIsFoundFromTheBuildTree) {
+  std::string Looked;
+  std::string Path = findCudaWorker({}, Looked);
+  ASSERT_FALSE(Path.empty()) << "looked at " << Looked;
+  EXPECT_NE(Path.find("prism-cuda-worker"), std::string::npos);
+}
