@@ -34,19 +34,26 @@ private:
 class CudaProcessDevice final : public Device {
 public:
   explicit CudaProcessDevice(const CudaDeviceOptions &Opts)
-      : Opts(Opts), Driver(createCudaDriverDevice(Opts)) {}
+      : Opts(Opts), Driver(createCudaDriverDevice(Opts)) {
+    std::string Looked;
+    this->Opts.WorkerPath = findCudaWorker(Opts, Looked);
+    if (this->Opts.WorkerPath.empty())
+      NoWorker = "cannot find prism-cuda-worker (looked at " + Looked + ")";
+  }
 
   llvm::StringRef name() const override { return Driver->name(); }
   llvm::StringRef target() const override { return Driver->target(); }
   std::string description() const override { return Driver->description(); }
-  bool available() const override { return Driver->available(); }
+  bool available() const override {
+    return Driver->available() && NoWorker.empty();
+  }
   std::string unavailableReason() const override {
-    return Driver->unavailableReason();
+    return Driver->available() ? NoWorker : Driver->unavailableReason();
   }
   std::vector<DeviceProperty> properties() const override {
     std::vector<DeviceProperty> P = Driver->properties();
     if (available())
-      P.push_back({"contexts", "in a worker process, restarted after a fault"});
+      P.push_back({"worker", Opts.WorkerPath});
     return P;
   }
   std::string defaultArch() const override { return Driver->defaultArch(); }
@@ -135,7 +142,8 @@ private:
     return llvm::Error::success();
   }
 
-  CudaDeviceOptions Opts;
+  CudaDeviceOptions Opts; ///< with the worker's path found
+  std::string NoWorker;   ///< why there is no worker to start
   std::unique_ptr<Device> Driver; ///< identity only; never enters a context
   std::mutex M;
   std::unique_ptr<CudaWorkerClient> Worker;

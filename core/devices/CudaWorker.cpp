@@ -143,10 +143,6 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
     if (!sendFrame(Fd, W.data()))
       return 1;
   }
-  // A lost context cannot unload modules; the process exit frees them.
-  if (ContextLost)
-    for (auto &KV : Kernels)
-      (void)KV.second.release();
   return 0;
 }
 
@@ -219,7 +215,7 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
     std::string Why = Ready == 0 ? "did not answer within " +
                                        std::to_string(HelloTimeoutMs / 1000) + " s"
                                  : "closed its socket";
-    if (std::string E = C->exitText(); !E.empty())
+    if (std::string E = C->exitTextWithin(1000); !E.empty())
       Why += " (" + E + ")";
     return deviceError("device-unavailable", Path + " " + Why);
   }
@@ -235,9 +231,7 @@ CudaWorkerClient::~CudaWorkerClient() {
     ::close(Fd);
   // The worker exits when its socket closes; one stuck in a kernel that
   // never ends is killed.
-  for (int I = 0; I < 50 && exitText().empty(); ++I)
-    ::usleep(100 * 1000);
-  if (!Reaped) {
+  if (exitTextWithin(5000).empty()) {
     ::kill(Pid, SIGKILL);
     ::waitpid(Pid, &Status, 0);
   }
@@ -259,17 +253,22 @@ std::string CudaWorkerClient::exitText() {
   return "exited with status " + std::to_string(WEXITSTATUS(Status));
 }
 
+std::string CudaWorkerClient::exitTextWithin(int Ms) {
+  // A process closes its files before it becomes a zombie, so its socket
+  // can read EOF a moment before waitpid can reap it.
+  std::string How;
+  for (int Waited = 0; (How = exitText()).empty() && Waited < Ms; Waited += 10)
+    ::usleep(10 * 1000);
+  return How;
+}
+
 llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
                                    std::vector<uint8_t> &Answer,
                                    llvm::StringRef What) {
   if (!Lost && sendFrame(Fd, Request) && readFrame(Fd, Answer))
     return llvm::Error::success();
   Lost = true;
-  // Give a crashing worker a moment to be reaped, so that the message can
-  // say how it ended.
-  std::string How;
-  for (int I = 0; I < 20 && (How = exitText()).empty(); ++I)
-    ::usleep(50 * 1000);
+  std::string How = exitTextWithin(1000);
   return deviceError("launch", "the cuda worker process ended during " +
                                    What.str() + (How.empty() ? "" : " (" + How + ")"));
 }

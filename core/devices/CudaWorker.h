@@ -69,6 +69,8 @@ private:
                    std::vector<uint8_t> &Answer, llvm::StringRef What);
   /// "killed by signal 11", "exited with status 1", or "" while running.
   std::string exitText();
+  /// exitText, waiting up to Ms milliseconds for the process to end.
+  std::string exitTextWithin(int Ms);
 
   int Fd = -1;
   pid_t Pid = -1;
