@@ -471,6 +471,10 @@ int runReport(const CommandOptions &O) {
         {"opt_level", R.OptLevel},
         {"kernel", R.Kernel},
         {"check_bounds", checkBoundsName(R.Bounds)},
+        // The launch the warp and occupancy figures assume (--threads).
+        {"block", Threads ? llvm::json::Value(llvm::json::Array{
+                                (*Block)[0], (*Block)[1], (*Block)[2]})
+                          : llvm::json::Value(nullptr)},
         {"entry", R.EntryName},
         {"world", static_cast<int64_t>(R.World)},
         {"stages", std::move(Stages)},

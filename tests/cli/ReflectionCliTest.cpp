@@ -217,6 +217,17 @@ TEST(ReflectionCli, RemarksAndReportJudgeBranchDivergence) {
   ASSERT_TRUE(B) << J.Out;
   EXPECT_EQ(B->getInteger("partly_divergent"), 2);
   EXPECT_EQ(B->getInteger("divergent"), 0);
+  // The block the counts assumed, and none without --threads.
+  const llvm::json::Array *Block = V->getAsObject()->getArray("block");
+  ASSERT_TRUE(Block) << J.Out;
+  EXPECT_EQ(*Block, (llvm::json::Array{256, 1, 1}));
+  auto NoBlock = runPrism({"report", example("reduce.jl"), Sum, "--target", "ptx", "--json"});
+  ASSERT_EQ(NoBlock.ExitCode, 0) << NoBlock.Err;
+  auto NV = llvm::json::parse(NoBlock.Out);
+  ASSERT_TRUE(bool(NV)) << llvm::toString(NV.takeError());
+  const llvm::json::Value *NB = NV->getAsObject()->get("block");
+  ASSERT_TRUE(NB);
+  EXPECT_EQ(NB->kind(), llvm::json::Value::Null);
   auto Bad = runPrism({"remarks", example("reduce.jl"), Sum, "--target", "ptx",
                        "--threads", "16,x"});
   EXPECT_EQ(Bad.ExitCode, 2);
