@@ -33,6 +33,10 @@ struct CudaDeviceOptions {
   int Ordinal = 0; ///< which GPU
   /// The worker executable; empty to look for it (findCudaWorker).
   std::string WorkerPath;
+  /// How long a launch may run before Prism stops the worker process (a
+  /// kernel that never ends would otherwise hold Prism for ever; no GPU
+  /// watchdog stops it on a compute GPU). 0 waits for ever.
+  unsigned LaunchTimeoutMs = 60000;
   /// Called by the in-process device when a fault has lost its context.
   std::function<void()> OnContextLost;
 };

@@ -92,7 +92,8 @@ public:
       if (llvm::Error E = loadInWorker(K, Log))
         return E;
     }
-    llvm::Expected<LaunchResult> R = Worker->launch(K.Id, Grid, Block, Args);
+    llvm::Expected<LaunchResult> R =
+        Worker->launch(K.Id, K.entry(), Grid, Block, Args);
     if (!Worker->lost())
       return R;
     // The worker has exited (a fault lost its context, or it died): say so

@@ -3,9 +3,13 @@
 #include "devices/DeviceWire.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -203,7 +207,8 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
     return deviceError("device-unavailable", "cannot start " + Path + ": " +
                                                  std::strerror(Err));
   }
-  std::unique_ptr<CudaWorkerClient> C(new CudaWorkerClient(Fds[0], Pid));
+  std::unique_ptr<CudaWorkerClient> C(
+      new CudaWorkerClient(Fds[0], Pid, Opts.LaunchTimeoutMs));
 
   pollfd P{Fds[0], POLLIN, 0};
   std::vector<uint8_t> Hello;
@@ -264,8 +269,27 @@ std::string CudaWorkerClient::exitTextWithin(int Ms) {
 
 llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
                                    std::vector<uint8_t> &Answer,
-                                   llvm::StringRef What) {
-  if (!Lost && sendFrame(Fd, Request) && readFrame(Fd, Answer))
+                                   llvm::StringRef What, unsigned TimeoutMs) {
+  bool Sent = !Lost && sendFrame(Fd, Request);
+  if (Sent && TimeoutMs) {
+    pollfd P{Fd, POLLIN, 0};
+    int Ready;
+    do
+      Ready = ::poll(&P, 1, int(std::min<unsigned>(TimeoutMs, INT_MAX)));
+    while (Ready < 0 && errno == EINTR);
+    if (Ready == 0) {
+      // Still running: nothing but the end of its process stops a kernel.
+      Lost = true;
+      ::kill(Pid, SIGKILL);
+      exitTextWithin(5000);
+      return deviceError(
+          "launch", What.str() + " did not finish within " +
+                        llvm::formatv("{0}", llvm::format("%g", TimeoutMs / 1000.0)).str() +
+                        " s: Prism stopped its cuda worker process (the next "
+                        "launch starts a new one)");
+    }
+  }
+  if (Sent && readFrame(Fd, Answer))
     return llvm::Error::success();
   Lost = true;
   std::string How = exitTextWithin(1000);
@@ -301,9 +325,9 @@ CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
   return L;
 }
 
-llvm::Expected<LaunchResult> CudaWorkerClient::launch(uint64_t Id, Dim3 Grid,
-                                                      Dim3 Block,
-                                                      llvm::ArrayRef<HostValue> Args) {
+llvm::Expected<LaunchResult>
+CudaWorkerClient::launch(uint64_t Id, llvm::StringRef Entry, Dim3 Grid,
+                         Dim3 Block, llvm::ArrayRef<HostValue> Args) {
   WireWriter W;
   W.u8(uint8_t(Op::Launch));
   W.u64(Id);
@@ -311,7 +335,8 @@ llvm::Expected<LaunchResult> CudaWorkerClient::launch(uint64_t Id, Dim3 Grid,
   W.dim3(Block);
   W.values(Args);
   std::vector<uint8_t> Answer;
-  if (llvm::Error E = call(W.data(), Answer, "a launch"))
+  if (llvm::Error E = call(W.data(), Answer,
+                           "the launch of `" + Entry.str() + "`", LaunchTimeoutMs))
     return E;
   WireReader R(Answer);
   bool Ok = R.u8();

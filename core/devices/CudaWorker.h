@@ -54,19 +54,24 @@ public:
   /// Loads PTX in the worker. Log receives the JIT log either way.
   llvm::Expected<Loaded> load(const std::string &Ptx, const std::string &Entry,
                               std::string &Log);
-  /// Runs a loaded kernel. After an error, lost() says whether the worker
-  /// lost its context (and has exited).
-  llvm::Expected<LaunchResult> launch(uint64_t Id, Dim3 Grid, Dim3 Block,
+  /// Runs loaded kernel Id (Entry names it in messages). After an error,
+  /// lost() says whether the worker lost its context and has exited, or
+  /// ran past the launch timeout and was stopped.
+  llvm::Expected<LaunchResult> launch(uint64_t Id, llvm::StringRef Entry,
+                                      Dim3 Grid, Dim3 Block,
                                       llvm::ArrayRef<HostValue> Args);
   void unload(uint64_t Id);
   /// The worker is gone: it lost its context, died or stopped answering.
   bool lost() const { return Lost; }
 
 private:
-  CudaWorkerClient(int Fd, pid_t Pid) : Fd(Fd), Pid(Pid) {}
-  /// Sends a request and reads the answer; an error when the worker died.
+  CudaWorkerClient(int Fd, pid_t Pid, unsigned TimeoutMs)
+      : Fd(Fd), Pid(Pid), LaunchTimeoutMs(TimeoutMs) {}
+  /// Sends a request and reads the answer within TimeoutMs (0: no limit);
+  /// an error when the worker died or was stopped for the time.
   llvm::Error call(const std::vector<uint8_t> &Request,
-                   std::vector<uint8_t> &Answer, llvm::StringRef What);
+                   std::vector<uint8_t> &Answer, llvm::StringRef What,
+                   unsigned TimeoutMs = 0);
   /// "killed by signal 11", "exited with status 1", or "" while running.
   std::string exitText();
   /// exitText, waiting up to Ms milliseconds for the process to end.
@@ -74,6 +79,7 @@ private:
 
   int Fd = -1;
   pid_t Pid = -1;
+  unsigned LaunchTimeoutMs = 0;
   std::string Reason;
   bool Lost = false;
   bool Reaped = false;

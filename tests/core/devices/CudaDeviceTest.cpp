@@ -61,6 +61,13 @@ DONE:
   ret;
 }
 
+.visible .entry spin()
+{
+LOOP:
+  bra.uni LOOP;
+  ret;
+}
+
 .visible .entry store_to_null()
 {
   .reg .b32 %r<2>;
@@ -318,6 +325,28 @@ TEST(CudaDevice, TheDriverInOneProcessRefusesAllWorkAfterAFault) {
   // A fresh process (re-executed), not a fork of one that called cuInit.
   testing::FLAGS_gtest_death_test_style = "threadsafe";
   EXPECT_EXIT(std::exit(trapThenLoadInProcess()), testing::ExitedWithCode(0), "");
+}
+
+TEST(CudaDevice, AKernelPastItsTimeoutIsStoppedAndTheNextRuns) {
+  CudaDeviceOptions O;
+  O.LaunchTimeoutMs = 1000;
+  auto Dev = createCudaDevice(O);
+  if (!Dev->available())
+    GTEST_SKIP() << "cuda device unavailable: " << Dev->unavailableReason();
+  std::string Log;
+  auto Spin = Dev->load(ptx("spin"), Log);
+  ASSERT_TRUE(bool(Spin)) << test::diagText(Spin.takeError());
+  auto Saxpy = Dev->load(ptx("saxpy"), Log);
+  ASSERT_TRUE(bool(Saxpy)) << test::diagText(Saxpy.takeError());
+  auto R = Dev->launch(**Spin, {}, {}, {});
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(test::diagText(R.takeError()).find("did not finish within 1 s"),
+            std::string::npos);
+  auto Ok = Dev->launch(**Saxpy, {1, 1, 1}, {4, 1, 1},
+                        {HostValue::fromDouble(ScalarKind::Float32, 3.0),
+                         floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
+  ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
+  EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
 }
 
 TEST(CudaDevice, InvalidPtxKeepsTheJitLog) {

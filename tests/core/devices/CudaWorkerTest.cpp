@@ -95,7 +95,7 @@ TEST(CudaWorker, AWorkerWithoutADriverAnswersWithTheReason) {
   Diagnostic D = test::firstDiag(K.takeError());
   EXPECT_EQ(D.Kind, "device-unavailable");
   EXPECT_NE(D.Message.find("not found"), std::string::npos) << D.Message;
-  auto L = (*W)->launch(7, {}, {}, {sampleValue()});
+  auto L = (*W)->launch(7, "saxpy", {}, {}, {sampleValue()});
   ASSERT_FALSE(bool(L));
   EXPECT_NE(test::diagText(L.takeError()).find("no kernel 7"), std::string::npos);
   EXPECT_FALSE((*W)->lost());
@@ -118,6 +118,31 @@ TEST(CudaWorker, AMissingOrForeignWorkerIsAReasonNotAHang) {
   ASSERT_FALSE(bool(T));
   EXPECT_NE(test::diagText(T.takeError()).find("closed its socket (exited with status 0)"),
             std::string::npos);
+}
+
+TEST(CudaWorker, ALaunchPastItsTimeoutStopsTheWorker) {
+  // A peer that says hello and then never answers, as a worker running a
+  // kernel that never ends does (CudaDevice.KernelPastItsTimeout... checks
+  // the same with a real kernel on a GPU).
+  test::TempDir Dir;
+  std::string Script = Dir.write(
+      "silent-worker", "#!/bin/sh\n"
+                       "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n"
+                       "exec sleep 30\n");
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(Script, llvm::sys::fs::all_exe |
+                                                         llvm::sys::fs::owner_all));
+  CudaDeviceOptions O = missingDriver();
+  O.WorkerPath = Script;
+  O.LaunchTimeoutMs = 300;
+  auto W = CudaWorkerClient::start(O);
+  ASSERT_TRUE(bool(W)) << test::diagText(W.takeError());
+  EXPECT_EQ((*W)->unavailableReason(), "");
+  auto L = (*W)->launch(1, "julia_spin", {}, {}, {});
+  ASSERT_FALSE(bool(L));
+  EXPECT_EQ(test::firstDiag(L.takeError()).Message,
+            "the launch of `julia_spin` did not finish within 0.3 s: Prism "
+            "stopped its cuda worker process (the next launch starts a new one)");
+  EXPECT_TRUE((*W)->lost());
 }
 
 TEST(CudaWorker, TheWorkerIsFoundFromTheBuildTree) {
