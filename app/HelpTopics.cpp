@@ -176,7 +176,11 @@ const Topic Topics[] = {
      "what each one is, or why it is unavailable. prism run prints what the "
      "device said when it loaded the code (registers and local bytes on "
      "cuda, verified instructions and the verifier's log on bpf, how the "
-     "threads run on the host) after the results."},
+     "threads run on the host) after the results. A kernel that traps or "
+     "faults leaves the CUDA driver refusing all work in its process, so "
+     "cuda contexts live in a worker process (prism-cuda-worker) that "
+     "Prism starts again after a fault, or after a launch that ran past 60 "
+     "s."},
 };
 } // namespace
 
