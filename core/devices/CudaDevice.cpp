@@ -68,6 +68,27 @@ enum { CU_EVENT_DEFAULT = 0 };
 
 namespace prism {
 
+llvm::Error checkCudaLoad(const Device &D, const DeviceArtefact &A) {
+  if (!D.available())
+    return deviceError("device-unavailable",
+                       "cuda device unavailable: " + D.unavailableReason());
+  if (A.Target != "ptx")
+    return deviceError("load", "the cuda device runs ptx artefacts, not `" +
+                                   A.Target + "`");
+  if (A.Asm.empty() || A.Entry.empty())
+    return deviceError("load", "the ptx artefact needs PTX text and an entry name");
+  return llvm::Error::success();
+}
+
+llvm::Error checkCudaLaunch(const Device &D, Dim3 Grid, Dim3 Block) {
+  if (!D.available())
+    return deviceError("device-unavailable",
+                       "cuda device unavailable: " + D.unavailableReason());
+  if (!Grid.count() || !Block.count())
+    return deviceError("argument", "grid and block sizes must be at least 1");
+  return llvm::Error::success();
+}
+
 std::string cudaArchFor(int Major, int Minor) {
   int CC = std::clamp(Major * 10 + Minor, 75, 90);
   return "sm_" + std::to_string(CC);
@@ -474,13 +495,8 @@ llvm::Error CudaDevice::loadModule(CudaKernel &K, std::string &Log) {
 llvm::Expected<std::unique_ptr<LoadedKernel>>
 CudaDevice::load(const DeviceArtefact &A, std::string &Log) {
   Log.clear();
-  if (!available())
-    return deviceError("device-unavailable", "cuda device unavailable: " + Reason);
-  if (A.Target != "ptx")
-    return deviceError("load", "the cuda device runs ptx artefacts, not `" +
-                                   A.Target + "`");
-  if (A.Asm.empty() || A.Entry.empty())
-    return deviceError("load", "the ptx artefact needs PTX text and an entry name");
+  if (llvm::Error E = checkCudaLoad(*this, A))
+    return E;
 
   // K before the lock: a failed load destroys K, whose unload takes M, only
   // after the lock is released.
@@ -555,10 +571,8 @@ void collectArrays(HostValue &V, std::vector<HostValue *> &Out) {
 llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
                                                 Dim3 Block,
                                                 llvm::ArrayRef<HostValue> Args) {
-  if (!available())
-    return deviceError("device-unavailable", "cuda device unavailable: " + Reason);
-  if (!Grid.count() || !Block.count())
-    return deviceError("argument", "grid and block sizes must be at least 1");
+  if (llvm::Error E = checkCudaLaunch(*this, Grid, Block))
+    return E;
   auto &K = static_cast<CudaKernel &>(LK);
 
   std::lock_guard<std::mutex> Lock(M);

@@ -49,6 +49,12 @@ std::unique_ptr<Device> createCudaDevice(const CudaDeviceOptions &Opts = {});
 /// call reports the lost context.
 std::unique_ptr<Device> createCudaDriverDevice(const CudaDeviceOptions &Opts = {});
 
+/// What both cuda devices check before loading A on D (available, a ptx
+/// artefact with text and an entry) and before launching (available, at
+/// least one thread): success, or the diagnostic.
+llvm::Error checkCudaLoad(const Device &D, const DeviceArtefact &A);
+llvm::Error checkCudaLaunch(const Device &D, Dim3 Grid, Dim3 Block);
+
 /// The `sm_XY` to compile for on a GPU of compute capability Major.Minor,
 /// clamped to what LLVM 16's NVPTX back end knows (sm_75 .. sm_90); the
 /// driver JIT runs sm_90 PTX on newer GPUs.

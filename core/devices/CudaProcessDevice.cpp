@@ -61,14 +61,8 @@ public:
   llvm::Expected<std::unique_ptr<LoadedKernel>>
   load(const DeviceArtefact &A, std::string &Log) override {
     Log.clear();
-    if (!available())
-      return deviceError("device-unavailable",
-                         "cuda device unavailable: " + unavailableReason());
-    if (A.Target != "ptx")
-      return deviceError("load", "the cuda device runs ptx artefacts, not `" +
-                                     A.Target + "`");
-    if (A.Asm.empty() || A.Entry.empty())
-      return deviceError("load", "the ptx artefact needs PTX text and an entry name");
+    if (llvm::Error E = checkCudaLoad(*this, A))
+      return E;
     // K before the lock: a failed load destroys K, whose unload takes M,
     // only after the lock is released.
     auto K = std::make_unique<WorkerKernel>(*this, A.Asm, A.Entry);
@@ -80,11 +74,8 @@ public:
 
   llvm::Expected<LaunchResult> launch(LoadedKernel &LK, Dim3 Grid, Dim3 Block,
                                       llvm::ArrayRef<HostValue> Args) override {
-    if (!available())
-      return deviceError("device-unavailable",
-                         "cuda device unavailable: " + unavailableReason());
-    if (!Grid.count() || !Block.count())
-      return deviceError("argument", "grid and block sizes must be at least 1");
+    if (llvm::Error E = checkCudaLaunch(*this, Grid, Block))
+      return E;
     auto &K = static_cast<WorkerKernel &>(LK);
     std::lock_guard<std::mutex> Lock(M);
     if (!Worker || K.Generation != Generation) {

@@ -125,6 +125,15 @@ HostValue floats(std::vector<float> V) {
   return A;
 }
 
+/// saxpy with a = 3 over four threads: the device still works.
+void expectSaxpyRuns(Device &Dev, LoadedKernel &Saxpy) {
+  auto Ok = Dev.launch(Saxpy, {1, 1, 1}, {4, 1, 1},
+                       {HostValue::fromDouble(ScalarKind::Float32, 3.0),
+                        floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
+  ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
+  EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
+}
+
 /// The default device, or a skip with its reason.
 #define REQUIRE_GPU(Dev)                                                       \
   auto Dev = createCudaDevice();                                               \
@@ -243,11 +252,7 @@ TEST(CudaDevice, RecoversAfterATrapAndAnIllegalAddress) {
               std::string::npos);
 
     // A kernel loaded before the fault is loaded into a new worker and runs.
-    auto Ok = Dev->launch(**Saxpy, {1, 1, 1}, {4, 1, 1},
-                          {HostValue::fromDouble(ScalarKind::Float32, 3.0),
-                           floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
-    ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
-    EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
+    expectSaxpyRuns(*Dev, **Saxpy);
   }
 }
 
@@ -276,11 +281,7 @@ TEST(CudaDevice, ARecordedExceptionNamesItsKindLineAndThread) {
     EXPECT_NE(Notes.find("the kernel trapped: "), std::string::npos) << Notes;
     EXPECT_NE(Notes.find("cuda worker process ended"), std::string::npos) << Notes;
 
-    auto Ok = Dev->launch(**Saxpy, {1, 1, 1}, {4, 1, 1},
-                          {HostValue::fromDouble(ScalarKind::Float32, 3.0),
-                           floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
-    ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
-    EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
+    expectSaxpyRuns(*Dev, **Saxpy);
   }
   // A plain trap after a recorded one is not reported as that exception.
   auto Trap = Dev->load(ptx("trap_now"), Log);
@@ -342,11 +343,7 @@ TEST(CudaDevice, AKernelPastItsTimeoutIsStoppedAndTheNextRuns) {
   ASSERT_FALSE(bool(R));
   EXPECT_NE(test::diagText(R.takeError()).find("did not finish within 1 s"),
             std::string::npos);
-  auto Ok = Dev->launch(**Saxpy, {1, 1, 1}, {4, 1, 1},
-                        {HostValue::fromDouble(ScalarKind::Float32, 3.0),
-                         floats({1, 2, 3, 4}), floats({0, 0, 0, 0})});
-  ASSERT_TRUE(bool(Ok)) << test::diagText(Ok.takeError());
-  EXPECT_EQ(Ok->Args[2], floats({3, 6, 9, 12}));
+  expectSaxpyRuns(*Dev, **Saxpy);
 }
 
 TEST(CudaDevice, InvalidPtxKeepsTheJitLog) {
