@@ -106,6 +106,8 @@ void WireWriter::launchResult(const LaunchResult &R) {
 }
 
 bool WireReader::take(void *Out, size_t N) {
+  if (N == 0) // an empty string's or array's data() may be null
+    return !Failed;
   if (Failed || Data.size() - Pos < N) {
     Failed = true;
     std::memset(Out, 0, N);
