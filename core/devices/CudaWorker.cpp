@@ -269,7 +269,8 @@ std::string CudaWorkerClient::exitTextWithin(int Ms) {
 
 llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
                                    std::vector<uint8_t> &Answer,
-                                   llvm::StringRef What, unsigned TimeoutMs) {
+                                   llvm::StringRef Kind, llvm::StringRef What,
+                                   unsigned TimeoutMs) {
   bool Sent = !Lost && sendFrame(Fd, Request);
   if (Sent && TimeoutMs) {
     pollfd P{Fd, POLLIN, 0};
@@ -283,17 +284,17 @@ llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
       ::kill(Pid, SIGKILL);
       exitTextWithin(5000);
       return deviceError(
-          "launch", What.str() + " did not finish within " +
-                        llvm::formatv("{0}", llvm::format("%g", TimeoutMs / 1000.0)).str() +
-                        " s: Prism stopped its cuda worker process (the next "
-                        "launch starts a new one)");
+          Kind.str(), What.str() + " did not finish within " +
+                    llvm::formatv("{0}", llvm::format("%g", TimeoutMs / 1000.0)).str() +
+                    " s: Prism stopped its cuda worker process, the only way "
+                    "to stop a running kernel");
     }
   }
   if (Sent && readFrame(Fd, Answer))
     return llvm::Error::success();
   Lost = true;
   std::string How = exitTextWithin(1000);
-  return deviceError("launch", "the cuda worker process ended during " +
+  return deviceError(Kind.str(), "the cuda worker process ended during " +
                                    What.str() + (How.empty() ? "" : " (" + How + ")"));
 }
 
@@ -305,7 +306,7 @@ CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
   W.str(Ptx);
   W.str(Entry);
   std::vector<uint8_t> Answer;
-  if (llvm::Error E = call(W.data(), Answer, "the load of `" + Entry + "`"))
+  if (llvm::Error E = call(W.data(), Answer, "load", "the load of `" + Entry + "`"))
     return E;
   WireReader R(Answer);
   bool Ok = R.u8();
@@ -335,7 +336,7 @@ CudaWorkerClient::launch(uint64_t Id, llvm::StringRef Entry, Dim3 Grid,
   W.dim3(Block);
   W.values(Args);
   std::vector<uint8_t> Answer;
-  if (llvm::Error E = call(W.data(), Answer,
+  if (llvm::Error E = call(W.data(), Answer, "launch",
                            "the launch of `" + Entry.str() + "`", LaunchTimeoutMs))
     return E;
   WireReader R(Answer);

@@ -68,10 +68,11 @@ private:
   CudaWorkerClient(int Fd, pid_t Pid, unsigned TimeoutMs)
       : Fd(Fd), Pid(Pid), LaunchTimeoutMs(TimeoutMs) {}
   /// Sends a request and reads the answer within TimeoutMs (0: no limit);
-  /// an error when the worker died or was stopped for the time.
+  /// an error of Kind ("load", "launch") when the worker died or was
+  /// stopped for the time.
   llvm::Error call(const std::vector<uint8_t> &Request,
-                   std::vector<uint8_t> &Answer, llvm::StringRef What,
-                   unsigned TimeoutMs = 0);
+                   std::vector<uint8_t> &Answer, llvm::StringRef Kind,
+                   llvm::StringRef What, unsigned TimeoutMs = 0);
   /// "killed by signal 11", "exited with status 1", or "" while running.
   std::string exitText();
   /// exitText, waiting up to Ms milliseconds for the process to end.

@@ -27,6 +27,18 @@ CudaDeviceOptions missingDriver() {
   return O;
 }
 
+/// A shell script standing in for the worker: it says hello (the magic,
+/// driver available) on fd 3, then runs Then.
+std::string writePeer(test::TempDir &Dir, llvm::StringRef Name, llvm::StringRef Then) {
+  std::string Path = Dir.write(
+      Name, "#!/bin/sh\n"
+            "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n" +
+                Then.str());
+  EXPECT_FALSE(llvm::sys::fs::setPermissions(
+      Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all));
+  return Path;
+}
+
 } // namespace
 
 TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
@@ -125,14 +137,8 @@ TEST(CudaWorker, ALaunchPastItsTimeoutStopsTheWorker) {
   // kernel that never ends does (CudaDevice.KernelPastItsTimeout... checks
   // the same with a real kernel on a GPU).
   test::TempDir Dir;
-  std::string Script = Dir.write(
-      "silent-worker", "#!/bin/sh\n"
-                       "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n"
-                       "exec sleep 30\n");
-  ASSERT_FALSE(llvm::sys::fs::setPermissions(Script, llvm::sys::fs::all_exe |
-                                                         llvm::sys::fs::owner_all));
   CudaDeviceOptions O = missingDriver();
-  O.WorkerPath = Script;
+  O.WorkerPath = writePeer(Dir, "silent-worker", "exec sleep 30\n");
   O.LaunchTimeoutMs = 300;
   auto W = CudaWorkerClient::start(O);
   ASSERT_TRUE(bool(W)) << test::diagText(W.takeError());
@@ -141,8 +147,31 @@ TEST(CudaWorker, ALaunchPastItsTimeoutStopsTheWorker) {
   ASSERT_FALSE(bool(L));
   EXPECT_EQ(test::firstDiag(L.takeError()).Message,
             "the launch of `julia_spin` did not finish within 0.3 s: Prism "
-            "stopped its cuda worker process (the next launch starts a new one)");
+            "stopped its cuda worker process, the only way to stop a running kernel");
   EXPECT_TRUE((*W)->lost());
+}
+
+TEST(CudaWorker, AWorkerThatDiesDuringALoadIsALoadError) {
+  // A peer that says hello, reads one byte of the first request and exits,
+  // as a worker whose driver crashes in the JIT would.
+  test::TempDir Dir;
+  CudaDeviceOptions O = missingDriver();
+  O.WorkerPath =
+      writePeer(Dir, "dying-worker", "head -c 1 <&3 >/dev/null\nexit 7\n");
+  auto W = CudaWorkerClient::start(O);
+  ASSERT_TRUE(bool(W)) << test::diagText(W.takeError());
+  std::string Log;
+  auto K = (*W)->load(".version 7.8\n", "saxpy", Log);
+  ASSERT_FALSE(bool(K));
+  Diagnostic D = test::firstDiag(K.takeError());
+  EXPECT_EQ(D.Kind, "load");
+  EXPECT_EQ(D.Message, "the cuda worker process ended during the load of "
+                       "`saxpy` (exited with status 7)");
+  EXPECT_TRUE((*W)->lost());
+  // A lost worker answers at once, without writing to a closed socket.
+  auto L = (*W)->launch(1, "saxpy", {}, {}, {});
+  ASSERT_FALSE(bool(L));
+  EXPECT_EQ(test::firstDiag(L.takeError()).Kind, "launch");
 }
 
 TEST(CudaWorker, TheWorkerIsFoundFromTheBuildTree) {
