@@ -351,8 +351,9 @@ private:
     if (!Lost.empty())
       return deviceError("device-unavailable",
                          "the CUDA context was lost to an earlier fault (" +
-                             Lost + "); the driver refuses all work in the "
-                                    "process that ran it");
+                             Lost +
+                             "); the driver refuses all work in the "
+                             "process that ran it");
     if (!Ctx)
       if (CUresult R = Api.PrimaryCtxRetain(&Ctx, Dev)) {
         Ctx = nullptr;
@@ -656,7 +657,8 @@ llvm::Expected<LaunchResult> CudaDevice::launch(LoadedKernel &LK, Dim3 Grid,
     if (corruptsContext(R)) {
       ContextLost = true;
       loseContext(Api.errorText(R));
-      Msg += "; the CUDA driver refuses all further work in the process that ran it";
+      Msg += "; the CUDA driver refuses all further work in the process that "
+             "ran it";
     }
     if (!Thrown)
       return Fail("launch", Msg);

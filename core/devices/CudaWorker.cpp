@@ -284,10 +284,12 @@ llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
       ::kill(Pid, SIGKILL);
       exitTextWithin(5000);
       return deviceError(
-          Kind.str(), What.str() + " did not finish within " +
-                    llvm::formatv("{0}", llvm::format("%g", TimeoutMs / 1000.0)).str() +
-                    " s: Prism stopped its cuda worker process, the only way "
-                    "to stop a running kernel");
+          Kind.str(),
+          What.str() + " did not finish within " +
+              llvm::formatv("{0}", llvm::format("%g", TimeoutMs / 1000.0))
+                  .str() +
+              " s: Prism stopped its cuda worker process, the only way "
+              "to stop a running kernel");
     }
   }
   if (Sent && readFrame(Fd, Answer))
@@ -295,7 +297,8 @@ llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
   Lost = true;
   std::string How = exitTextWithin(1000);
   return deviceError(Kind.str(), "the cuda worker process ended during " +
-                                   What.str() + (How.empty() ? "" : " (" + How + ")"));
+                                     What.str() +
+                                     (How.empty() ? "" : " (" + How + ")"));
 }
 
 llvm::Expected<CudaWorkerClient::Loaded>
@@ -306,7 +309,8 @@ CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
   W.str(Ptx);
   W.str(Entry);
   std::vector<uint8_t> Answer;
-  if (llvm::Error E = call(W.data(), Answer, "load", "the load of `" + Entry + "`"))
+  if (llvm::Error E =
+          call(W.data(), Answer, "load", "the load of `" + Entry + "`"))
     return E;
   WireReader R(Answer);
   bool Ok = R.u8();
@@ -336,8 +340,9 @@ CudaWorkerClient::launch(uint64_t Id, llvm::StringRef Entry, Dim3 Grid,
   W.dim3(Block);
   W.values(Args);
   std::vector<uint8_t> Answer;
-  if (llvm::Error E = call(W.data(), Answer, "launch",
-                           "the launch of `" + Entry.str() + "`", LaunchTimeoutMs))
+  if (llvm::Error E =
+          call(W.data(), Answer, "launch",
+               "the launch of `" + Entry.str() + "`", LaunchTimeoutMs))
     return E;
   WireReader R(Answer);
   bool Ok = R.u8();

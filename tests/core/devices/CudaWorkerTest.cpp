@@ -29,11 +29,13 @@ CudaDeviceOptions missingDriver() {
 
 /// A shell script standing in for the worker: it says hello (the magic,
 /// driver available) on fd 3, then runs Then.
-std::string writePeer(test::TempDir &Dir, llvm::StringRef Name, llvm::StringRef Then) {
+std::string writePeer(test::TempDir &Dir, llvm::StringRef Name,
+                      llvm::StringRef Then) {
   std::string Path = Dir.write(
-      Name, "#!/bin/sh\n"
-            "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n" +
-                Then.str());
+      Name,
+      "#!/bin/sh\n"
+      "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n" +
+          Then.str());
   EXPECT_FALSE(llvm::sys::fs::setPermissions(
       Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all));
   return Path;
@@ -145,9 +147,10 @@ TEST(CudaWorker, ALaunchPastItsTimeoutStopsTheWorker) {
   EXPECT_EQ((*W)->unavailableReason(), "");
   auto L = (*W)->launch(1, "julia_spin", {}, {}, {});
   ASSERT_FALSE(bool(L));
-  EXPECT_EQ(test::firstDiag(L.takeError()).Message,
-            "the launch of `julia_spin` did not finish within 0.3 s: Prism "
-            "stopped its cuda worker process, the only way to stop a running kernel");
+  EXPECT_EQ(
+      test::firstDiag(L.takeError()).Message,
+      "the launch of `julia_spin` did not finish within 0.3 s: Prism "
+      "stopped its cuda worker process, the only way to stop a running kernel");
   EXPECT_TRUE((*W)->lost());
 }
 
