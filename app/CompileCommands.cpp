@@ -8,6 +8,7 @@
 #include "cache/Remarks.h"
 #include "devices/CallRunner.h"
 #include "targets/Occupancy.h"
+#include "targets/Target.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -533,13 +534,22 @@ int runReport(const CommandOptions &O) {
         "run-time stride (prism remarks --pass prism-access)\n",
         A.Coalesced, A.Uncoalesced, A.ConflictFree, A.BankConflicts,
         A.RuntimeStride);
-  if (BranchCounts B = countBranchRemarks(R.Remarks); B.total())
+  if (BranchCounts B = countBranchRemarks(R.Remarks); B.total()) {
+    // The target's word for its warps: "wavefront" on gcn.
+    std::string Warp = "warp";
+    if (auto T = lookupTarget(R.Target)) {
+      if (std::optional<WarpModel> M = (*T)->warpModel(R.Arch))
+        Warp = M->Warp;
+    } else {
+      llvm::consumeError(T.takeError());
+    }
     llvm::outs() << llvm::formatv(
-        "  branches on the thread index: {0} divergent in every warp, {1} in "
-        "some warps, {2} at a run-time bound, {3} warp-uniform, {4} on loaded "
+        "  branches on the thread index: {0} divergent in every {6}, {1} in "
+        "some {6}s, {2} at a run-time bound, {3} {6}-uniform, {4} on loaded "
         "data, {5} not evaluated (prism remarks --pass prism-divergence)\n",
         B.Divergent, B.PartlyDivergent, B.Boundary, B.WarpUniform,
-        B.DataDependent, B.Unknown);
+        B.DataDependent, B.Unknown, Warp);
+  }
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {

@@ -126,7 +126,9 @@ const Topic Topics[] = {
      "256 decides every branch on the thread index per lane and per warp "
      "(following a loop counter through its iterations when the block is "
      "known): missed where every warp diverges, analysis otherwise; bounds "
-     "checks that throw are left out. prism report counts them."},
+     "checks that throw are left out. prism report counts them. With "
+     "--target gcn the same verdicts are per wavefront, AMD's warp: 64 "
+     "threads on gfx9/CDNA (gfx90a), 32 from gfx10 on."},
     {"address-spaces",
      "Address spaces: GPUs have several memories with different instructions. "
      "On NVIDIA (PTX) global memory is addrspace(1) (`ld.global`), shared "

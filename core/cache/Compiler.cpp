@@ -403,10 +403,11 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     // How each warp touches memory and which branches split it, as
     // remarks on the optimised code.
     if (Opt && Opts.Remarks && Config.kernel())
-      if (std::optional<WarpModel> W = Tgt.warpModel()) {
+      if (std::optional<WarpModel> W = Tgt.warpModel(Config.arch())) {
         W->Block = Opts.Block;
         std::string Fn = Job.Spec.Func ? Job.Spec.Func->Name.string() : "";
-        addAccessRemarks(*Result.Module, *W, Fn, report().Remarks);
+        if (W->ModelsMemory)
+          addAccessRemarks(*Result.Module, *W, Fn, report().Remarks);
         addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks);
       }
     if (!Opt) {

@@ -282,27 +282,29 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
   std::string Shape = Where.empty() ? "" : " (" + Where + ")";
   if (Loaded.count(Br.getCondition())) {
     B.Judged = V::DataDependent;
-    B.Message = "branch on loaded data that differs between threads: a warp "
-                "takes both sides where its threads' values disagree";
+    B.Message = "branch on loaded data that differs between threads: a " +
+                M.warps() +
+                " takes both sides where its threads' values disagree";
     return B;
   }
   llvm::SmallVector<Leaf, 4> Leaves;
   if (!leavesOf(Br.getCondition(), Leaves) || Leaves.empty()) {
     B.Judged = V::Unknown;
     B.Message = "branch on a condition that depends on the thread index in "
-                "a way not evaluated: threads of a warp may take both sides" +
-                Shape;
+                "a way not evaluated: threads of a " +
+                M.warps() + " may take both sides" + Shape;
     return B;
   }
   B.Warps = Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
   std::string WarpsText =
       Lanes.warpsPerBlock()
-          ? llvm::formatv("the block's {0} warp{1}", B.Warps,
-                          B.Warps == 1 ? "" : "s")
-                .str()
-          : llvm::formatv("the first {0} warps (threads 1–{1}; the block "
+          ? B.Warps == 1 ? "the block's one " + M.warps()
+                         : llvm::formatv("the block's {0} {1}", B.Warps,
+                                         M.warps(B.Warps))
+                               .str()
+          : llvm::formatv("the first {0} {1} (threads 1–{2}; the block "
                           "shape was not given)",
-                          B.Warps, B.Warps * M.WarpSize)
+                          B.Warps, M.warps(B.Warps), B.Warps * M.WarpSize)
                 .str();
 
   // The loop counter in the comparison, followed through its iterations.
@@ -415,16 +417,15 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
     }
     if (B.MaxDivergentWarps == 0) {
       B.Judged = V::WarpUniform;
-      B.Message = "branch on the thread index where the threads of each warp "
-                  "agree, in " +
-                  WarpsText +
-                  (B.Iterations ? llvm::formatv(" on each of the loop's {0}{1} "
-                                                "iterations",
-                                                Open ? "first " : "",
-                                                B.Iterations)
-                                      .str()
-                                : "") +
-                  ": no warp diverges" + Shape;
+      B.Message =
+          "branch on the thread index where the threads of each " + M.warps() +
+          " agree, in " + WarpsText +
+          (B.Iterations ? llvm::formatv(" on each of the loop's {0}{1} "
+                                        "iterations",
+                                        Open ? "first " : "", B.Iterations)
+                              .str()
+                        : "") +
+          ": no " + M.warps() + " diverges" + Shape;
     } else if (!All.empty()) {
       B.Judged = V::Divergent;
       std::string AlsoSome =
@@ -433,21 +434,23 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                               Some.size() == 1 ? "" : "s", ranges(Some))
                     .str()
               : "";
-      B.Message = "divergent branch: each of " + WarpsText +
-                  " takes both sides" + OnIters + AlsoSome +
-                  ", running both paths one after the other with part of its "
-                  "threads idle; a condition that is the same for 32 "
-                  "consecutive threads avoids it" +
-                  Shape;
+      B.Message =
+          "divergent branch: " + std::string(B.Warps == 1 ? "" : "each of ") +
+          WarpsText + " takes both sides" + OnIters + AlsoSome +
+          ", running both paths one after the other with part of its "
+          "threads idle; a condition that is the same for " +
+          std::to_string(M.WarpSize) + " consecutive threads avoids it" + Shape;
     } else {
       B.Judged = V::PartlyDivergent;
       std::string Who =
           SplitWarps.size() == 1
-              ? llvm::formatv("warp {0} (threads {1}–{2}) takes", SplitWarps[0],
-                              SplitWarps[0] * M.WarpSize + 1,
+              ? llvm::formatv("{0} {1} (threads {2}–{3}) takes", M.warps(),
+                              SplitWarps[0], SplitWarps[0] * M.WarpSize + 1,
                               (SplitWarps[0] + 1) * M.WarpSize)
                     .str()
-              : llvm::formatv("{0} warps take", B.MaxDivergentWarps).str();
+              : llvm::formatv("{0} {1} take", B.MaxDivergentWarps,
+                              M.warps(B.MaxDivergentWarps))
+                    .str();
       B.Message = "of " + WarpsText + ", " + Who + " both sides of this branch" +
                   OnIters + "; the others agree" + Shape;
     }
@@ -470,14 +473,16 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
     B.Message =
         Bounds == 1
             ? "branch comparing the thread index with a value known only at "
-              "run time: only the warp in which the bound falls takes both "
-              "sides, the others agree" +
+              "run time: only the " +
+                  M.warps() +
+                  " in which the bound falls takes both sides, the others "
+                  "agree" +
                   Shape
             : llvm::formatv("branch comparing the thread index with {0} "
-                            "values known only at run time: only the warps in "
+                            "values known only at run time: only the {2} in "
                             "which the bounds fall (at most {0}) take both "
                             "sides, the others agree{1}",
-                            Bounds, Shape)
+                            Bounds, Shape, M.warps(2))
                   .str();
     return B;
   }
@@ -487,9 +492,8 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                     "of this function reached its limit of " +
                         std::to_string(MaxEvaluations) + " lane evaluations"
                   : "branch on the thread index that Prism could not "
-                    "evaluate per lane: threads of a warp may take both "
-                    "sides" +
-                        Shape;
+                    "evaluate per lane: threads of a " +
+                        M.warps() + " may take both sides" + Shape;
   return B;
 }
 

@@ -19,8 +19,12 @@ WarpLanes::WarpLanes(llvm::Function &F, const WarpModel &Model)
   bool Known = M.blockKnown();
   for (llvm::Instruction &I : llvm::instructions(F)) {
     const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
-    if (!II)
+    if (!II) {
+      if (Known && M.BlockDimRead)
+        if (std::optional<unsigned> D = M.BlockDimRead(I))
+          DimReads.push_back({&I, *D});
       continue;
+    }
     for (unsigned D = 0; D < 3; ++D) {
       // Without the block only threadIdx().x changes within a warp.
       if (II->getIntrinsicID() == M.ThreadIdx[D] && (D == 0 || Known)) {
@@ -108,9 +112,9 @@ std::string WarpLanes::shape() const {
   if (M.Block[0] >= Lanes)
     return ""; // as without the block
   unsigned Y = std::min(M.Block[1], std::max(1u, Lanes / M.Block[0]));
-  std::string Out = llvm::formatv("a warp is {0} threadIdx().x × {1} "
+  std::string Out = llvm::formatv("a {0} is {1} threadIdx().x × {2} "
                                   "threadIdx().y",
-                                  M.Block[0], Y);
+                                  M.Warp, M.Block[0], Y);
   if (M.Block[0] * M.Block[1] < Lanes)
     Out += llvm::formatv(" × {0} threadIdx().z",
                          Lanes / (M.Block[0] * M.Block[1]));

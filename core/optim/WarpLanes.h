@@ -40,7 +40,16 @@ struct WarpModel {
       llvm::Intrinsic::not_intrinsic, llvm::Intrinsic::not_intrinsic,
       llvm::Intrinsic::not_intrinsic};
   std::array<llvm::Intrinsic::ID, 3> BlockDim = ThreadIdx;
+  /// A blockDim read that is not an intrinsic call (gcn loads the workgroup
+  /// size from the dispatch packet): its dimension, or none.
+  std::optional<unsigned> (*BlockDimRead)(const llvm::Instruction &) = nullptr;
   unsigned WarpSize = 32;
+  /// What the target calls the threads that run as one: "warp" (NVIDIA),
+  /// "wavefront" (AMD).
+  const char *Warp = "warp";
+  /// Whether the sector and bank model below describes the target's
+  /// memory (for the access remarks); divergence needs only the lanes.
+  bool ModelsMemory = true;
   /// The launch's block shape when known (threads in x, y, z); all zero
   /// when not.
   std::array<unsigned, 3> Block = {0, 0, 0};
@@ -53,6 +62,10 @@ struct WarpModel {
   unsigned Banks = 32, BankBytes = 4;
 
   bool blockKnown() const { return Block[0] && Block[1] && Block[2]; }
+  /// "warp", "warps", "wavefront", "wavefronts".
+  std::string warps(unsigned N = 1) const {
+    return std::string(Warp) + (N == 1 ? "" : "s");
+  }
   unsigned blockThreads() const { return Block[0] * Block[1] * Block[2]; }
 };
 

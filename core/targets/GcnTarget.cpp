@@ -7,6 +7,8 @@
 #include "optim/LLVMInit.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -48,6 +50,15 @@ llvm::Error checkArch(llvm::StringRef Arch) {
   return llvm::Error::success();
 }
 
+/// The wavefront size LLVM compiles \p Arch for: 64 before gfx10 (GCN,
+/// CDNA: gfx90a), 32 from gfx10 on (RDNA), the backend's default there
+/// unless `+wavefrontsize64` is asked for, which Prism never does.
+unsigned wavefrontSize(llvm::StringRef Arch) {
+  llvm::StringRef Number = Arch.drop_front(3).drop_back(2); // gfx|10|30
+  unsigned Major = 0;
+  return !Number.getAsInteger(10, Major) && Major >= 10 ? 32 : 64;
+}
+
 class GcnTarget final : public Target {
 public:
   const char *name() const override { return "gcn"; }
@@ -78,6 +89,20 @@ public:
     if (TM)
       (*TM)->Options.MCOptions.AsmVerbose = true;
     return TM;
+  }
+
+  std::optional<WarpModel> warpModel(llvm::StringRef Arch) const override {
+    WarpModel M;
+    using namespace llvm::Intrinsic;
+    M.ThreadIdx = {amdgcn_workitem_id_x, amdgcn_workitem_id_y,
+                   amdgcn_workitem_id_z};
+    M.BlockDimRead = blockDimRead;
+    M.WarpSize = wavefrontSize(Arch.empty() ? defaultArch() : Arch);
+    M.Warp = "wavefront";
+    // AMD's cache lines and LDS banking (a wave64 access is served in
+    // halves) are not what the sector model describes.
+    M.ModelsMemory = false;
+    return M;
   }
 
   llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
@@ -162,6 +187,25 @@ private:
     L->setMetadata(llvm::LLVMContext::MD_invariant_load,
                    llvm::MDNode::get(B.getContext(), {}));
     return L;
+  }
+  /// Which dimension of the workgroup size \p I loads from the dispatch
+  /// packet (what workgroupSize emits), if it does.
+  static std::optional<unsigned> blockDimRead(const llvm::Instruction &I) {
+    const auto *L = llvm::dyn_cast<llvm::LoadInst>(&I);
+    if (!L || !L->getType()->isIntegerTy(16))
+      return std::nullopt;
+    llvm::APInt Offset(64, 0);
+    const llvm::Value *Base =
+        L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+            L->getModule()->getDataLayout(), Offset, /*AllowNonInbounds=*/true);
+    const auto *Packet = llvm::dyn_cast<llvm::IntrinsicInst>(Base);
+    if (!Packet ||
+        Packet->getIntrinsicID() != llvm::Intrinsic::amdgcn_dispatch_ptr)
+      return std::nullopt;
+    uint64_t Off = Offset.getZExtValue();
+    if (Off < WorkgroupSizeOffset || Off >= WorkgroupSizeOffset + 6 || Off % 2)
+      return std::nullopt;
+    return unsigned(Off - WorkgroupSizeOffset) / 2;
   }
   static llvm::Value *workgroupSize(llvm::IRBuilderBase &B, unsigned Dim) {
     return B.CreateZExt(

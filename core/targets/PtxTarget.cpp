@@ -123,7 +123,7 @@ public:
     AS.Private = 5;
     return AS;
   }
-  std::optional<WarpModel> warpModel() const override {
+  std::optional<WarpModel> warpModel(llvm::StringRef) const override {
     WarpModel M; // 32 threads, 32-byte sectors, 32 banks of 4 bytes
     using namespace llvm::Intrinsic;
     M.ThreadIdx = {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,

@@ -51,9 +51,12 @@ public:
   virtual std::string features(const CompilerConfig &C) const { return ""; }
   virtual bool kernelByDefault() const { return false; }
   virtual AddressSpaces addressSpaces() const { return {}; }
-  /// How a warp reads memory, for the access-pattern remarks (none: the
-  /// target has no warps the analysis knows).
-  virtual std::optional<WarpModel> warpModel() const { return std::nullopt; }
+  /// The lanes of a warp and how they read memory, for the divergence and
+  /// access-pattern remarks on \p Arch (empty: the default arch); none
+  /// when the target has no warps the analyses know.
+  virtual std::optional<WarpModel> warpModel(llvm::StringRef Arch = "") const {
+    return std::nullopt;
+  }
 
   /// What the language may use on this target.
   virtual bool supportsFloat() const { return true; }

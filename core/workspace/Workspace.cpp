@@ -111,7 +111,7 @@ struct Workspace::State {
 };
 
 /// Whether a job's target has warps for the launch block to lay out (its
-/// Target::warpModel; ptx today).
+/// Target::warpModel: ptx and gcn).
 static bool hasWarps(const JobSpec &S) {
   llvm::Expected<const Target *> T = lookupTarget(S.Target);
   if (!T) {

@@ -16,6 +16,7 @@
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
 
@@ -193,6 +194,64 @@ TEST_F(DivergenceTest, ACompileReportsThemAsRemarks) {
   C = compileFor("native", BranchesSig);
   ASSERT_TRUE(C.ok()) << diags(*C.Report);
   EXPECT_EQ(countBranchRemarks(C.Report->Remarks).total(), 0u);
+}
+
+// AMD GPUs run wavefronts of 64 before gfx10 and of 32 from gfx10 on, as
+// the backend's own asm says: the same tree reduction splits wavefront 0 of
+// gfx90a from s = 32 on, one round earlier than a warp of 32. The loop's
+// bound, `blockDim().x` (a load from the dispatch packet on gcn), is
+// followed just as on ptx. gcn gets no memory-access remarks: its caches
+// are not what the sector model describes.
+TEST_F(DivergenceTest, GcnWavefrontsAreSixtyFourThreadsBeforeGfx10) {
+  loadExample("reduce.jl");
+  const char *Sum =
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  struct Case {
+    const char *Arch;
+    unsigned Wave;
+    const char *Rounds;
+  } Cases[] = {{"gfx90a", 64,
+                "iterations 3–8 of the loop's 8 (the bound is "
+                "then 32, 16, 8, 4, 2, 1)"},
+               {"gfx1030", 32,
+                "iterations 4–8 of the loop's 8 (the bound is "
+                "then 16, 8, 4, 2, 1)"}};
+  for (const Case &K : Cases) {
+    SCOPED_TRACE(K.Arch);
+    std::optional<WarpModel> M =
+        llvm::cantFail(lookupTarget("gcn"))->warpModel(K.Arch);
+    ASSERT_TRUE(M.has_value());
+    EXPECT_EQ(M->WarpSize, K.Wave);
+    EXPECT_EQ(M->warps(2), "wavefronts");
+
+    GpuJobOptions O;
+    O.Arch = K.Arch;
+    O.Block = {256, 1, 1};
+    CompileResult C = compileFor("gcn", Sum, Stage::Asm, O);
+    ASSERT_TRUE(C.ok()) << diags(*C.Report);
+    // What the backend compiled for.
+    EXPECT_EQ(contains(text(C, Stage::Asm), ".amdhsa_wavefront_size32 1"),
+              K.Wave == 32);
+    bool Seen = false;
+    for (const OptRemark &R : C.Report->Remarks) {
+      EXPECT_NE(R.Pass, "prism-access") << R.Message;
+      if (R.Pass != "prism-divergence" || R.Origin.Frames.empty() ||
+          R.Origin.Frames.back().Line != 15)
+        continue;
+      Seen = true;
+      EXPECT_EQ(R.Name, "PartlyDivergentBranch");
+      EXPECT_NE(
+          R.Message.find(
+              llvm::formatv(
+                  "of the block's {0} wavefronts, wavefront 0 (threads 1–{1})",
+                  256 / K.Wave, K.Wave)
+                  .str()),
+          std::string::npos)
+          << R.Message;
+      EXPECT_NE(R.Message.find(K.Rounds), std::string::npos) << R.Message;
+    }
+    EXPECT_TRUE(Seen);
+  }
 }
 
 // With the block shape, a warp of matmul's 16×16 tiles is two rows of 16:

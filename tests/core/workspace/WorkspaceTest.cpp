@@ -475,9 +475,10 @@ end
 }
 
 // The GUI's Run form gives the launch's block to the warp analyses: only
-// ptx jobs recompile, jobs added later take it too, and the divergence
-// remark of `t <= 40` names the warp it splits in that block.
-TEST_F(WorkspaceTest, TheLaunchBlockRecompilesOnlyPtxJobs) {
+// GPU jobs recompile, jobs added later take it too, and the divergence
+// remark of `t <= 40` names the warp it splits in that block (on gcn it
+// splits the block's one 64-thread wavefront).
+TEST_F(WorkspaceTest, TheLaunchBlockRecompilesOnlyGpuJobs) {
   std::string Path = writeTemp(R"(function part!(a::DeviceArray{Float32,1})
     t = threadIdx().x
     if t <= 40
@@ -493,8 +494,11 @@ end
   Ptx.Target = "ptx";
   JobSpec Host = Ptx;
   Host.Target = "native";
+  JobSpec Gcn = Ptx;
+  Gcn.Target = "gcn";
   WS.addJob(Ptx);
   WS.addJob(Host);
+  WS.addJob(Gcn);
   WS.waitIdle();
   auto Divergence = [](const JobState &J) {
     for (const OptRemark &R : J.Report->Remarks)
@@ -503,8 +507,8 @@ end
     return std::string();
   };
   auto S = WS.snapshot();
-  ASSERT_EQ(S->Jobs.size(), 2u);
-  ASSERT_TRUE(S->Jobs[0].Report && S->Jobs[1].Report);
+  ASSERT_EQ(S->Jobs.size(), 3u);
+  ASSERT_TRUE(S->Jobs[0].Report && S->Jobs[1].Report && S->Jobs[2].Report);
   EXPECT_NE(Divergence(S->Jobs[0]).find("the first 8 warps"), std::string::npos)
       << Divergence(S->Jobs[0]);
 
@@ -517,13 +521,19 @@ end
   EXPECT_NE(Divergence(S->Jobs[0]).find("of the block's 2 warps, warp 1"),
             std::string::npos)
       << Divergence(S->Jobs[0]);
+  EXPECT_EQ(S->Jobs[2].Compiles, 2u);
+  EXPECT_NE(Divergence(S->Jobs[2])
+                .find("divergent branch: the block's one "
+                      "wavefront takes both sides"),
+            std::string::npos)
+      << Divergence(S->Jobs[2]);
   // The same block again recompiles nothing; a job added later takes it.
   WS.setLaunchBlock({64, 1, 1});
   Ptx.OptLevel = 3;
   WS.addJob(Ptx);
   WS.waitIdle();
   S = WS.snapshot();
-  ASSERT_EQ(S->Jobs.size(), 3u);
+  ASSERT_EQ(S->Jobs.size(), 4u);
   EXPECT_EQ(S->Jobs[0].Compiles, 2u);
-  EXPECT_EQ(S->Jobs[2].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
+  EXPECT_EQ(S->Jobs[3].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
 }
