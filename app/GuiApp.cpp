@@ -355,15 +355,20 @@ int runGui(const CommandOptions &O) {
     Run.Blocks = {Grid->X, Grid->Y, Grid->Z};
     Run.Threads = {Block->X, Block->Y, Block->Z};
     Session.post(Run);
-    views::RunForm &Form = Shell.runForm();
+    // The form shows the launch that ran (and whose block the warp
+    // analyses took above), not the file's `# run:` line.
+    views::RunForm Form;
     Form.Device = O.Device;
     Form.Call = O.Call;
+    Form.Blocks = O.Blocks;
+    Form.Threads = O.Threads;
     if (!O.Compare.empty() && O.Compare != O.Device) {
       Form.CompareWith = O.Compare;
       views::cmd::RunOnDevice Ref = Run;
       Ref.Device = O.Compare;
       Session.post(Ref);
     }
+    Shell.presetRunForm(std::move(Form));
   }
   // Headless renders document the compiled state, not a half-finished one.
   if (Headless)

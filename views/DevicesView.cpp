@@ -280,6 +280,10 @@ void DevicesView::drawContent(ViewContext &Ctx) {
 void DevicesView::drawRunForm(ViewContext &Ctx) {
   const GuiSnapshot &Snap = Ctx.Snap;
   const JobEntry *J = Ctx.selectedJob();
+  if (J && Preset) {
+    PrefilledFor = J->Spec.Signature;
+    Preset = false;
+  }
   if (J && PrefilledFor != J->Spec.Signature) {
     PrefilledFor = J->Spec.Signature;
     std::string_view Sig = J->Spec.Signature;

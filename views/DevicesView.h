@@ -51,12 +51,19 @@ public:
   /// Whether the form has been filled for a job (the panel was drawn with
   /// one selected): before, its block is the default, no launch.
   bool formFilled() const { return !PrefilledFor.empty(); }
+  /// Fills the form from the command line (`gui --run CALL --threads T`):
+  /// the first job's prefill from the file's `# run:` line keeps it.
+  void presetForm(RunForm F) {
+    Form = std::move(F);
+    Preset = true;
+  }
 
 private:
   void drawRunForm(ViewContext &Ctx);
   void drawComparison(ViewContext &Ctx);
   std::string FormError;
   std::string PrefilledFor;
+  bool Preset = false;
 };
 
 } // namespace prism::views

@@ -79,6 +79,7 @@ public:
   }
   /// The Devices panel's Run form (`gui --run/--compare` fill it).
   RunForm &runForm() { return Devices.Form; }
+  void presetRunForm(RunForm F) { Devices.presetForm(std::move(F)); }
   /// Frame time shown in the menu bar (the app measures it).
   void setFrameMs(double Ms) { FrameMs = Ms; }
 

@@ -7,10 +7,11 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <array>
@@ -389,15 +390,26 @@ void Workspace::process(WorkspaceCommand &C) {
     return;
   }
   case WorkspaceCommand::SetLaunchBlock: {
-    // Only the warp analyses read it: nothing else recompiles,
-    // and no invalidation happened (no event).
+    // Only the warp analyses read it: nothing else recompiles. Nothing is
+    // invalidated either, but the event says why the GPU jobs recompiled.
+    auto Start = std::chrono::steady_clock::now();
     S->LaunchBlock = C.Spec.Block;
+    bool Changed = false;
     for (WatchedJob &J : S->Jobs)
       if (hasWarps(J.State.Spec) && J.State.Spec.Block != S->LaunchBlock) {
         J.State.Spec.Block = S->LaunchBlock;
-        J.NeedsCompile = true;
+        J.NeedsCompile = Changed = true;
       }
-    compilePending("launch block changed");
+    if (!Changed)
+      return;
+    const std::array<unsigned, 3> &B = S->LaunchBlock;
+    InvalidationEvent Ev;
+    Ev.Trigger =
+        B[0] ? llvm::formatv("launch block {0}×{1}×{2}", B[0], B[1], B[2]).str()
+             : "no launch block";
+    InvalidationEvent &Logged = logEvent(std::move(Ev));
+    compilePending("its warps are laid out in the new block", &Logged);
+    Logged.TotalMs = msSince(Start);
     return;
   }
   case WorkspaceCommand::Save:

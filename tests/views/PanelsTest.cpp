@@ -199,6 +199,45 @@ TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {
   EXPECT_EQ(Rv.rows()[0].Remark->Pass, "gvn");
 }
 
+// The Run form fills from the file's `# run:` line for the selected job and
+// hands its block to the warp analyses; a form the command line filled
+// (`gui --run CALL --threads 64`) is kept, so the jobs compile for the
+// launch that ran, once.
+TEST(Panels, TheRunFormKeepsACommandLinePreset) {
+  GuiSnapshot S = test::makeSnapshot();
+  S.Source = "# run: saxpy!(2f0, ones(Float32, 512), ones(Float32, 512)) "
+             "--blocks 2 --threads 256\n" +
+             S.Source;
+  auto BlockPosted = [](const CommandQueue &Q) {
+    std::optional<std::array<unsigned, 3>> B;
+    for (const GuiCommand &C : Q.posted())
+      if (const auto *L = std::get_if<cmd::SetLaunchBlock>(&C))
+        B = L->Threads;
+    return B;
+  };
+  {
+    ImGuiHarness H;
+    ShellView Shell;
+    CommandQueue Q;
+    H.frame([&] { Shell.draw(S, Q); });
+    EXPECT_EQ(Shell.runForm().Threads, "256");
+    EXPECT_EQ(BlockPosted(Q), (std::array<unsigned, 3>{256, 1, 1}));
+  }
+  ImGuiHarness H;
+  ShellView Shell;
+  RunForm F;
+  F.Call = "saxpy!(2f0, ones(Float32, 64), ones(Float32, 64))";
+  F.Threads = "64";
+  Shell.presetRunForm(F);
+  Shell.setPostedBlock({64, 1, 1}); // as the app posts before the first job
+  CommandQueue Q;
+  for (int I = 0; I < 2; ++I)
+    H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.runForm().Threads, "64");
+  EXPECT_EQ(Shell.runForm().Call, F.Call);
+  EXPECT_FALSE(BlockPosted(Q)) << "the block the jobs started with";
+}
+
 TEST(Panels, StatsKeepsHistoryOverRecompiles) {
   ImGuiHarness H;
   ShellView Shell;

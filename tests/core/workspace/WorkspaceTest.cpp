@@ -522,6 +522,14 @@ end
             std::string::npos)
       << Divergence(S->Jobs[0]);
   EXPECT_EQ(S->Jobs[2].Compiles, 2u);
+  // The Invalidations panel says why they recompiled: the block, not an edit.
+  ASSERT_FALSE(S->Log.empty());
+  EXPECT_EQ(S->Log.back().Trigger, "launch block 64×1×1");
+  EXPECT_TRUE(S->Log.back().Invalidated.empty());
+  ASSERT_EQ(S->Log.back().Recompiled.size(), 2u);
+  EXPECT_EQ(S->Log.back().Recompiled[0].Reason,
+            "its warps are laid out in the new block");
+  uint64_t Events = S->Log.back().Sequence;
   EXPECT_NE(Divergence(S->Jobs[2])
                 .find("divergent branch: the block's one "
                       "wavefront takes both sides"),
@@ -535,5 +543,6 @@ end
   S = WS.snapshot();
   ASSERT_EQ(S->Jobs.size(), 4u);
   EXPECT_EQ(S->Jobs[0].Compiles, 2u);
+  EXPECT_EQ(S->Log.back().Sequence, Events) << "an unchanged block is no event";
   EXPECT_EQ(S->Jobs[3].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
 }
