@@ -4,6 +4,10 @@
 /// condition differs between them, the warp runs both sides one after the
 /// other with part of its threads masked off (branch divergence).
 ///
+/// The target's WarpModel says how many threads run as one: a warp of 32
+/// on ptx, a wavefront of 64 (gfx9, CDNA) or 32 (gfx10 on) on gcn; the
+/// messages use the target's word.
+///
 /// For every conditional branch whose condition depends on the thread
 /// index (bounds checks that throw are left out), each lane's comparison
 /// is decided by ScalarEvolution with the thread index replaced by the

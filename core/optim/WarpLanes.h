@@ -5,11 +5,12 @@
 /// Each lane is the function with its thread index reads replaced by that
 /// lane's values, through ScalarEvolution.
 ///
-/// Without a launch's block shape a warp is 32 consecutive
-/// `threadIdx().x` with everything else equal (blockDim.x a multiple of
-/// 32). With it (`--threads 16,16`), lane L of warp W is thread 32W + L of
-/// the block in CUDA's order (x fastest), so a warp of a 16×16 block is
-/// 16 `threadIdx().x` × 2 `threadIdx().y`, and `blockDim()` is a constant.
+/// Without a launch's block shape a warp is WarpSize (32 on ptx)
+/// consecutive `threadIdx().x` with everything else equal (blockDim.x a
+/// multiple of it). With it (`--threads 16,16`), lane L of warp W is thread
+/// 32W + L of the block in CUDA's order (x fastest), so a warp of a 16×16
+/// block is 16 `threadIdx().x` × 2 `threadIdx().y`, and `blockDim()` is a
+/// constant.
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"

@@ -2,8 +2,12 @@
 // again and again in one process (argument marshalling, the grid runtime,
 // results read back), with the allocations of each launch. `scripts/bench`
 // reports the 1×1 figure against the ≤ 2 µs target; the first launch of a
-// fresh `prism run` process is a separate row there.
+// fresh `prism run` process is a separate row there. Also what the cuda
+// worker process (CudaWorker.h) costs apart from the driver: starting and
+// stopping one, and a request's round trip over its socket, measured with
+// a driver library that does not exist so that they run on any machine.
 #include "cache/Compiler.h"
+#include "devices/CudaWorker.h"
 #include "devices/HostDevice.h"
 #include "infer/Inference.h"
 #include "lang/Parser.h"
@@ -152,6 +156,58 @@ void BM_HostSaxpy(benchmark::State &S) {
       double(3 * 4 * N) * double(S.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_HostSaxpy)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+CudaDeviceOptions workerWithoutDriver() {
+  CudaDeviceOptions O;
+  O.Library = "libcuda-prism-bench-missing.so.1";
+  return O;
+}
+
+/// posix_spawn of prism-cuda-worker, its hello, then closing the socket
+/// and reaping the process: what each `prism run --device cuda` pays
+/// before cuInit.
+void BM_CudaWorkerStartStop(benchmark::State &S) {
+  for (auto _ : S) {
+    auto W = CudaWorkerClient::start(workerWithoutDriver());
+    if (!W) {
+      llvm::consumeError(W.takeError());
+      S.SkipWithError("the worker did not start");
+      break;
+    }
+    benchmark::DoNotOptimize(W->get());
+  }
+}
+BENCHMARK(BM_CudaWorkerStartStop)->Unit(benchmark::kMillisecond);
+
+/// One launch request carrying a Float32 array of range(0) elements, and
+/// the worker's answer (an error: it has no driver, so no kernel): the
+/// arguments' trip into the worker, which a real launch also makes back.
+void BM_CudaWorkerRequest(benchmark::State &S) {
+  auto W = CudaWorkerClient::start(workerWithoutDriver());
+  if (!W) {
+    llvm::consumeError(W.takeError());
+    S.SkipWithError("the worker did not start");
+    return;
+  }
+  size_t N = size_t(S.range(0));
+  std::vector<HostValue> Args = {
+      HostValue::array(ScalarKind::Float32, {int64_t(N)}, std::vector<uint8_t>(N * 4))};
+  for (auto _ : S) {
+    auto R = (*W)->launch(1, "bench", {1, 1, 1}, {1, 1, 1}, Args);
+    if (R || (*W)->lost()) {
+      llvm::consumeError(R.takeError());
+      S.SkipWithError("the worker answered unexpectedly");
+      break;
+    }
+    llvm::consumeError(R.takeError());
+  }
+  S.SetBytesProcessed(int64_t(S.iterations()) * int64_t(N * 4));
+}
+BENCHMARK(BM_CudaWorkerRequest)
+    ->Arg(0)
+    ->Arg(1 << 24)
+    ->ArgName("floats")
+    ->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

@@ -971,6 +971,26 @@ def section_host(a, R, prism, outdir):
                         R.figure(sec, "Host saxpy 2^24 Float32, steady state", st, None, "",
                                  "ms", None, "", "—", None, "prism_device_bench")
                     continue
+                if "CudaWorker" in name:
+                    ms = to_ns(gb_median(e), e["time_unit"]) / 1e6
+                    st = {"median": ms, "spread": to_ns(gb_spread(e), e["time_unit"]) / 1e6,
+                          "n": 5}
+                    if "StartStop" in name:
+                        what = "cuda worker process: start, hello, stop (no driver)"
+                        note = ("what each `prism run --device cuda` pays before cuInit: "
+                                "posix_spawn, the worker's dynamic loading, its hello, "
+                                "closing the socket and reaping it")
+                    else:
+                        floats = int(name.rsplit(":", 1)[1])
+                        what = ("cuda worker request round trip, %s of arguments" %
+                                ("no bytes" if not floats else
+                                 "%d MiB" % (floats * 4 >> 20)))
+                        note = ("one launch request over the worker's socket and its "
+                                "answer (an error: no driver); a real launch also sends "
+                                "its arrays back")
+                    R.figure(sec, what, st, None, "", "ms", None, "", "—", None,
+                             "prism_device_bench: " + note)
+                    continue
                 us = to_ns(gb_median(e), e["time_unit"]) / 1e3
                 spread = to_ns(gb_spread(e), e["time_unit"]) / 1e3
                 allocs = e["counters"].get("allocs_per_iter")
