@@ -63,17 +63,24 @@ bool readAll(int Fd, void *P, size_t N) {
   return true;
 }
 
-bool sendFrame(int Fd, const std::vector<uint8_t> &Data) {
-  uint64_t N = Data.size();
-  return writeAll(Fd, &N, sizeof N) && writeAll(Fd, Data.data(), Data.size());
+bool sendFrame(int Fd, const WireWriter &W) {
+  uint64_t N = W.size();
+  if (!writeAll(Fd, &N, sizeof N))
+    return false;
+  for (llvm::ArrayRef<uint8_t> Run : W.runs())
+    if (!writeAll(Fd, Run.data(), Run.size()))
+      return false;
+  return true;
 }
 
-bool readFrame(int Fd, std::vector<uint8_t> &Data) {
+bool readFrame(int Fd, WireFrame &F) {
   uint64_t N = 0;
   if (!readAll(Fd, &N, sizeof N) || N > MaxFrame)
     return false;
-  Data.resize(N);
-  return readAll(Fd, Data.data(), N);
+  // Not zero-filled: the socket overwrites every byte.
+  F.Bytes.reset(new uint8_t[N]);
+  F.Size = N;
+  return readAll(Fd, F.Bytes.get(), N);
 }
 
 } // namespace
@@ -87,15 +94,16 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
   WireWriter Hello;
   Hello.u32(HelloMagic);
   Hello.str(Dev->unavailableReason());
-  if (!sendFrame(Fd, Hello.data()))
+  if (!sendFrame(Fd, Hello))
     return 1;
 
   std::map<uint64_t, std::unique_ptr<LoadedKernel>> Kernels;
   uint64_t NextId = 1;
-  std::vector<uint8_t> Frame;
+  WireFrame Frame;
   while (!ContextLost && readFrame(Fd, Frame)) {
-    WireReader R(Frame);
+    WireReader R(Frame.view());
     WireWriter W;
+    LaunchResult Done; // the answer borrows its arrays until it is sent
     switch (Op(R.u8())) {
     case Op::Load: {
       DeviceArtefact A;
@@ -132,9 +140,10 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
               : Dev->launch(*It->second, Grid, Block, Args);
       W.u8(bool(Result));
       W.u8(ContextLost);
-      if (Result)
-        W.launchResult(*Result);
-      else
+      if (Result) {
+        Done = std::move(*Result);
+        W.launchResult(Done);
+      } else
         W.diagnostics(takeDiagnostics(Result.takeError()));
       break;
     }
@@ -144,7 +153,7 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
     default:
       return 2;
     }
-    if (!sendFrame(Fd, W.data()))
+    if (!sendFrame(Fd, W))
       return 1;
   }
   return 0;
@@ -211,7 +220,7 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
       new CudaWorkerClient(Fds[0], Pid, Opts.LaunchTimeoutMs));
 
   pollfd P{Fds[0], POLLIN, 0};
-  std::vector<uint8_t> Hello;
+  WireFrame Hello;
   int Ready;
   do
     Ready = ::poll(&P, 1, HelloTimeoutMs);
@@ -224,7 +233,7 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
       Why += " (" + E + ")";
     return deviceError("device-unavailable", Path + " " + Why);
   }
-  WireReader R(Hello);
+  WireReader R(Hello.view());
   if (R.u32() != HelloMagic)
     return deviceError("device-unavailable", Path + " is not a Prism cuda worker");
   C->Reason = R.str();
@@ -272,8 +281,7 @@ std::string CudaWorkerClient::exitTextWithin(int Ms) {
   return How;
 }
 
-llvm::Error CudaWorkerClient::call(const std::vector<uint8_t> &Request,
-                                   std::vector<uint8_t> &Answer,
+llvm::Error CudaWorkerClient::call(const WireWriter &Request, WireFrame &Answer,
                                    llvm::StringRef Kind, llvm::StringRef What,
                                    unsigned TimeoutMs) {
   bool Sent = !Lost && sendFrame(Fd, Request);
@@ -313,11 +321,10 @@ CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
   W.u8(uint8_t(Op::Load));
   W.str(Ptx);
   W.str(Entry);
-  std::vector<uint8_t> Answer;
-  if (llvm::Error E =
-          call(W.data(), Answer, "load", "the load of `" + Entry + "`"))
+  WireFrame Answer;
+  if (llvm::Error E = call(W, Answer, "load", "the load of `" + Entry + "`"))
     return E;
-  WireReader R(Answer);
+  WireReader R(Answer.view());
   bool Ok = R.u8();
   Log = R.str();
   Loaded L;
@@ -344,12 +351,12 @@ CudaWorkerClient::launch(uint64_t Id, llvm::StringRef Entry, Dim3 Grid,
   W.dim3(Grid);
   W.dim3(Block);
   W.values(Args);
-  std::vector<uint8_t> Answer;
+  WireFrame Answer;
   if (llvm::Error E =
-          call(W.data(), Answer, "launch",
-               "the launch of `" + Entry.str() + "`", LaunchTimeoutMs))
+          call(W, Answer, "launch", "the launch of `" + Entry.str() + "`",
+               LaunchTimeoutMs))
     return E;
-  WireReader R(Answer);
+  WireReader R(Answer.view());
   bool Ok = R.u8();
   if (R.u8())
     Lost = true; // the worker has exited after answering
@@ -372,7 +379,7 @@ void CudaWorkerClient::unload(uint64_t Id) {
   WireWriter W;
   W.u8(uint8_t(Op::Unload));
   W.u64(Id);
-  if (!sendFrame(Fd, W.data()))
+  if (!sendFrame(Fd, W))
     Lost = true;
 }
 

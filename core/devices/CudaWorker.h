@@ -16,6 +16,7 @@
 #pragma once
 
 #include "devices/CudaDevice.h"
+#include "devices/DeviceWire.h"
 
 #include <cstdint>
 #include <memory>
@@ -70,9 +71,9 @@ private:
   /// Sends a request and reads the answer within TimeoutMs (0: no limit);
   /// an error of Kind ("load", "launch") when the worker died or was
   /// stopped for the time.
-  llvm::Error call(const std::vector<uint8_t> &Request,
-                   std::vector<uint8_t> &Answer, llvm::StringRef Kind,
-                   llvm::StringRef What, unsigned TimeoutMs = 0);
+  llvm::Error call(const WireWriter &Request, WireFrame &Answer,
+                   llvm::StringRef Kind, llvm::StringRef What,
+                   unsigned TimeoutMs = 0);
   /// "killed by signal 11", "exited with status 1", or "" while running.
   std::string exitText();
   /// exitText, waiting up to Ms milliseconds for the process to end.

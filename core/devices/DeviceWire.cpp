@@ -16,7 +16,35 @@ void WireWriter::str(llvm::StringRef S) {
 
 void WireWriter::bytes(llvm::ArrayRef<uint8_t> B) {
   u64(B.size());
-  put(B.data(), B.size());
+  if (B.size() < BorrowAtLeast) {
+    put(B.data(), B.size());
+    return;
+  }
+  Borrows.push_back({Data.size(), B});
+  BorrowedBytes += B.size();
+}
+
+std::vector<llvm::ArrayRef<uint8_t>> WireWriter::runs() const {
+  std::vector<llvm::ArrayRef<uint8_t>> Out;
+  llvm::ArrayRef<uint8_t> Own(Data);
+  size_t From = 0;
+  for (const Borrowed &B : Borrows) {
+    if (B.At > From)
+      Out.push_back(Own.slice(From, B.At - From));
+    Out.push_back(B.Bytes);
+    From = B.At;
+  }
+  if (From < Own.size())
+    Out.push_back(Own.drop_front(From));
+  return Out;
+}
+
+std::vector<uint8_t> WireWriter::flat() const {
+  std::vector<uint8_t> Out;
+  Out.reserve(size());
+  for (llvm::ArrayRef<uint8_t> R : runs())
+    Out.insert(Out.end(), R.begin(), R.end());
+  return Out;
 }
 
 void WireWriter::dim3(Dim3 D) {
@@ -155,8 +183,11 @@ std::string WireReader::str() {
 
 std::vector<uint8_t> WireReader::bytes() {
   uint64_t N = count(1);
-  std::vector<uint8_t> B(N);
-  take(B.data(), N);
+  if (Failed)
+    return {};
+  // Constructed from the range: no zero-filling pass over a large array.
+  std::vector<uint8_t> B(Data.begin() + Pos, Data.begin() + Pos + N);
+  Pos += N;
   return B;
 }
 

@@ -9,6 +9,7 @@
 #include "devices/Device.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ public:
   void u64(uint64_t V) { put(&V, 8); }
   void f64(double V) { put(&V, 8); }
   void str(llvm::StringRef S);
+  /// A large range (an array's contents) is borrowed, not copied: it must
+  /// stay alive and unchanged until the message is sent.
   void bytes(llvm::ArrayRef<uint8_t> B);
   void dim3(Dim3 D);
   void value(const HostValue &V);
@@ -31,11 +34,34 @@ public:
   void diagnostics(llvm::ArrayRef<Diagnostic> Ds);
   void launchResult(const LaunchResult &R);
 
-  const std::vector<uint8_t> &data() const { return Data; }
+  /// The message in order, as runs of bytes: what was written here, with
+  /// the borrowed ranges in their places. A 64 MiB array goes to the
+  /// socket from where it lies, without a copy and the page faults of one.
+  std::vector<llvm::ArrayRef<uint8_t>> runs() const;
+  size_t size() const { return Data.size() + BorrowedBytes; }
+  /// The whole message in one buffer (a copy).
+  std::vector<uint8_t> flat() const;
+
+  /// Ranges at least this long are borrowed.
+  static constexpr size_t BorrowAtLeast = 64 * 1024;
 
 private:
   void put(const void *P, size_t N);
   std::vector<uint8_t> Data;
+  struct Borrowed {
+    size_t At; ///< where in Data the range belongs
+    llvm::ArrayRef<uint8_t> Bytes;
+  };
+  std::vector<Borrowed> Borrows;
+  size_t BorrowedBytes = 0;
+};
+
+/// One message as read from a socket, into memory that is not zero-filled
+/// first (the read overwrites all of it).
+struct WireFrame {
+  std::unique_ptr<uint8_t[]> Bytes;
+  size_t Size = 0;
+  llvm::ArrayRef<uint8_t> view() const { return {Bytes.get(), Size}; }
 };
 
 /// Reads what a WireWriter wrote. A short or malformed message sets

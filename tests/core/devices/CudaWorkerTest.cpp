@@ -59,7 +59,8 @@ TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
   WireWriter W;
   W.launchResult(R);
   W.diagnostics({D, D});
-  WireReader In(W.data());
+  std::vector<uint8_t> Flat = W.flat();
+  WireReader In(Flat);
   LaunchResult R2 = In.launchResult();
   std::vector<Diagnostic> Ds = In.diagnostics();
   ASSERT_FALSE(In.failed());
@@ -74,10 +75,42 @@ TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
   EXPECT_EQ(Ds[1].Backtrace.size(), 1u);
 }
 
+TEST(DeviceWire, ALargeArrayIsSentFromWhereItLies) {
+  // 1 MiB of Float32: borrowed by the writer, between the bytes it wrote.
+  HostValue Big = HostValue::zeros(ScalarKind::Float32, {1 << 18});
+  Big.setElement(12345, HostValue::fromDouble(ScalarKind::Float32, 2.5));
+  HostValue Small = HostValue::zeros(ScalarKind::Int32, {4});
+  // Named: the writer borrows from these, so they must outlive it (an
+  // initialiser list of copies would not).
+  std::vector<HostValue> Args = {Small, Big, Small};
+  WireWriter W;
+  W.values(Args);
+  W.str("after");
+  std::vector<llvm::ArrayRef<uint8_t>> Runs = W.runs();
+  ASSERT_EQ(Runs.size(), 3u);
+  EXPECT_EQ(Runs[1].data(), Args[1].bytes().data()) << "not copied";
+  EXPECT_EQ(Runs[1].size(), size_t(4) << 18);
+  size_t Total = 0;
+  for (llvm::ArrayRef<uint8_t> R : Runs)
+    Total += R.size();
+  EXPECT_EQ(Total, W.size());
+
+  std::vector<uint8_t> Flat = W.flat();
+  ASSERT_EQ(Flat.size(), W.size());
+  WireReader In(Flat);
+  std::vector<HostValue> Vs = In.values();
+  EXPECT_EQ(In.str(), "after");
+  ASSERT_FALSE(In.failed());
+  EXPECT_TRUE(In.atEnd());
+  ASSERT_EQ(Vs.size(), 3u);
+  EXPECT_EQ(Vs[1], Big);
+  EXPECT_EQ(Vs[2], Small);
+}
+
 TEST(DeviceWire, AShortOrCorruptMessageFailsWithoutCrashing) {
   WireWriter W;
   W.value(sampleValue());
-  const std::vector<uint8_t> &Full = W.data();
+  const std::vector<uint8_t> Full = W.flat();
   // Every truncation, and every single-byte corruption of the count fields,
   // reads as a failure or a value, never out of bounds (ASan checks this).
   for (size_t N = 0; N < Full.size(); ++N) {
