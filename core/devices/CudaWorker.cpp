@@ -30,58 +30,6 @@ enum class Op : uint8_t { Load = 1, Launch = 2, Unload = 3 };
 constexpr uint32_t HelloMagic = 0x43525050; // "PPRC"
 /// How long a starting worker may take to say hello (dlopen, cuInit).
 constexpr int HelloTimeoutMs = 60000;
-/// Frames larger than this are refused (arrays of a few GiB are not what
-/// `prism run` is for, and a corrupt length must not allocate that much).
-constexpr uint64_t MaxFrame = uint64_t(1) << 34;
-
-bool writeAll(int Fd, const void *P, size_t N) {
-  const char *B = static_cast<const char *>(P);
-  while (N) {
-    // MSG_NOSIGNAL: a dead peer is an error here, not a SIGPIPE.
-    ssize_t W = ::send(Fd, B, N, MSG_NOSIGNAL);
-    if (W < 0 && errno == EINTR)
-      continue;
-    if (W <= 0)
-      return false;
-    B += W;
-    N -= size_t(W);
-  }
-  return true;
-}
-
-bool readAll(int Fd, void *P, size_t N) {
-  char *B = static_cast<char *>(P);
-  while (N) {
-    ssize_t R = ::read(Fd, B, N);
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R <= 0)
-      return false;
-    B += R;
-    N -= size_t(R);
-  }
-  return true;
-}
-
-bool sendFrame(int Fd, const WireWriter &W) {
-  uint64_t N = W.size();
-  if (!writeAll(Fd, &N, sizeof N))
-    return false;
-  for (llvm::ArrayRef<uint8_t> Run : W.runs())
-    if (!writeAll(Fd, Run.data(), Run.size()))
-      return false;
-  return true;
-}
-
-bool readFrame(int Fd, WireFrame &F) {
-  uint64_t N = 0;
-  if (!readAll(Fd, &N, sizeof N) || N > MaxFrame)
-    return false;
-  // Not zero-filled: the socket overwrites every byte.
-  F.Bytes.reset(new uint8_t[N]);
-  F.Size = N;
-  return readAll(Fd, F.Bytes.get(), N);
-}
 
 } // namespace
 
@@ -94,13 +42,13 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
   WireWriter Hello;
   Hello.u32(HelloMagic);
   Hello.str(Dev->unavailableReason());
-  if (!sendFrame(Fd, Hello))
+  if (!sendWireFrame(Fd, Hello))
     return 1;
 
   std::map<uint64_t, std::unique_ptr<LoadedKernel>> Kernels;
   uint64_t NextId = 1;
   WireFrame Frame;
-  while (!ContextLost && readFrame(Fd, Frame)) {
+  while (!ContextLost && readWireFrame(Fd, Frame)) {
     WireReader R(Frame.view());
     WireWriter W;
     LaunchResult Done; // the answer borrows its arrays until it is sent
@@ -153,7 +101,7 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
     default:
       return 2;
     }
-    if (!sendFrame(Fd, W))
+    if (!sendWireFrame(Fd, W))
       return 1;
   }
   return 0;
@@ -225,7 +173,7 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
   do
     Ready = ::poll(&P, 1, HelloTimeoutMs);
   while (Ready < 0 && errno == EINTR);
-  if (Ready <= 0 || !readFrame(Fds[0], Hello)) {
+  if (Ready <= 0 || !readWireFrame(Fds[0], Hello)) {
     std::string Why = Ready == 0 ? "did not answer within " +
                                        std::to_string(HelloTimeoutMs / 1000) + " s"
                                  : "closed its socket";
@@ -284,7 +232,7 @@ std::string CudaWorkerClient::exitTextWithin(int Ms) {
 llvm::Error CudaWorkerClient::call(const WireWriter &Request, WireFrame &Answer,
                                    llvm::StringRef Kind, llvm::StringRef What,
                                    unsigned TimeoutMs) {
-  bool Sent = !Lost && sendFrame(Fd, Request);
+  bool Sent = !Lost && sendWireFrame(Fd, Request);
   if (Sent && TimeoutMs) {
     pollfd P{Fd, POLLIN, 0};
     int Ready;
@@ -305,7 +253,7 @@ llvm::Error CudaWorkerClient::call(const WireWriter &Request, WireFrame &Answer,
               "to stop a running kernel");
     }
   }
-  if (Sent && readFrame(Fd, Answer))
+  if (Sent && readWireFrame(Fd, Answer))
     return llvm::Error::success();
   Lost = true;
   std::string How = exitTextWithin(1000);
@@ -379,7 +327,7 @@ void CudaWorkerClient::unload(uint64_t Id) {
   WireWriter W;
   W.u8(uint8_t(Op::Unload));
   W.u64(Id);
-  if (!sendFrame(Fd, W))
+  if (!sendWireFrame(Fd, W))
     Lost = true;
 }
 

@@ -1,6 +1,9 @@
 #include "devices/DeviceWire.h"
 
+#include <cerrno>
 #include <cstring>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace prism {
 
@@ -316,6 +319,59 @@ LaunchResult WireReader::launchResult() {
   R.Setup = str();
   R.Facts = properties();
   return R;
+}
+
+/// Frames larger than this are refused (arrays of a few GiB are not what
+/// `prism run` is for, and a corrupt length must not allocate that much).
+static constexpr uint64_t MaxFrame = uint64_t(1) << 34;
+
+static bool writeAll(int Fd, const void *P, size_t N) {
+  const char *B = static_cast<const char *>(P);
+  while (N) {
+    // MSG_NOSIGNAL: a dead peer is an error here, not a SIGPIPE.
+    ssize_t W = ::send(Fd, B, N, MSG_NOSIGNAL);
+    if (W < 0 && errno == EINTR)
+      continue;
+    if (W <= 0)
+      return false;
+    B += W;
+    N -= size_t(W);
+  }
+  return true;
+}
+
+static bool readAll(int Fd, void *P, size_t N) {
+  char *B = static_cast<char *>(P);
+  while (N) {
+    ssize_t R = ::read(Fd, B, N);
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R <= 0)
+      return false;
+    B += R;
+    N -= size_t(R);
+  }
+  return true;
+}
+
+bool sendWireFrame(int Fd, const WireWriter &W) {
+  uint64_t N = W.size();
+  if (!writeAll(Fd, &N, sizeof N))
+    return false;
+  for (llvm::ArrayRef<uint8_t> Run : W.runs())
+    if (!writeAll(Fd, Run.data(), Run.size()))
+      return false;
+  return true;
+}
+
+bool readWireFrame(int Fd, WireFrame &F) {
+  uint64_t N = 0;
+  if (!readAll(Fd, &N, sizeof N) || N > MaxFrame)
+    return false;
+  // Not zero-filled: the socket overwrites every byte.
+  F.Bytes.reset(new uint8_t[N]);
+  F.Size = N;
+  return readAll(Fd, F.Bytes.get(), N);
 }
 
 } // namespace prism

@@ -98,4 +98,11 @@ private:
   unsigned Depth = 0; ///< nesting of values, bounded against hostile input
 };
 
+/// Sends W on socket Fd as one frame (its length, then its runs). False
+/// when the peer has gone.
+bool sendWireFrame(int Fd, const WireWriter &W);
+/// Reads one frame from Fd. False at the end of the stream, on an error,
+/// or for a length past 16 GiB (a corrupt one must not allocate that).
+bool readWireFrame(int Fd, WireFrame &F);
+
 } // namespace prism

@@ -9,6 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
 using namespace prism;
 
 namespace {
@@ -107,6 +111,44 @@ TEST(DeviceWire, ALargeArrayIsSentFromWhereItLies) {
   EXPECT_EQ(Vs[2], Small);
 }
 
+TEST(DeviceWire, AFrameCrossesASocketWithItsBorrowedArrays) {
+  int Fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds), 0);
+  // 4 MiB: more than a socket buffer holds, so the reader must drain it
+  // while the writer is still sending, as the worker and Prism do.
+  LaunchResult R;
+  R.Args = {HostValue::zeros(ScalarKind::Float32, {1 << 20}),
+            HostValue::fromInt(ScalarKind::Int64, 7)};
+  R.Args[0].setElement(999999, HostValue::fromDouble(ScalarKind::Float32, -4));
+  R.TimeMs = 1.5;
+  WireWriter W;
+  W.launchResult(R);
+  W.str("tail");
+  bool Sent = false;
+  std::thread Sender([&] {
+    Sent = sendWireFrame(Fds[0], W);
+    // Then half of a second frame, and the end of the stream.
+    uint64_t Claimed = 100;
+    EXPECT_EQ(::write(Fds[0], &Claimed, sizeof Claimed),
+              ssize_t(sizeof Claimed));
+    EXPECT_EQ(::write(Fds[0], "only ten.", 10), 10);
+    ::close(Fds[0]);
+  });
+  WireFrame F;
+  ASSERT_TRUE(readWireFrame(Fds[1], F));
+  WireReader In(F.view());
+  LaunchResult Got = In.launchResult();
+  EXPECT_EQ(In.str(), "tail");
+  EXPECT_FALSE(In.failed());
+  EXPECT_TRUE(In.atEnd());
+  EXPECT_EQ(Got.Args, R.Args);
+  EXPECT_EQ(Got.TimeMs, 1.5);
+  EXPECT_FALSE(readWireFrame(Fds[1], F)) << "a frame cut short is no frame";
+  Sender.join();
+  EXPECT_TRUE(Sent);
+  ::close(Fds[1]);
+}
+
 TEST(DeviceWire, AShortOrCorruptMessageFailsWithoutCrashing) {
   WireWriter W;
   W.value(sampleValue());
@@ -145,6 +187,15 @@ TEST(CudaWorker, AWorkerWithoutADriverAnswersWithTheReason) {
   auto L = (*W)->launch(7, "saxpy", {}, {}, {sampleValue()});
   ASSERT_FALSE(bool(L));
   EXPECT_NE(test::diagText(L.takeError()).find("no kernel 7"), std::string::npos);
+  EXPECT_FALSE((*W)->lost());
+  // A 1 MiB array goes out from where it lies; the worker reads the whole
+  // request (else it would exit and the answer would say so).
+  std::vector<HostValue> Big = {
+      HostValue::zeros(ScalarKind::Float32, {1 << 18}), sampleValue()};
+  L = (*W)->launch(8, "saxpy", {}, {}, Big);
+  ASSERT_FALSE(bool(L));
+  EXPECT_NE(test::diagText(L.takeError()).find("no kernel 8"),
+            std::string::npos);
   EXPECT_FALSE((*W)->lost());
 }
 
