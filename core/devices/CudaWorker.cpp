@@ -219,8 +219,8 @@ std::string CudaWorkerClient::exitTextWithin(int Ms) {
   // A process closes its files before it becomes a zombie, so its socket
   // can read EOF a moment before waitpid can reap it.
   // Polls from 0.1 ms up to every 10 ms: a worker told to stop is gone in
-  // well under a millisecond, and a fixed 10 ms step was most of the cost
-  // of stopping one.
+  // well under a millisecond, and a fixed 10 ms step could add 10 ms to
+  // each stop.
   std::string How;
   for (int WaitedUs = 0, StepUs = 100;
        (How = exitText()).empty() && WaitedUs < Ms * 1000;
