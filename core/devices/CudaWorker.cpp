@@ -49,7 +49,7 @@ int serveCudaWorker(int Fd, const CudaDeviceOptions &Options) {
   uint64_t NextId = 1;
   WireFrame Frame;
   while (!ContextLost && readWireFrame(Fd, Frame)) {
-    WireReader R(Frame.view());
+    WireReader R(Frame);
     WireWriter W;
     LaunchResult Done; // the answer borrows its arrays until it is sent
     switch (Op(R.u8())) {
@@ -181,7 +181,7 @@ CudaWorkerClient::start(const CudaDeviceOptions &Opts) {
       Why += " (" + E + ")";
     return deviceError("device-unavailable", Path + " " + Why);
   }
-  WireReader R(Hello.view());
+  WireReader R(Hello);
   if (R.u32() != HelloMagic)
     return deviceError("device-unavailable", Path + " is not a Prism cuda worker");
   C->Reason = R.str();
@@ -272,7 +272,7 @@ CudaWorkerClient::load(const std::string &Ptx, const std::string &Entry,
   WireFrame Answer;
   if (llvm::Error E = call(W, Answer, "load", "the load of `" + Entry + "`"))
     return E;
-  WireReader R(Answer.view());
+  WireReader R(Answer);
   bool Ok = R.u8();
   Log = R.str();
   Loaded L;
@@ -304,7 +304,7 @@ CudaWorkerClient::launch(uint64_t Id, llvm::StringRef Entry, Dim3 Grid,
           call(W, Answer, "launch", "the launch of `" + Entry.str() + "`",
                LaunchTimeoutMs))
     return E;
-  WireReader R(Answer.view());
+  WireReader R(Answer);
   bool Ok = R.u8();
   if (R.u8())
     Lost = true; // the worker has exited after answering

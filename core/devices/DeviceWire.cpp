@@ -1,5 +1,6 @@
 #include "devices/DeviceWire.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
@@ -19,35 +20,20 @@ void WireWriter::str(llvm::StringRef S) {
 
 void WireWriter::bytes(llvm::ArrayRef<uint8_t> B) {
   u64(B.size());
-  if (B.size() < BorrowAtLeast) {
+  if (B.size() < BorrowAtLeast)
     put(B.data(), B.size());
-    return;
-  }
-  Borrows.push_back({Data.size(), B});
-  BorrowedBytes += B.size();
+  else
+    Attachments.push_back(B);
 }
 
-std::vector<llvm::ArrayRef<uint8_t>> WireWriter::runs() const {
-  std::vector<llvm::ArrayRef<uint8_t>> Out;
-  llvm::ArrayRef<uint8_t> Own(Data);
-  size_t From = 0;
-  for (const Borrowed &B : Borrows) {
-    if (B.At > From)
-      Out.push_back(Own.slice(From, B.At - From));
-    Out.push_back(B.Bytes);
-    From = B.At;
-  }
-  if (From < Own.size())
-    Out.push_back(Own.drop_front(From));
-  return Out;
-}
-
-std::vector<uint8_t> WireWriter::flat() const {
-  std::vector<uint8_t> Out;
-  Out.reserve(size());
-  for (llvm::ArrayRef<uint8_t> R : runs())
-    Out.insert(Out.end(), R.begin(), R.end());
-  return Out;
+WireFrame WireWriter::frame() const {
+  WireFrame F;
+  F.Size = Data.size();
+  F.Bytes.reset(new uint8_t[F.Size]);
+  std::copy(Data.begin(), Data.end(), F.Bytes.get());
+  for (llvm::ArrayRef<uint8_t> A : Attachments)
+    F.Attachments.emplace_back(A.begin(), A.end());
+  return F;
 }
 
 void WireWriter::dim3(Dim3 D) {
@@ -184,11 +170,27 @@ std::string WireReader::str() {
   return S;
 }
 
+WireReader::WireReader(WireFrame &F)
+    : Data(F.view()), Attachments(F.Attachments) {
+  for (const std::vector<uint8_t> &A : F.Attachments)
+    AttachedBytes += A.size();
+}
+
 std::vector<uint8_t> WireReader::bytes() {
-  uint64_t N = count(1);
-  if (Failed)
+  uint64_t N = u64();
+  if (!Failed && N >= WireWriter::BorrowAtLeast) {
+    if (NextAttachment == Attachments.size() ||
+        Attachments[NextAttachment].size() != N) {
+      Failed = true;
+      return {};
+    }
+    return std::move(Attachments[NextAttachment++]);
+  }
+  if (Failed || N > Data.size() - Pos) {
+    Failed = true;
     return {};
-  // Constructed from the range: no zero-filling pass over a large array.
+  }
+  // Constructed from the range: no zero-filling pass first.
   std::vector<uint8_t> B(Data.begin() + Pos, Data.begin() + Pos + N);
   Pos += N;
   return B;
@@ -231,9 +233,10 @@ HostValue WireReader::value() {
       uint64_t Elements = 1;
       for (int64_t &D : Dims) {
         D = int64_t(u64());
-        // Each dimension is bounded by the message, so the product cannot
-        // wrap unless the message is malformed.
-        if (D < 0 || uint64_t(D) > Data.size())
+        // The elements must fit in the message, so the product is checked
+        // against its size before it could wrap.
+        uint64_t Limit = Data.size() + AttachedBytes;
+        if (D < 0 || (D && Elements > Limit / uint64_t(D)))
           Failed = true;
         else
           Elements *= uint64_t(D);
@@ -253,7 +256,9 @@ HostValue WireReader::value() {
       Failed = true;
     }
   --Depth;
-  return Failed ? HostValue() : V;
+  if (Failed)
+    return HostValue();
+  return V; // moved (a conditional expression would copy an array)
 }
 
 std::vector<HostValue> WireReader::values() {
@@ -354,24 +359,46 @@ static bool readAll(int Fd, void *P, size_t N) {
   return true;
 }
 
+// A frame: the message's length and its attachments' count, their
+// lengths, the message, then each attachment.
 bool sendWireFrame(int Fd, const WireWriter &W) {
-  uint64_t N = W.size();
-  if (!writeAll(Fd, &N, sizeof N))
+  llvm::ArrayRef<llvm::ArrayRef<uint8_t>> As = W.attachments();
+  std::vector<uint64_t> Header = {W.inlineBytes().size(), As.size()};
+  for (llvm::ArrayRef<uint8_t> A : As)
+    Header.push_back(A.size());
+  if (!writeAll(Fd, Header.data(), Header.size() * sizeof(uint64_t)) ||
+      !writeAll(Fd, W.inlineBytes().data(), W.inlineBytes().size()))
     return false;
-  for (llvm::ArrayRef<uint8_t> Run : W.runs())
-    if (!writeAll(Fd, Run.data(), Run.size()))
+  for (llvm::ArrayRef<uint8_t> A : As)
+    if (!writeAll(Fd, A.data(), A.size()))
       return false;
   return true;
 }
 
 bool readWireFrame(int Fd, WireFrame &F) {
-  uint64_t N = 0;
-  if (!readAll(Fd, &N, sizeof N) || N > MaxFrame)
+  uint64_t N = 0, Count = 0;
+  if (!readAll(Fd, &N, sizeof N) || !readAll(Fd, &Count, sizeof Count) ||
+      Count > MaxFrame / WireWriter::BorrowAtLeast)
     return false;
+  std::vector<uint64_t> Sizes(Count);
+  if (!readAll(Fd, Sizes.data(), Count * sizeof(uint64_t)))
+    return false;
+  uint64_t Total = N;
+  for (uint64_t S : Sizes)
+    if ((Total += S) > MaxFrame || S < WireWriter::BorrowAtLeast)
+      return false;
   // Not zero-filled: the socket overwrites every byte.
   F.Bytes.reset(new uint8_t[N]);
   F.Size = N;
-  return readAll(Fd, F.Bytes.get(), N);
+  if (!readAll(Fd, F.Bytes.get(), N))
+    return false;
+  F.Attachments.resize(Count);
+  for (uint64_t I = 0; I < Count; ++I) {
+    F.Attachments[I].resize(Sizes[I]);
+    if (!readAll(Fd, F.Attachments[I].data(), Sizes[I]))
+      return false;
+  }
+  return true;
 }
 
 } // namespace prism

@@ -3,7 +3,9 @@
 /// Prism and its cuda worker process (CudaWorker.h): host values, launch
 /// results and diagnostics. Both ends are the same build, so the format
 /// needs no versioning beyond the worker's hello; integers are written in
-/// the machine's byte order.
+/// the machine's byte order. An array's contents of 64 KiB or more travel
+/// as an attachment after the message: sent from where they lie, and read
+/// straight into the vector that becomes the received array's storage.
 #pragma once
 
 #include "devices/Device.h"
@@ -15,6 +17,8 @@
 
 namespace prism {
 
+struct WireFrame;
+
 class WireWriter {
 public:
   void u8(uint8_t V) { put(&V, 1); }
@@ -22,8 +26,9 @@ public:
   void u64(uint64_t V) { put(&V, 8); }
   void f64(double V) { put(&V, 8); }
   void str(llvm::StringRef S);
-  /// A large range (an array's contents) is borrowed, not copied: it must
-  /// stay alive and unchanged until the message is sent.
+  /// A range of BorrowAtLeast bytes or more (an array's contents) is not
+  /// copied into the message but travels after it as an attachment, sent
+  /// from where it lies: it must stay alive and unchanged until then.
   void bytes(llvm::ArrayRef<uint8_t> B);
   void dim3(Dim3 D);
   void value(const HostValue &V);
@@ -34,33 +39,31 @@ public:
   void diagnostics(llvm::ArrayRef<Diagnostic> Ds);
   void launchResult(const LaunchResult &R);
 
-  /// The message in order, as runs of bytes: what was written here, with
-  /// the borrowed ranges in their places. A 64 MiB array goes to the
-  /// socket from where it lies, without a copy and the page faults of one.
-  std::vector<llvm::ArrayRef<uint8_t>> runs() const;
-  size_t size() const { return Data.size() + BorrowedBytes; }
-  /// The whole message in one buffer (a copy).
-  std::vector<uint8_t> flat() const;
+  /// The message's own bytes, and the attachments that follow them.
+  llvm::ArrayRef<uint8_t> inlineBytes() const { return Data; }
+  llvm::ArrayRef<llvm::ArrayRef<uint8_t>> attachments() const {
+    return Attachments;
+  }
+  /// The message as a reader receives it (a copy).
+  WireFrame frame() const;
 
-  /// Ranges at least this long are borrowed.
+  /// Ranges at least this long are attachments.
   static constexpr size_t BorrowAtLeast = 64 * 1024;
 
 private:
   void put(const void *P, size_t N);
   std::vector<uint8_t> Data;
-  struct Borrowed {
-    size_t At; ///< where in Data the range belongs
-    llvm::ArrayRef<uint8_t> Bytes;
-  };
-  std::vector<Borrowed> Borrows;
-  size_t BorrowedBytes = 0;
+  std::vector<llvm::ArrayRef<uint8_t>> Attachments;
 };
 
-/// One message as read from a socket, into memory that is not zero-filled
-/// first (the read overwrites all of it).
+/// One message as read from a socket: its own bytes (not zero-filled
+/// before the read overwrites them) and its attachments, each read straight
+/// into the vector that becomes an array's storage, so that a 64 MiB array
+/// is written to memory once on its way into a HostValue.
 struct WireFrame {
   std::unique_ptr<uint8_t[]> Bytes;
   size_t Size = 0;
+  std::vector<std::vector<uint8_t>> Attachments;
   llvm::ArrayRef<uint8_t> view() const { return {Bytes.get(), Size}; }
 };
 
@@ -69,7 +72,10 @@ struct WireFrame {
 /// reader checks once at the end instead of after every field.
 class WireReader {
 public:
+  /// A message without attachments.
   explicit WireReader(llvm::ArrayRef<uint8_t> Data) : Data(Data) {}
+  /// A frame; its attachments are moved into the arrays read.
+  explicit WireReader(WireFrame &F);
   uint8_t u8();
   uint32_t u32();
   uint64_t u64();
@@ -86,13 +92,18 @@ public:
   LaunchResult launchResult();
 
   bool failed() const { return Failed; }
-  bool atEnd() const { return Pos == Data.size(); }
+  bool atEnd() const {
+    return Pos == Data.size() && NextAttachment == Attachments.size();
+  }
 
 private:
   bool take(void *Out, size_t N);
   /// A count that the remaining bytes could hold, at MinBytes each.
   uint64_t count(size_t MinBytes);
   llvm::ArrayRef<uint8_t> Data;
+  llvm::MutableArrayRef<std::vector<uint8_t>> Attachments;
+  size_t NextAttachment = 0;
+  uint64_t AttachedBytes = 0; ///< in all attachments, bounding dimensions
   size_t Pos = 0;
   bool Failed = false;
   unsigned Depth = 0; ///< nesting of values, bounded against hostile input

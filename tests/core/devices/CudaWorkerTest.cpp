@@ -35,11 +35,14 @@ CudaDeviceOptions missingDriver() {
 /// driver available) on fd 3, then runs Then.
 std::string writePeer(test::TempDir &Dir, llvm::StringRef Name,
                       llvm::StringRef Then) {
-  std::string Path = Dir.write(
-      Name,
-      "#!/bin/sh\n"
-      "printf '\\014\\0\\0\\0\\0\\0\\0\\0PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n" +
-          Then.str());
+  std::string Path =
+      Dir.write(Name,
+                // The frame's length (12) and attachment count (0) as u64s,
+                // then the magic and an empty reason.
+                "#!/bin/sh\n"
+                "printf '\\014\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0"
+                "PPRC\\0\\0\\0\\0\\0\\0\\0\\0' >&3\n" +
+                    Then.str());
   EXPECT_FALSE(llvm::sys::fs::setPermissions(
       Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all));
   return Path;
@@ -63,8 +66,8 @@ TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
   WireWriter W;
   W.launchResult(R);
   W.diagnostics({D, D});
-  std::vector<uint8_t> Flat = W.flat();
-  WireReader In(Flat);
+  WireFrame F = W.frame();
+  WireReader In(F);
   LaunchResult R2 = In.launchResult();
   std::vector<Diagnostic> Ds = In.diagnostics();
   ASSERT_FALSE(In.failed());
@@ -79,36 +82,40 @@ TEST(DeviceWire, RoundTripsValuesResultsAndDiagnostics) {
   EXPECT_EQ(Ds[1].Backtrace.size(), 1u);
 }
 
-TEST(DeviceWire, ALargeArrayIsSentFromWhereItLies) {
-  // 1 MiB of Float32: borrowed by the writer, between the bytes it wrote.
+TEST(DeviceWire, ALargeArrayTravelsAsAnAttachment) {
+  // 1 MiB of Float32: not copied into the message, but attached to it.
   HostValue Big = HostValue::zeros(ScalarKind::Float32, {1 << 18});
   Big.setElement(12345, HostValue::fromDouble(ScalarKind::Float32, 2.5));
   HostValue Small = HostValue::zeros(ScalarKind::Int32, {4});
   // Named: the writer borrows from these, so they must outlive it (an
   // initialiser list of copies would not).
-  std::vector<HostValue> Args = {Small, Big, Small};
+  std::vector<HostValue> Args = {Small, Big, Small, Big};
   WireWriter W;
   W.values(Args);
   W.str("after");
-  std::vector<llvm::ArrayRef<uint8_t>> Runs = W.runs();
-  ASSERT_EQ(Runs.size(), 3u);
-  EXPECT_EQ(Runs[1].data(), Args[1].bytes().data()) << "not copied";
-  EXPECT_EQ(Runs[1].size(), size_t(4) << 18);
-  size_t Total = 0;
-  for (llvm::ArrayRef<uint8_t> R : Runs)
-    Total += R.size();
-  EXPECT_EQ(Total, W.size());
+  ASSERT_EQ(W.attachments().size(), 2u);
+  EXPECT_EQ(W.attachments()[0].data(), Args[1].bytes().data()) << "not copied";
+  EXPECT_EQ(W.attachments()[1].size(), size_t(4) << 18);
+  EXPECT_LT(W.inlineBytes().size(), size_t(200));
 
-  std::vector<uint8_t> Flat = W.flat();
-  ASSERT_EQ(Flat.size(), W.size());
-  WireReader In(Flat);
+  WireFrame F = W.frame();
+  const uint8_t *Storage = F.Attachments[1].data();
+  WireReader In(F);
   std::vector<HostValue> Vs = In.values();
   EXPECT_EQ(In.str(), "after");
   ASSERT_FALSE(In.failed());
   EXPECT_TRUE(In.atEnd());
-  ASSERT_EQ(Vs.size(), 3u);
+  ASSERT_EQ(Vs.size(), 4u);
   EXPECT_EQ(Vs[1], Big);
   EXPECT_EQ(Vs[2], Small);
+  EXPECT_EQ(Vs[3].bytes().data(), Storage) << "the attachment became the array";
+
+  // Without its attachments the message is malformed, not out of bounds.
+  WireFrame Bare = W.frame();
+  Bare.Attachments.pop_back();
+  WireReader Short(Bare);
+  Short.values();
+  EXPECT_TRUE(Short.failed());
 }
 
 TEST(DeviceWire, AFrameCrossesASocketWithItsBorrowedArrays) {
@@ -136,7 +143,7 @@ TEST(DeviceWire, AFrameCrossesASocketWithItsBorrowedArrays) {
   });
   WireFrame F;
   ASSERT_TRUE(readWireFrame(Fds[1], F));
-  WireReader In(F.view());
+  WireReader In(F);
   LaunchResult Got = In.launchResult();
   EXPECT_EQ(In.str(), "tail");
   EXPECT_FALSE(In.failed());
@@ -152,7 +159,8 @@ TEST(DeviceWire, AFrameCrossesASocketWithItsBorrowedArrays) {
 TEST(DeviceWire, AShortOrCorruptMessageFailsWithoutCrashing) {
   WireWriter W;
   W.value(sampleValue());
-  const std::vector<uint8_t> Full = W.flat();
+  ASSERT_TRUE(W.attachments().empty());
+  const std::vector<uint8_t> Full = W.inlineBytes().vec();
   // Every truncation, and every single-byte corruption of the count fields,
   // reads as a failure or a value, never out of bounds (ASan checks this).
   for (size_t N = 0; N < Full.size(); ++N) {
