@@ -8,8 +8,9 @@
 /// starts on the first load, talks to over a socket, and starts again after
 /// a fault.
 ///
-/// The protocol is framed messages (a 32-bit length, then DeviceWire
-/// fields): the worker says hello (whether its driver works, and why not),
+/// The protocol is framed messages (DeviceWire.h's sendWireFrame: 64-bit
+/// lengths, the message's fields, then large arrays as attachments): the
+/// worker says hello (whether its driver works, and why not),
 /// then answers Load and Launch requests in order; Unload has no answer.
 /// After answering a request whose launch lost the context the worker
 /// exits.
