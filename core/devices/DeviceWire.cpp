@@ -378,15 +378,17 @@ bool sendWireFrame(int Fd, const WireWriter &W) {
 bool readWireFrame(int Fd, WireFrame &F) {
   uint64_t N = 0, Count = 0;
   if (!readAll(Fd, &N, sizeof N) || !readAll(Fd, &Count, sizeof Count) ||
-      Count > MaxFrame / WireWriter::BorrowAtLeast)
+      N > MaxFrame || Count > MaxFrame / WireWriter::BorrowAtLeast)
     return false;
   std::vector<uint64_t> Sizes(Count);
   if (!readAll(Fd, Sizes.data(), Count * sizeof(uint64_t)))
     return false;
-  uint64_t Total = N;
+  uint64_t Total = N; // each term is checked before it is added: no wrap
   for (uint64_t S : Sizes)
-    if ((Total += S) > MaxFrame || S < WireWriter::BorrowAtLeast)
+    if (S < WireWriter::BorrowAtLeast || S > MaxFrame - Total)
       return false;
+    else
+      Total += S;
   // Not zero-filled: the socket overwrites every byte.
   F.Bytes.reset(new uint8_t[N]);
   F.Size = N;

@@ -156,6 +156,28 @@ TEST(DeviceWire, AFrameCrossesASocketWithItsBorrowedArrays) {
   ::close(Fds[1]);
 }
 
+TEST(DeviceWire, AHostileFrameHeaderIsRefusedBeforeAnyAllocation) {
+  // Lengths past the limit, attachments that would wrap the total, and
+  // attachments too small to be ones: refused from the header alone
+  // (else `new uint8_t[N]` would throw, or a wrapped total pass).
+  const uint64_t Huge = ~uint64_t(0);
+  std::vector<std::vector<uint64_t>> Headers = {
+      {Huge, 0},
+      {uint64_t(1) << 40, 0},
+      {16, 2, uint64_t(1) << 33, Huge - (uint64_t(1) << 32)},
+      {16, 1, 100},
+      {16, Huge}};
+  for (const std::vector<uint64_t> &H : Headers) {
+    int Fds[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds), 0);
+    ASSERT_EQ(::write(Fds[0], H.data(), H.size() * 8), ssize_t(H.size() * 8));
+    ::close(Fds[0]);
+    WireFrame F;
+    EXPECT_FALSE(readWireFrame(Fds[1], F)) << H[0] << ", " << H[1];
+    ::close(Fds[1]);
+  }
+}
+
 TEST(DeviceWire, AShortOrCorruptMessageFailsWithoutCrashing) {
   WireWriter W;
   W.value(sampleValue());
