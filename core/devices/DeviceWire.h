@@ -59,7 +59,7 @@ private:
 /// One message as read from a socket: its own bytes (not zero-filled
 /// before the read overwrites them) and its attachments, each read straight
 /// into the vector that becomes an array's storage, so that a 64 MiB array
-/// is written to memory once on its way into a HostValue.
+/// is faulted in once on its way into a HostValue, and never copied.
 struct WireFrame {
   std::unique_ptr<uint8_t[]> Bytes;
   size_t Size = 0;
