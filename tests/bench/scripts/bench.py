@@ -819,6 +819,10 @@ def section_cache(a, R, prism, outdir):
                  "inference reused)", "—",
                  "codegen, the optimiser and the backend only; figure 1 without process "
                  "start-up")
+        miss_row("InferCold", "Cache miss, inference alone: saxpy with a fresh engine "
+                 "(part of the cold compile)", "—",
+                 "inference of saxpy and every prelude method it calls, the typed "
+                 "optimiser's inlining for codegen and the engine's teardown")
     if "cache_vs_numba" in detail:
         md += ["", "Numba's figure comes from `%s` (a trivial `@njit` function called in a "
                "Python loop, so the interpreter's call overhead is part of it)." % rel(peer)]
