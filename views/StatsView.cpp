@@ -147,6 +147,11 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
 void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
                           const JobReport &R) {
   const CacheFigures &C = R.Cache;
+  if (C.Pending) {
+    ImGui::TextDisabled("being measured: the compile cache compiles the job "
+                        "on its own, as a launch would, after the code is shown");
+    return;
+  }
   if (!C.Measured) {
     ImGui::TextDisabled("not in the compile cache (the job did not compile)");
     return;

@@ -97,6 +97,9 @@ std::array<size_t, 3> countRemarks(const std::vector<OptRemark> &Remarks);
 /// The job's entry in a CompileCache (cache/CacheProbe.h fills it).
 struct CacheFigures {
   bool Measured = false; ///< false: the job never went through a cache
+  /// The live workspace measures after the code is shown: the figures
+  /// follow in a later snapshot.
+  bool Pending = false;
   uint64_t Hits = 0, Misses = 0, Compiles = 0, Invalidations = 0;
   double LastCompileMs = 0;
   AllocationStats LastCompileAllocs;

@@ -68,8 +68,8 @@ struct WatchedJob {
   JobState State;
   std::vector<const CodeInstance *> Used;
   bool NeedsCompile = true;
-  /// The report's resource figures, still to measure (CompiledJob).
-  std::function<void(ResourceUsage &)> PendingResources;
+  /// The report's figures still to measure (CompiledJob::Finish).
+  std::function<void(JobReport &)> PendingFinish;
 };
 } // namespace
 
@@ -572,7 +572,7 @@ void Workspace::compilePending(const std::string &Reason,
     }
     J.State.Report = R.Report;
     J.Used = std::move(R.Used);
-    J.PendingResources = std::move(R.MeasureResources);
+    J.PendingFinish = std::move(R.Finish);
     J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
                                                   : JobStatus::Error;
     ++J.State.Compiles;
@@ -582,25 +582,25 @@ void Workspace::compilePending(const std::string &Reason,
       Ev->Recompiled.push_back(
           {J.State.Id, J.State.Spec.label(), Reason, msSince(Start)});
   }
-  measurePendingResources();
+  finishPending();
 }
 
-void Workspace::measurePendingResources() {
+void Workspace::finishPending() {
   bool CodePublished = false;
   for (WatchedJob &J : S->Jobs) {
-    if (!J.PendingResources || !J.State.Report)
+    if (!J.PendingFinish || !J.State.Report)
       continue;
     // A newer edit comes first; what is left is measured after it (or
     // replaced by its recompile).
     if (newerEditQueued())
       return;
     if (!CodePublished) {
-      publish(); // the recompiled code, before the tool runs
+      publish(); // the recompiled code, before ptxas and the cache run
       CodePublished = true;
     }
     auto Measured = std::make_shared<JobReport>(*J.State.Report);
-    J.PendingResources(Measured->Resources);
-    J.PendingResources = nullptr;
+    J.PendingFinish(*Measured);
+    J.PendingFinish = nullptr;
     J.State.Report = std::move(Measured);
   }
 }

@@ -140,8 +140,9 @@ struct CompiledJob {
   JobReportRef Report;
   std::vector<const CodeInstance *> Used;
   /// Work left for after the code is published: resource figures that take
-  /// a tool (ptxas). Fills in the figures of a copy of Report.
-  std::function<void(ResourceUsage &)> MeasureResources;
+  /// a tool (ptxas) and the compile cache's figures (the cache compiles the
+  /// job on its own, as a launch would). Fills them into a copy of Report.
+  std::function<void(JobReport &)> Finish;
 };
 /// The last argument is raised when a newer edit arrives: the compile
 /// should stop early (CompileOptions::Cancel) and report "cancelled".
@@ -204,7 +205,8 @@ private:
                       InvalidationEvent *Ev = nullptr);
   /// Appends to the bounded log (the oldest events go).
   InvalidationEvent &logEvent(InvalidationEvent Ev);
-  void measurePendingResources();
+  /// Runs each job's CompiledJob::Finish, after publishing the code.
+  void finishPending();
   bool newerEditQueued();
   void publish();
 

@@ -474,6 +474,50 @@ end
   llvm::sys::fs::remove(Path);
 }
 
+// The compile cache's figures (its own compile of the job, as a launch
+// would pay it, then the timed hits) come after the code is shown: an edit
+// shows its code after one compile, not two. Every target, no tool needed.
+TEST_F(WorkspaceTest, TheCodeIsShownBeforeTheCacheCompilesIt) {
+  std::string Path = writeTemp("twice(x::Int64) = x * 2\n");
+  Workspace WS(makeDriverJobCompiler());
+  std::mutex M;
+  std::vector<WorkspaceSnapshotRef> Seen;
+  WS.setOnPublish([&] {
+    std::lock_guard<std::mutex> G(M);
+    Seen.push_back(WS.snapshot());
+  });
+  WS.openFile(Path);
+  JobSpec Spec;
+  Spec.Signature = "twice(Int64)";
+  Spec.Target = "native";
+  Spec.Kernel = false;
+  WS.addJob(Spec);
+  WS.waitIdle();
+
+  std::lock_guard<std::mutex> G(M);
+  const JobState *Final = findJob(*WS.snapshot(), Spec.Signature);
+  ASSERT_TRUE(Final && Final->Status == JobStatus::Ok);
+  const CacheFigures &C = Final->Report->Cache;
+  EXPECT_TRUE(C.Measured);
+  EXPECT_FALSE(C.Pending);
+  EXPECT_EQ(C.Compiles, 1u);
+  EXPECT_GT(C.LastCompileMs, 0.0);
+  EXPECT_EQ(C.HitProbes, 10000u);
+  EXPECT_EQ(C.AllocsPerHit, 0.0);
+  bool CodeFirst = false;
+  for (const WorkspaceSnapshotRef &S : Seen)
+    if (const JobState *J = findJob(*S, Spec.Signature);
+        J && J->Status == JobStatus::Ok && J->Report != Final->Report) {
+      EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
+                Final->Report->stage(Stage::Asm).Text);
+      EXPECT_TRUE(J->Report->Cache.Pending);
+      EXPECT_FALSE(J->Report->Cache.Measured);
+      CodeFirst = true;
+    }
+  EXPECT_TRUE(CodeFirst);
+  llvm::sys::fs::remove(Path);
+}
+
 // The GUI's Run form gives the launch's block to the warp analyses: only
 // GPU jobs recompile, jobs added later take it too, and the divergence
 // remark of `t <= 40` names the warp it splits in that block (on gcn it
