@@ -162,6 +162,7 @@ int runCodeLlvm(const CommandOptions &O) {
   Stage S = O.Optimize == "no" ? Stage::LLVMRaw : Stage::LLVMOpt;
   CompileOptions Opts;
   Opts.Remarks = false; // printed by `remarks` and `report` only
+  Opts.OnlyText = S;
   auto C = compileFor(O, S, Opts, RC);
   if (!C)
     return RC;
@@ -174,9 +175,10 @@ int runCodeNative(const CommandOptions &O) {
   CompileOptions Opts;
   Opts.RawAsm = O.Raw || O.DumpModule;
   // Only the assembly is printed: no `ptxas -v` for figures nobody sees,
-  // no remarks.
+  // no remarks, no text of the other stages.
   Opts.Resources = false;
   Opts.Remarks = false;
+  Opts.OnlyText = Stage::Asm;
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
     return RC;

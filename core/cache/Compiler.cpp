@@ -281,7 +281,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     const CodeInstance &Root = *Inferred->Roots[0];
     report().Bounds = Inferred->Bounds;
     StageOutput Out;
-    if (Opts.StageText) {
+    if (Opts.wantsText(Stage::Typed)) {
       Out.Text = printTyped(Root, *Root.Code);
       Out.Lines = typedLineOrigins(Out.Text, Root);
     }
@@ -297,7 +297,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     CodeInstance *Root = Inferred->Roots[0];
     std::shared_ptr<const TypedCode> Opt = Engine->optimizedCode(Root);
     StageOutput Out;
-    if (Opt) {
+    if (Opt && Opts.wantsText(Stage::TypedOpt)) {
       Out.Text = printTyped(*Root, *Opt);
       // Line origins need the optimised code's own statements.
       CodeInstance Shadow;
@@ -361,7 +361,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       report().Resources.SharedBytes = static_cast<int>(Emitted->SharedBytes);
 
     StageOutput Out;
-    if (Opts.StageText)
+    if (Opts.wantsText(Stage::LLVMRaw))
       Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
     llvm::Error VerifyErr = verifyModuleOrError(*Result.Module);
     Out.Measure = Probe.finish();
@@ -418,7 +418,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     retargetThrowLocations(*Result.Module);
     report().Resources.ThrowSites = countThrowSites(*Result.Module);
     StageOutput Out;
-    if (Opts.StageText)
+    if (Opts.wantsText(Stage::LLVMOpt))
       Out.Text = printModuleWithLines(*Result.Module, Out.Lines);
     Out.Measure = Probe.finish();
     bool BackendError = backendFailed();
@@ -444,7 +444,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     const Target &Tgt = Config.target();
     // Asm shown annotated is generated from a copy whose locations are
     // tagged, so each `.loc` names one full inlining chain.
-    bool Annotate = !Opts.RawAsm && Opts.StageText;
+    bool Annotate = !Opts.RawAsm && Opts.wantsText(Stage::Asm);
     // Code generation rewrites the IR it runs on; the report's optimised
     // module must stay as the optimiser left it, unless nobody keeps it.
     auto TakeOrClone = [&](bool Last) {
@@ -493,7 +493,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       Tgt.resourceUsage(*Asm, Config, report().Resources);
     }
     StageOutput Out;
-    if (Opts.RawAsm || !Opts.StageText) {
+    if (Opts.RawAsm || !Opts.wantsText(Stage::Asm)) {
       Out.Text = std::move(*Asm);
     } else {
       // `;` as Julia's code_native prints source comments, whatever the

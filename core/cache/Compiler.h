@@ -58,6 +58,13 @@ struct CompileOptions {
   /// Print every stage's text and line map. The compile cache turns this
   /// off: it keeps only the raw assembly and the object.
   bool StageText = true;
+  /// With StageText: print only this stage. The command-line tools show one
+  /// stage; printing the others (a 10 000-statement kernel's raw IR is
+  /// 150 000 lines) was a fifth of `code_ptx`'s time.
+  std::optional<Stage> OnlyText;
+  bool wantsText(Stage S) const {
+    return StageText && (!OnlyText || *OnlyText == S);
+  }
   /// Collect LLVM's optimisation remarks into JobReport::Remarks. Without
   /// it no pass builds one (LLVM checks before it formats a remark).
   bool Remarks = true;
