@@ -125,6 +125,29 @@ TEST_F(CompilerE2E, ExamplesEmitVerifiedIRAndAsm) {
   }
 }
 
+// `code_native` prints one stage: with OnlyText the others run but are not
+// printed, and the one shown is the same annotated text as in a full
+// compile (its source comments do not need the other stages' text).
+TEST_F(CompilerE2E, OnlyTextPrintsOneStageTheSameAsAFullCompile) {
+  loadExample("saxpy.jl");
+  const char *Sig =
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  CompileResult Full = compileSig(Sig, Stage::Asm, true);
+  CompileOptions O;
+  O.OnlyText = Stage::Asm;
+  CompileResult One = compileSig(Sig, Stage::Asm, true, 2, O);
+  ASSERT_TRUE(Full.ok() && One.ok()) << diags(*One.Report);
+  for (Stage S : {Stage::Typed, Stage::LLVMRaw, Stage::LLVMOpt}) {
+    EXPECT_TRUE(One.Report->stage(S).Present);
+    EXPECT_TRUE(One.Report->stage(S).Text.empty()) << stageName(S);
+    EXPECT_FALSE(Full.Report->stage(S).Text.empty()) << stageName(S);
+  }
+  const StageOutput &Asm = One.Report->stage(Stage::Asm);
+  EXPECT_EQ(Asm.Text, Full.Report->stage(Stage::Asm).Text);
+  EXPECT_NE(Asm.Text.find("; saxpy.jl:"), std::string::npos) << Asm.Text;
+  EXPECT_FALSE(Asm.Lines.empty());
+}
+
 TEST_F(CompilerE2E, OptimisedSaxpyHasNoAllocaAndNoCall) {
   loadExample("saxpy.jl");
   CompileResult R = compileSig(
