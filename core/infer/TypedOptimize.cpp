@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -175,6 +176,21 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
   for (const Stmt &S : C.Code)
     if (S.K == StmtKind::Assign && S.Slot <= C.NumArgs)
       ArgIsValue[S.Slot] = false;
+  // So is any local of ours at a call where it is certainly assigned: the
+  // inlined code assigns only its own slots, so a read of ours anywhere in
+  // it sees the value the call would have passed (`a + 1.0f0` instead of
+  // `x@_5 = a; x@_5 + 1.0f0`). Only where the slot's type is the callee's
+  // argument type: inference may know more at the call than the slot's
+  // type says (a Union split), and the callee's code expects that.
+  std::optional<DefiniteAssignment> Assigned;
+  auto LocalIsValue = [&](const IRValue &V, size_t PC, Type *ArgT) {
+    if (V.K != IRValue::Slot || V.Index <= C.NumArgs ||
+        V.Index >= C.SlotTypes.size() || !ArgT || C.SlotTypes[V.Index] != ArgT)
+      return false;
+    if (!Assigned)
+      Assigned.emplace(C);
+    return Assigned->assigned(PC, V.Index);
+  };
   auto Remap = [&](const IRValue &V) {
     return V.K == IRValue::SSA && V.Index < N ? SSAMap[V.Index] : V;
   };
@@ -250,7 +266,9 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
         ArgValue[I] = IRValue::constant(*CallArgT[I].Const);
       else if (S.Args[I].K == IRValue::SSA || S.Args[I].K == IRValue::Const ||
                (S.Args[I].K == IRValue::Slot && S.Args[I].Index <= C.NumArgs &&
-                ArgIsValue[S.Args[I].Index]))
+                ArgIsValue[S.Args[I].Index]) ||
+               LocalIsValue(S.Args[I], PC,
+                            I < K->SlotTypes.size() ? K->SlotTypes[I] : nullptr))
         ArgValue[I] = S.Args[I];
     }
     uint32_t RetSlot = UINT32_MAX;

@@ -430,6 +430,40 @@ TEST_F(InferTest, OptimizerLeavesMaybeUnassignedLocalsInTheirOwnCall) {
       << printTyped(*CI, *Opt);
 }
 
+TEST_F(InferTest, InlinedCodeReadsACertainlyAssignedLocalDirectly) {
+  // `a` is assigned twice, so it stays a slot; at the call it is certainly
+  // assigned and add1 cannot change it, so the inlined `x + 1` reads `a`
+  // itself (no `x = a` copy, as Julia's SSA form would show). Where `a`
+  // may be unassigned (k2) or its slot's type is wider than what the
+  // callee was inferred for (k3), the copy stays: the UndefVarError check
+  // happens once, at the call, and the callee's code gets its own type.
+  loadText("direct.jl", "add1(x) = x + 1\n"
+                        "function k(n)\n  a = n * 2\n  if n > 3\n    a = n\n  end\n"
+                        "  return add1(a)\nend\n"
+                        "function k2(n)\n  if n > 3\n    a = n\n  end\n"
+                        "  return add1(a)\nend\n"
+                        "function k3(n)\n  a = nothing\n  a = n\n  return add1(a)\nend\n");
+  auto AddReads = [&](const char *Sig) -> std::string {
+    CodeInstance *CI = infer(Sig);
+    if (!CI)
+      return "no code";
+    auto Opt = Engine.optimizedCode(CI);
+    if (!Opt)
+      return "no optimised code";
+    for (size_t PC = 0; PC < Opt->Code.size(); ++PC)
+      if (Opt->Builtins[PC] == Builtin::AddInt) {
+        const IRValue &V = Opt->Code[PC].Args[1];
+        if (V.K != IRValue::Slot)
+          return "not a slot: " + printTyped(*CI, *Opt);
+        return std::string(Opt->Slots[V.Index].Name.str());
+      }
+    return "no add_int: " + printTyped(*CI, *Opt);
+  };
+  EXPECT_EQ(AddReads("k(Int)"), "a");
+  EXPECT_EQ(AddReads("k2(Int)"), "x");
+  EXPECT_EQ(AddReads("k3(Int)"), "x");
+}
+
 TEST_F(InferTest, OptimizeForCodegenKeepsOnlyWhatIsStillCalled) {
   loadExample("inlining.jl");
   FunctionSpec Spec = spec("inline_demo(DeviceArray{Float32,1})");
