@@ -527,7 +527,12 @@ void Optimizer::propagate() {
           continue;
         }
       }
-      if (B != Builtin::New && B != Builtin::TupleNew) {
+      // A call of a slot that is assigned more than once can equal no other
+      // (the slot may have changed in between): leaving such calls out of
+      // Available keeps a long block linear (10 000 updates of four local
+      // variables repeat the same few calls by hash).
+      bool StableArgs = llvm::all_of(llvm::drop_begin(S.Args), Stable);
+      if (B != Builtin::New && B != Builtin::TupleNew && StableArgs) {
         size_t H = CallHash(PC);
         auto [First, Last] = Available.equal_range(H);
         auto It = std::find_if(First, Last, [&](const auto &E) { return SameCall(E.second, PC); });
