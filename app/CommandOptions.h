@@ -53,6 +53,7 @@ struct CommandOptions {
   bool BenchScroll = false; ///< gui --bench-frames: scroll the stage panes
   bool ShowRemarks = false; ///< gui: open the Pipeline panel's Remarks tab
   bool ShowResources = false; ///< gui: open the Stats panel's Resources tab
+  bool ShowCache = false;     ///< gui: open the Stats panel's Cache tab
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string Blocks, Threads;
   unsigned long long Seed = 0;

@@ -381,6 +381,8 @@ int runGui(const CommandOptions &O) {
     Shell.pipeline().showRemarks();
   if (O.ShowResources)
     Shell.stats().showResources();
+  if (O.ShowCache)
+    Shell.stats().showCache();
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
     Frames = O.BenchFrames;

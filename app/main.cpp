@@ -73,6 +73,9 @@ int main(int argc, char **argv) {
   Gui->add_flag("--show-resources", O.ShowResources,
                 "open the Stats panel on its Resources tab (registers, "
                 "occupancy)");
+  Gui->add_flag("--show-cache", O.ShowCache,
+                "open the Stats panel on its Cache tab (hits, the miss's "
+                "compile, allocations per hit)");
   Gui->add_flag("--list-windows", O.ListWindows,
                 "print the titles of the windows drawn in the last frame");
   Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "

@@ -83,10 +83,12 @@ void StatsView::drawContent(ViewContext &Ctx) {
       drawStages(Ctx, R);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Cache")) {
+    if (ImGui::BeginTabItem("Cache", nullptr,
+                            SelectCache ? ImGuiTabItemFlags_SetSelected : 0)) {
       drawCache(Ctx, *J, R);
       ImGui::EndTabItem();
     }
+    SelectCache = false;
     ImGuiTabItemFlags Flags =
         SelectResources ? ImGuiTabItemFlags_SetSelected : 0;
     SelectResources = false;
@@ -148,8 +150,11 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
                           const JobReport &R) {
   const CacheFigures &C = R.Cache;
   if (C.Pending) {
-    ImGui::TextDisabled("being measured: the compile cache compiles the job "
-                        "on its own, as a launch would, after the code is shown");
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("being measured: the compile cache compiles the job "
+                       "on its own, as a launch would, after the code is shown");
+    ImGui::PopStyleColor();
     return;
   }
   if (!C.Measured) {

@@ -52,6 +52,8 @@ public:
   const std::optional<Occupancy> &launchOccupancy() const { return AtLaunch; }
   /// Opens the Resources tab on the next frame (`gui --show-resources`).
   void showResources() { SelectResources = true; }
+  /// Opens the Cache tab on the next frame (`gui --show-cache`).
+  void showCache() { SelectCache = true; }
   /// The occupancy curve the Resources tab last drew, and the block size
   /// under the mouse (0: none) (tests).
   const std::vector<Occupancy> &occupancy() const { return Occ; }
@@ -74,6 +76,7 @@ private:
 
   std::unordered_map<JobId, JobHistory> History;
   bool SelectResources = false;
+  bool SelectCache = false;
   /// The occupancy curve of OccFor (recomputed when the report changes).
   std::weak_ptr<const JobReport> OccFor;
   std::vector<Occupancy> Occ;

@@ -293,6 +293,50 @@ TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
   EXPECT_TRUE(Shell.stats().occupancy().empty());
 }
 
+/// The selected tab of every tab bar drawn, by name.
+std::vector<std::string> selectedTabs() {
+  std::vector<std::string> Names;
+  ImGuiContext &G = *ImGui::GetCurrentContext();
+  for (int N = 0; N < G.TabBars.GetMapSize(); ++N)
+    if (ImGuiTabBar *TB = G.TabBars.TryGetMapData(N))
+      if (ImGuiTabItem *T = ImGui::TabBarFindTabByID(TB, TB->SelectedTabId))
+        Names.push_back(TB->GetTabName(T));
+  return Names;
+}
+
+// `gui --show-cache` opens Stats on its Cache tab; a report whose cache
+// figures the workspace is still measuring says so there.
+TEST(Panels, CacheTabOpensOnRequestAndShowsAPendingProbe) {
+  ImGuiHarness H;
+  ShellView Shell;
+  GuiSnapshot S = test::makeSnapshot();
+  CommandQueue Q;
+  H.frame([&] { Shell.draw(S, Q); });
+  std::vector<std::string> Before = selectedTabs();
+  EXPECT_EQ(std::count(Before.begin(), Before.end(), "Cache"), 0);
+  Shell.stats().showCache();
+  H.frame([&] { Shell.draw(S, Q); });
+  H.frame([&] { Shell.draw(S, Q); });
+  std::vector<std::string> After = selectedTabs();
+  EXPECT_EQ(std::count(After.begin(), After.end(), "Cache"), 1);
+  // The figures' table, then in its place a line or two of text.
+  auto ContentHeight = [] {
+    ImGuiWindow *W = ImGui::FindWindowByName("Stats");
+    return W ? W->ContentSize.y : -1.0f;
+  };
+  float Measured = ContentHeight();
+  auto Pending = std::make_shared<JobReport>(*test::makeSaxpyReport(2));
+  Pending->Cache.Pending = true; // the earlier figures are not shown
+
+  S.Jobs[0].Report = Pending;
+  H.frame([&] { Shell.draw(S, Q); });
+  H.frame([&] { Shell.draw(S, Q); });
+  float Waiting = ContentHeight();
+  EXPECT_GT(Waiting, 0.0f);
+  EXPECT_LT(Waiting, Measured * 0.75f) << Measured;
+  gallery(H, "stats_cache_pending");
+}
+
 TEST(Panels, TypingInTheEditorPostsEditSource) {
   ImGuiHarness H;
   ShellView Shell;

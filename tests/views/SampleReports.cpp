@@ -237,12 +237,15 @@ JobReportRef makeSaxpyReport(unsigned O) {
   R->Resources.ConstBytes = 376;
   R->Resources.Instructions = O >= 3 ? 18 : 19;
   R->Resources.Source = "ptxas -v sm_80";
+  R->Cache.Measured = true;
   R->Cache.Hits = 1532;
   R->Cache.Misses = 1;
   R->Cache.Compiles = 1;
   R->Cache.LastCompileMs = 11.0;
   R->Cache.LastCompileAllocs = {30820, 2210000, 30100};
   R->Cache.AllocsPerHit = 0;
+  R->Cache.HitNs = 9.1;
+  R->Cache.HitProbes = 10000;
 
   Diagnostic W;
   W.Sev = Severity::Warning;
