@@ -138,22 +138,17 @@ CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
       Why = "recursive";
       return nullptr;
     }
-  size_t Cost = inlineCost(*Callee->Code);
-  std::string Size = std::to_string(Cost) + " statements";
-  if (!MI->Def->Inline && Cost > InlineCostThreshold) {
-    Why = Size + ", over the threshold of " +
-          std::to_string(InlineCostThreshold) + " (@inline would force it)";
-    return nullptr;
-  }
   // Inlined into a loop, a maybe-unassigned local would keep its value from
   // the previous call where Julia throws UndefVarError.
   if (readsMaybeUnassigned(*Callee->Code)) {
     Why = "it reads a local that may be unassigned";
     return nullptr;
   }
-  Why = MI->Def->Inline ? "declared @inline"
-                        : Size + ", within the threshold of " +
-                              std::to_string(InlineCostThreshold);
+  // The size is judged on the callee's optimised code (inlineCode), as
+  // Julia's inlining cost is: constant folding and its own inlining may
+  // make a long body short, or a short one long.
+  if (MI->Def->Inline)
+    Why = "declared @inline";
   return Callee;
 }
 
@@ -217,11 +212,17 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       // small function that inlined a tree of others is no longer small
       // (without this, a deep call tree becomes one huge function).
       size_t Cost = K ? inlineCost(*K) : 0;
-      if (K && !Callee->MI->Def->Inline && Cost > InlineCostThreshold) {
-        Why = std::to_string(Cost) +
-              " statements after its own inlining, over the threshold of " +
-              std::to_string(InlineCostThreshold);
-        K = nullptr;
+      if (K && !Callee->MI->Def->Inline) {
+        std::string Size = std::to_string(Cost) + " statements";
+        std::string Limit = " the threshold of " + std::to_string(InlineCostThreshold);
+        if (Cost > InlineCostThreshold) {
+          Why = Size + ", over" + Limit + " (@inline would force it)";
+          K = nullptr;
+        } else {
+          Why = Size + ", within" + Limit;
+        }
+      } else if (!K) {
+        Why = "its code has errors";
       }
     }
     if (!Why.empty())

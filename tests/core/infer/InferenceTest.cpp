@@ -464,6 +464,38 @@ TEST_F(InferTest, InlinedCodeReadsACertainlyAssignedLocalDirectly) {
   EXPECT_EQ(AddReads("k3(Int)"), "x");
 }
 
+TEST_F(InferTest, InliningJudgesTheCalleesOptimisedSize) {
+  // folds' body has 27 statements as inferred, over the threshold of 24,
+  // but every one of them but the last add folds to a constant: optimised
+  // it is 2 statements, and that is the size Julia's inliner (and ours)
+  // judges.
+  loadText("folds.jl",
+           "function folds(x::Int)\n  k = 3\n  a = k * 2\n  b = a + 1\n"
+           "  c = b * 3\n  d = c - 4\n  e = d + a\n  f = e * b\n  g = f - c\n"
+           "  h = g + d\n  m = h * 2\n  n = m - a\n  p = n + b\n  q = p * c\n"
+           "  return x + q\nend\ntop(x::Int) = folds(x) + 1\n");
+  CodeInstance *Folds = infer("folds(Int)");
+  ASSERT_NE(Folds, nullptr);
+  size_t Raw = 0;
+  for (const Stmt &S : Folds->Code->Code)
+    Raw += S.K != StmtKind::Nop;
+  EXPECT_GT(Raw, 24u);
+  CodeInstance *CI = infer("top(Int)");
+  ASSERT_NE(CI, nullptr);
+  auto Opt = Engine.optimizedCode(CI);
+  ASSERT_NE(Opt, nullptr);
+  std::string S = printTyped(*CI, *Opt);
+  EXPECT_EQ(S.find("invoke"), std::string::npos) << S;
+  EXPECT_NE(S.find("add_int(x, 6615)"), std::string::npos) << S;
+  auto D = std::find_if(Opt->Inlining.begin(), Opt->Inlining.end(),
+                        [](const InlineDecision &D) {
+                          return D.Callee && D.Callee->Def->Name.str() == "folds";
+                        });
+  ASSERT_NE(D, Opt->Inlining.end());
+  EXPECT_TRUE(D->Inlined);
+  EXPECT_EQ(D->Why, "2 statements, within the threshold of 24");
+}
+
 TEST_F(InferTest, OptimizeForCodegenKeepsOnlyWhatIsStillCalled) {
   loadExample("inlining.jl");
   FunctionSpec Spec = spec("inline_demo(DeviceArray{Float32,1})");
