@@ -293,6 +293,7 @@ TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
   EXPECT_TRUE(Shell.stats().occupancy().empty());
 }
 
+namespace {
 /// The selected tab of every tab bar drawn, by name.
 std::vector<std::string> selectedTabs() {
   std::vector<std::string> Names;
@@ -303,6 +304,7 @@ std::vector<std::string> selectedTabs() {
         Names.push_back(TB->GetTabName(T));
   return Names;
 }
+} // namespace
 
 // `gui --show-cache` opens Stats on its Cache tab; a report whose cache
 // figures the workspace is still measuring says so there.

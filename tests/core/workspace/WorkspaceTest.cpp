@@ -46,6 +46,39 @@ const JobState *findJob(const WorkspaceSnapshot &S, const std::string &Sig) {
   return nullptr;
 }
 
+/// Opens Path, adds one job and waits until the workspace is idle; returns
+/// every snapshot published on the way, the final one last.
+std::vector<WorkspaceSnapshotRef> compileOneJob(const std::string &Path,
+                                                const JobSpec &Spec) {
+  Workspace WS(makeDriverJobCompiler());
+  std::mutex M;
+  std::vector<WorkspaceSnapshotRef> Seen;
+  WS.setOnPublish([&] {
+    std::lock_guard<std::mutex> G(M);
+    Seen.push_back(WS.snapshot());
+  });
+  WS.openFile(Path);
+  WS.addJob(Spec);
+  WS.waitIdle();
+  WS.setOnPublish(nullptr);
+  std::lock_guard<std::mutex> G(M);
+  Seen.push_back(WS.snapshot());
+  return Seen;
+}
+
+/// The job's states in Seen that were compiled (Ok) with a report other
+/// than Final's: the code shown before what followed it was measured.
+std::vector<const JobState *>
+earlierOkStates(const std::vector<WorkspaceSnapshotRef> &Seen,
+                const JobState &Final) {
+  std::vector<const JobState *> Out;
+  for (const WorkspaceSnapshotRef &S : Seen)
+    if (const JobState *J = findJob(*S, Final.Spec.Signature);
+        J && J->Status == JobStatus::Ok && J->Report != Final.Report)
+      Out.push_back(J);
+  return Out;
+}
+
 JobSpec nativeJob(const std::string &Sig) {
   JobSpec S;
   S.Signature = Sig;
@@ -439,38 +472,25 @@ TEST_F(WorkspaceTest, PtxCodeIsShownBeforePtxasMeasuresIt) {
     return nothing
 end
 )");
-  Workspace WS(makeDriverJobCompiler());
-  std::mutex M;
-  std::vector<WorkspaceSnapshotRef> Seen;
-  WS.setOnPublish([&] {
-    std::lock_guard<std::mutex> G(M);
-    Seen.push_back(WS.snapshot());
-  });
-  WS.openFile(Path);
   JobSpec Spec;
   Spec.Signature = "fill!(DeviceArray{Float32,1})";
   Spec.Target = "ptx";
-  WS.addJob(Spec);
-  WS.waitIdle();
+  std::vector<WorkspaceSnapshotRef> Seen = compileOneJob(Path, Spec);
 
-  std::lock_guard<std::mutex> G(M);
-  const JobState *Final = findJob(*WS.snapshot(), Spec.Signature);
+  const JobState *Final = findJob(*Seen.back(), Spec.Signature);
   ASSERT_TRUE(Final && Final->Status == JobStatus::Ok);
   EXPECT_TRUE(Final->Report->Resources.Registers.has_value())
       << Final->Report->Resources.Note;
   EXPECT_EQ(Final->Report->Resources.Source.rfind("ptxas -v", 0), 0u);
   // Some earlier snapshot had the same code without the figures yet.
-  bool CodeFirst = false;
-  for (const WorkspaceSnapshotRef &S : Seen)
-    if (const JobState *J = findJob(*S, Spec.Signature);
-        J && J->Status == JobStatus::Ok && J->Report != Final->Report) {
-      EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
-                Final->Report->stage(Stage::Asm).Text);
-      EXPECT_FALSE(J->Report->Resources.Registers.has_value());
-      EXPECT_EQ(J->Report->Resources.Note, "being measured");
-      CodeFirst = true;
-    }
-  EXPECT_TRUE(CodeFirst);
+  std::vector<const JobState *> Earlier = earlierOkStates(Seen, *Final);
+  for (const JobState *J : Earlier) {
+    EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
+              Final->Report->stage(Stage::Asm).Text);
+    EXPECT_FALSE(J->Report->Resources.Registers.has_value());
+    EXPECT_EQ(J->Report->Resources.Note, "being measured");
+  }
+  EXPECT_FALSE(Earlier.empty());
   llvm::sys::fs::remove(Path);
 }
 
@@ -479,23 +499,13 @@ end
 // shows its code after one compile, not two. Every target, no tool needed.
 TEST_F(WorkspaceTest, TheCodeIsShownBeforeTheCacheCompilesIt) {
   std::string Path = writeTemp("twice(x::Int64) = x * 2\n");
-  Workspace WS(makeDriverJobCompiler());
-  std::mutex M;
-  std::vector<WorkspaceSnapshotRef> Seen;
-  WS.setOnPublish([&] {
-    std::lock_guard<std::mutex> G(M);
-    Seen.push_back(WS.snapshot());
-  });
-  WS.openFile(Path);
   JobSpec Spec;
   Spec.Signature = "twice(Int64)";
   Spec.Target = "native";
   Spec.Kernel = false;
-  WS.addJob(Spec);
-  WS.waitIdle();
+  std::vector<WorkspaceSnapshotRef> Seen = compileOneJob(Path, Spec);
 
-  std::lock_guard<std::mutex> G(M);
-  const JobState *Final = findJob(*WS.snapshot(), Spec.Signature);
+  const JobState *Final = findJob(*Seen.back(), Spec.Signature);
   ASSERT_TRUE(Final && Final->Status == JobStatus::Ok);
   const CacheFigures &C = Final->Report->Cache;
   EXPECT_TRUE(C.Measured);
@@ -504,17 +514,14 @@ TEST_F(WorkspaceTest, TheCodeIsShownBeforeTheCacheCompilesIt) {
   EXPECT_GT(C.LastCompileMs, 0.0);
   EXPECT_EQ(C.HitProbes, 10000u);
   EXPECT_EQ(C.AllocsPerHit, 0.0);
-  bool CodeFirst = false;
-  for (const WorkspaceSnapshotRef &S : Seen)
-    if (const JobState *J = findJob(*S, Spec.Signature);
-        J && J->Status == JobStatus::Ok && J->Report != Final->Report) {
-      EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
-                Final->Report->stage(Stage::Asm).Text);
-      EXPECT_TRUE(J->Report->Cache.Pending);
-      EXPECT_FALSE(J->Report->Cache.Measured);
-      CodeFirst = true;
-    }
-  EXPECT_TRUE(CodeFirst);
+  std::vector<const JobState *> Earlier = earlierOkStates(Seen, *Final);
+  for (const JobState *J : Earlier) {
+    EXPECT_EQ(J->Report->stage(Stage::Asm).Text,
+              Final->Report->stage(Stage::Asm).Text);
+    EXPECT_TRUE(J->Report->Cache.Pending);
+    EXPECT_FALSE(J->Report->Cache.Measured);
+  }
+  EXPECT_FALSE(Earlier.empty());
   llvm::sys::fs::remove(Path);
 }
 
