@@ -66,7 +66,10 @@ private:
   }
   void error(uint32_t PC, Diagnostic D) { F.StmtErrors[PC].push_back(std::move(D)); }
 
-  void propagate(uint32_t To, const std::vector<LatticeType> &State);
+  /// Joins State into the entry state of statement To and queues To when
+  /// that changed. Takes State by value: a successor reached first (the
+  /// common case, straight-line code) keeps it without a copy.
+  void propagate(uint32_t To, std::vector<LatticeType> State);
   LatticeType evalValue(uint32_t PC, const IRValue &V,
                         const std::vector<LatticeType> &State);
   LatticeType evalCall(uint32_t PC, const std::vector<LatticeType> &State);
@@ -78,12 +81,12 @@ private:
                           MethodInstance **Target);
 };
 
-void Interpreter::propagate(uint32_t To, const std::vector<LatticeType> &State) {
+void Interpreter::propagate(uint32_t To, std::vector<LatticeType> State) {
   if (To >= F.States.size())
     return;
   auto &Dst = F.States[To];
   if (!Dst) {
-    Dst = State;
+    Dst = std::move(State);
     Work.insert(To);
     return;
   }
@@ -191,7 +194,7 @@ void Interpreter::run() {
       LatticeType R = evalCall(PC, State);
       SetSSAType(PC, R);
       if (!R.isBottom())
-        propagate(PC + 1, State);
+        propagate(PC + 1, std::move(State));
       break;
     }
     case StmtKind::Assign: {
@@ -202,11 +205,11 @@ void Interpreter::run() {
         break;
       if (S.Slot < State.size())
         State[S.Slot] = V;
-      propagate(PC + 1, State);
+      propagate(PC + 1, std::move(State));
       break;
     }
     case StmtKind::Goto:
-      propagate(S.Label, State);
+      propagate(S.Label, std::move(State));
       break;
     case StmtKind::GotoIfNot: {
       LatticeType C = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
@@ -214,7 +217,7 @@ void Interpreter::run() {
       if (C.isBottom())
         break;
       if (C.Const && C.Const->K == ConstValue::Bool) {
-        propagate(C.Const->Bits ? PC + 1 : S.Label, State);
+        propagate(C.Const->Bits ? PC + 1 : S.Label, std::move(State));
         break;
       }
       if (typeIntersect(C.T, ctx().boolTy())->isBottom()) {
@@ -225,7 +228,7 @@ void Interpreter::run() {
         break;
       }
       propagate(PC + 1, State);
-      propagate(S.Label, State);
+      propagate(S.Label, std::move(State));
       break;
     }
     case StmtKind::Return: {
@@ -236,7 +239,7 @@ void Interpreter::run() {
       break;
     }
     case StmtKind::Nop:
-      propagate(PC + 1, State);
+      propagate(PC + 1, std::move(State));
       break;
     }
   }
