@@ -5,10 +5,14 @@
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
+# An auth file of our own: xvfb-run's own temporary one is deleted before
+# Xvfb stops, and that race sometimes makes xvfb-run exit 5.
+set(auth ${OUT}.xauth)
 execute_process(
-  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${PRISM} gui ${EXAMPLE}
-          --screenshot ${OUT} --frames 5 --list-windows ${ARGS}
+  COMMAND ${XVFB_RUN} -a -f ${auth} -s "-screen 0 1600x1000x24" ${PRISM} gui
+          ${EXAMPLE} --screenshot ${OUT} --frames 5 --list-windows ${ARGS}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 100)
+file(REMOVE ${auth})
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "prism gui exited with ${rc}\n${out}\n${err}")
 endif()
