@@ -1309,7 +1309,10 @@ def section_gui(a, R, prism, outdir):
     cmd = [prism, "gui", path, "--job", sig, "--target", "ptx", "--bench-frames",
            str(a.gui_frames), "--list-windows"]
     if not have_display:
-        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24"] + cmd
+        # Our own auth file: xvfb-run's temporary one is removed before Xvfb
+        # stops, a race that sometimes makes it exit 5 (tests/bad_inputs).
+        cmd = [xvfb, "-a", "-f", os.path.join(work, "xvfb.auth"),
+               "-s", "-screen 0 1600x1000x24"] + cmd
     meds, firsts, windows, raw = [], [], [], []
     for _ in range(a.gui_runs):
         g = run(cmd, timeout=1800)
