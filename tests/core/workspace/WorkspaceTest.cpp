@@ -98,10 +98,14 @@ protected:
   }
   void SetUp() override {
     // Autosaves go to a private directory, not the user's.
-    llvm::SmallString<128> Dir;
-    llvm::sys::fs::createUniqueDirectory("prism-ws-state", Dir);
-    setenv("XDG_STATE_HOME", Dir.c_str(), 1);
+    llvm::sys::fs::createUniqueDirectory("prism-ws-state", StateDir);
+    setenv("XDG_STATE_HOME", StateDir.c_str(), 1);
   }
+  void TearDown() override {
+    unsetenv("XDG_STATE_HOME");
+    llvm::sys::fs::remove_directories(StateDir);
+  }
+  llvm::SmallString<128> StateDir;
 };
 
 } // namespace
