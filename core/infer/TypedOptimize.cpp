@@ -211,8 +211,8 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       // As Julia does, the cost is the callee's after its own inlining: a
       // small function that inlined a tree of others is no longer small
       // (without this, a deep call tree becomes one huge function).
-      size_t Cost = K ? inlineCost(*K) : 0;
-      if (K && !Callee->MI->Def->Inline) {
+      if (!Callee->MI->Def->Inline) {
+        size_t Cost = inlineCost(*K);
         std::string Size = std::to_string(Cost) + " statements";
         std::string Limit = " the threshold of " + std::to_string(InlineCostThreshold);
         if (Cost > InlineCostThreshold) {
@@ -221,8 +221,6 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
         } else {
           Why = Size + ", within" + Limit;
         }
-      } else if (!K) {
-        Why = "its code has errors";
       }
     }
     if (!Why.empty())
