@@ -282,11 +282,11 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
       M.Pass = "typed-inline";
       M.Name = D.Inlined ? "Inlined" : "NotInlined";
       M.Message = std::string(D.Inlined ? "inlined `" : "not inlined `") +
-                  (D.Callee ? D.Callee->str() : "?") + "`: " + D.Why;
+                  (D.Callee ? D.Callee->str() : "?") + "`: " + D.why();
       M.Function = Root;
       // Innermost first: the call in the function it is written in, then
       // each call site it was inlined through.
-      const std::vector<InlineFrame> &St = D.Stack;
+      const InlineStack &St = D.Stack;
       M.Origin.Frames.push_back(
           Frame(St.empty() ? Root : Name(St.back().MI), D.File, D.CallSite));
       for (size_t K = St.size(); K-- > 0;)

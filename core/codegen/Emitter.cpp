@@ -171,13 +171,14 @@ llvm::DILocation *FunctionEmitter::debugLocOf(unsigned I) {
   SrcRange Range = I < Code.Code.size() ? Code.Code[I].Range : SrcRange{};
   if (I >= Code.InlineStacks.size() || Code.InlineStacks[I].empty())
     return MS.DI->location(SP, fileOf(I), Range);
-  const std::vector<InlineFrame> &Stack = Code.InlineStacks[I];
+  const InlineStack &Stack = Code.InlineStacks[I];
   auto SameFrame = [](const InlineFrame &A, const InlineFrame &B) {
     return A.MI == B.MI && A.File == B.File &&
            A.CallSite.Begin == B.CallSite.Begin;
   };
-  if (!LastStack || !std::equal(Stack.begin(), Stack.end(), LastStack->begin(),
-                                LastStack->end(), SameFrame)) {
+  if (!LastStack || (LastStack->identity() != Stack.identity() &&
+                     !std::equal(Stack.begin(), Stack.end(), LastStack->begin(),
+                                 LastStack->end(), SameFrame))) {
     // Outermost frame first: each call site lies in the scope of the frame
     // before it, and the statement itself in the innermost callee's.
     LastAt = nullptr;

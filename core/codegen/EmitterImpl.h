@@ -121,7 +121,7 @@ private:
   std::vector<llvm::BasicBlock *> Blocks; ///< per statement: block it starts, or null
   llvm::BasicBlock *Top = nullptr;
   /// debugLocOf's last inlining chain: runs of statements share a stack.
-  const std::vector<InlineFrame> *LastStack = nullptr;
+  const InlineStack *LastStack = nullptr;
   llvm::DILocation *LastAt = nullptr;
   llvm::DISubprogram *LastScope = nullptr;
 };

@@ -17,6 +17,7 @@
 #include "types/Type.h"
 
 #include <atomic>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -109,16 +110,75 @@ struct InlineFrame {
   SourceFileRef File;           ///< the caller's file
 };
 
+/// An inlining stack: the frames a statement was inlined through, outermost
+/// caller first. Immutable and shared, like LLVM's `inlinedAt` chains: the
+/// statements (and decisions) inlined through one call hold the same
+/// stack, so copying one copies a pointer.
+class InlineStack {
+public:
+  InlineStack() = default;
+  explicit InlineStack(std::vector<InlineFrame> Frames)
+      : Frames(Frames.empty() ? nullptr
+                              : std::make_shared<const std::vector<InlineFrame>>(
+                                    std::move(Frames))) {}
+  /// Outer's frames, then Here, then Inner's.
+  static InlineStack nest(const InlineStack &Outer, const InlineFrame &Here,
+                          const InlineStack &Inner) {
+    std::vector<InlineFrame> F;
+    F.reserve(Outer.size() + 1 + Inner.size());
+    F.insert(F.end(), Outer.begin(), Outer.end());
+    F.push_back(Here);
+    F.insert(F.end(), Inner.begin(), Inner.end());
+    return InlineStack(std::move(F));
+  }
+
+  bool empty() const { return !Frames; }
+  size_t size() const { return Frames ? Frames->size() : 0; }
+  const InlineFrame &operator[](size_t I) const { return (*Frames)[I]; }
+  const InlineFrame &front() const { return Frames->front(); }
+  const InlineFrame &back() const { return Frames->back(); }
+  const InlineFrame *begin() const { return Frames ? Frames->data() : nullptr; }
+  const InlineFrame *end() const { return begin() + size(); }
+  std::reverse_iterator<const InlineFrame *> rbegin() const {
+    return std::reverse_iterator<const InlineFrame *>(end());
+  }
+  std::reverse_iterator<const InlineFrame *> rend() const {
+    return std::reverse_iterator<const InlineFrame *>(begin());
+  }
+  /// The shared frames' address (null when empty): equal for copies of one
+  /// stack, so a pass can key a table on it.
+  const void *identity() const { return Frames.get(); }
+
+private:
+  std::shared_ptr<const std::vector<InlineFrame>> Frames;
+};
+
+/// Why the typed-IR inliner did or did not inline a call.
+enum class InlineReason : uint8_t {
+  DeclaredInline,
+  DeclaredNoInline,
+  NestedTooDeep,
+  CodeHasErrors,
+  Recursive,
+  ReadsMaybeUnassigned,
+  WithinThreshold, ///< InlineDecision::Cost statements, small enough
+  OverThreshold,   ///< InlineDecision::Cost statements, too many
+};
+
 /// One call the typed-IR inliner looked at, and what it decided (for
 /// remarks: Julia's inlining is invisible in LLVM's). Located like a
 /// statement: its range in File, inside the inlining stack Stack.
 struct InlineDecision {
   MethodInstance *Callee = nullptr;
   bool Inlined = false;
-  std::string Why;   ///< "declared @inline", "31 statements, over the threshold of 24", ...
+  InlineReason Reason = InlineReason::DeclaredInline;
+  uint32_t Cost = 0; ///< the callee's optimised statements, when judged by size
   SrcRange CallSite; ///< the call's range in File
   SourceFileRef File;
-  std::vector<InlineFrame> Stack;
+  InlineStack Stack;
+  /// "declared @inline", "31 statements, over the threshold of 24 (@inline
+  /// would force it)", ...
+  std::string why() const;
 };
 
 /// Typed IR: the lowered code with a type for every statement and slot and,
@@ -158,7 +218,7 @@ struct TypedCode {
   std::vector<uint32_t> SlotFirstAssign;
   /// Optimised typed IR only: the inlining stack of each statement and the
   /// file its range refers to.
-  std::vector<std::vector<InlineFrame>> InlineStacks;
+  std::vector<InlineStack> InlineStacks;
   std::vector<SourceFileRef> StmtFiles;
   /// Optimised typed IR only: every inlining decision made for it, those
   /// of the callees it inlined included (their stacks extended).

@@ -85,6 +85,9 @@ public:
   /// Typed IR after inlining/const-folding/DCE, for code_typed(optimize=yes)
   /// and the GUI; each statement keeps its location and inlining stack.
   std::shared_ptr<const TypedCode> optimizedCode(CodeInstance *CI);
+  /// Whether CI's code reads a local that may be unassigned there (such
+  /// code is not inlined); computed once per CodeInstance.
+  bool readsMaybeUnassigned(const CodeInstance &CI);
 
   /// Julia's division of labour: inference and its optimiser decide what
   /// code exists, codegen emits it. Returns R with every instance's

@@ -125,6 +125,9 @@ struct InferenceEngine::Impl {
   std::mutex OptLock;
   std::unordered_map<const CodeInstance *, std::shared_ptr<const TypedCode>>
       Optimized;
+  /// readsMaybeUnassigned of each callee the inliner looked at: asked at
+  /// every call site, and each answer is a dataflow analysis.
+  std::unordered_map<const CodeInstance *, bool> MaybeUnassignedReads;
 
   MethodInstance *
   internMI(Method *M, std::span<Type *const> Sig,

@@ -13,6 +13,7 @@
 #include "infer/BuiltinTransfer.h"
 #include "infer/InferenceImpl.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -86,7 +87,7 @@ private:
   TypedCode Out;
 
   size_t emit(Stmt S, LatticeType T, MethodInstance *Invoke, Builtin B,
-              std::vector<LatticeType> ArgT, std::vector<InlineFrame> Stack,
+              std::vector<LatticeType> ArgT, InlineStack Stack,
               SourceFileRef File) {
     Out.Code.push_back(std::move(S));
     Out.SSATypes.push_back(std::move(T));
@@ -99,9 +100,9 @@ private:
   }
 
   /// The instance to inline at C's statement PC, or null; \p Why says
-  /// why either way (empty: not a call of a method instance).
+  /// why either way (unset: not a call of a method instance).
   CodeInstance *inlineTarget(const CodeInstance &Caller, const TypedCode &C,
-                             size_t PC, std::string &Why) const;
+                             size_t PC, std::optional<InlineReason> &Why) const;
   void inlineCode(const TypedCode &C, const CodeInstance &CI);
   void propagate();
   void foldAndClean();
@@ -112,22 +113,21 @@ private:
 
 CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
                                       const TypedCode &C, size_t PC,
-                                      std::string &Why) const {
+                                      std::optional<InlineReason> &Why) const {
   MethodInstance *MI = C.Invokes[PC];
   if (!MI)
     return nullptr;
   if (MI->Def->NoInline) {
-    Why = "declared @noinline";
+    Why = InlineReason::DeclaredNoInline;
     return nullptr;
   }
   if (Active.size() >= MaxInlineDepth) {
-    Why = "inlining is nested " + std::to_string(MaxInlineDepth) +
-          " deep already";
+    Why = InlineReason::NestedTooDeep;
     return nullptr;
   }
   CodeInstance *Callee = MI->cachedIn(Caller.MinWorld);
   if (!Callee || !Callee->Code || !Callee->Errors.empty()) {
-    Why = "its code has errors";
+    Why = InlineReason::CodeHasErrors;
     return nullptr;
   }
   // Never into itself. Another specialisation of the same method is not
@@ -135,20 +135,20 @@ CodeInstance *Optimizer::inlineTarget(const CodeInstance &Caller,
   // bounds a chain of them.
   for (const CodeInstance *A : Active)
     if (A->MI->Def == MI->Def && A->MI->Sig == MI->Sig) {
-      Why = "recursive";
+      Why = InlineReason::Recursive;
       return nullptr;
     }
   // Inlined into a loop, a maybe-unassigned local would keep its value from
   // the previous call where Julia throws UndefVarError.
-  if (readsMaybeUnassigned(*Callee->Code)) {
-    Why = "it reads a local that may be unassigned";
+  if (Engine.readsMaybeUnassigned(*Callee)) {
+    Why = InlineReason::ReadsMaybeUnassigned;
     return nullptr;
   }
   // The size is judged on the callee's optimised code (inlineCode), as
   // Julia's inlining cost is: constant folding and its own inlining may
   // make a long body short, or a short one long.
   if (MI->Def->Inline)
-    Why = "declared @inline";
+    Why = InlineReason::DeclaredInline;
   return Callee;
 }
 
@@ -190,7 +190,7 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
     return V.K == IRValue::SSA && V.Index < N ? SSAMap[V.Index] : V;
   };
   auto StackOf = [&](size_t PC) {
-    return PC < C.InlineStacks.size() ? C.InlineStacks[PC] : std::vector<InlineFrame>{};
+    return PC < C.InlineStacks.size() ? C.InlineStacks[PC] : InlineStack();
   };
   auto FileOf = [&](size_t PC) {
     return PC < C.StmtFiles.size() && C.StmtFiles[PC] ? C.StmtFiles[PC] : C.File;
@@ -200,7 +200,8 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
     Start[PC] = Out.Code.size();
     Stmt S = C.Code[PC];
     mapArgs(S, Remap);
-    std::string Why;
+    std::optional<InlineReason> Why;
+    uint32_t Cost = 0;
     CodeInstance *Callee =
         S.K == StmtKind::Call ? inlineTarget(CI, C, PC, Why) : nullptr;
     std::shared_ptr<const TypedCode> K;
@@ -212,19 +213,17 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       // small function that inlined a tree of others is no longer small
       // (without this, a deep call tree becomes one huge function).
       if (!Callee->MI->Def->Inline) {
-        size_t Cost = inlineCost(*K);
-        std::string Size = std::to_string(Cost) + " statements";
-        std::string Limit = " the threshold of " + std::to_string(InlineCostThreshold);
+        Cost = inlineCost(*K);
         if (Cost > InlineCostThreshold) {
-          Why = Size + ", over" + Limit + " (@inline would force it)";
+          Why = InlineReason::OverThreshold;
           K = nullptr;
         } else {
-          Why = Size + ", within" + Limit;
+          Why = InlineReason::WithinThreshold;
         }
       }
     }
-    if (!Why.empty())
-      Out.Inlining.push_back({C.Invokes[PC], K != nullptr, std::move(Why),
+    if (Why)
+      Out.Inlining.push_back({C.Invokes[PC], K != nullptr, *Why, Cost,
                               C.Code[PC].Range, FileOf(PC), StackOf(PC)});
     if (!K) {
       if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
@@ -281,15 +280,21 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
     };
     std::optional<IRValue> SingleResult;
 
-    std::vector<InlineFrame> Outer = StackOf(PC);
+    InlineStack Outer = StackOf(PC);
     InlineFrame Here{C.Invokes[PC], C.Code[PC].Range, FileOf(PC)};
+    // Each distinct stack of K's, nested under this call, once: K's
+    // statements and decisions share few stacks, and so do their copies.
+    llvm::SmallDenseMap<const void *, InlineStack, 8> Nested;
+    auto NestedIn = [&](const InlineStack &Inner) {
+      auto [It, New] = Nested.try_emplace(Inner.identity());
+      if (New)
+        It->second = InlineStack::nest(Outer, Here, Inner);
+      return It->second;
+    };
     // The callee's own decisions happen here too, one call deeper.
     for (const InlineDecision &D : K->Inlining) {
-      InlineDecision Moved = D;
-      Moved.Stack = Outer;
-      Moved.Stack.push_back(Here);
-      Moved.Stack.insert(Moved.Stack.end(), D.Stack.begin(), D.Stack.end());
-      Out.Inlining.push_back(std::move(Moved));
+      Out.Inlining.push_back(D);
+      Out.Inlining.back().Stack = NestedIn(D.Stack);
     }
     for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
       if (ArgValue[I])
@@ -330,10 +335,8 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
           }
         }
       }
-      std::vector<InlineFrame> Stack = Outer;
-      Stack.push_back(Here);
-      if (J < K->InlineStacks.size())
-        Stack.insert(Stack.end(), K->InlineStacks[J].begin(), K->InlineStacks[J].end());
+      InlineStack Stack =
+          NestedIn(J < K->InlineStacks.size() ? K->InlineStacks[J] : InlineStack());
       SourceFileRef KF = J < K->StmtFiles.size() && K->StmtFiles[J] ? K->StmtFiles[J] : K->File;
       if (KS.K == StmtKind::Assign)
         KS.Slot += Base;
@@ -743,6 +746,38 @@ std::shared_ptr<TypedCode> Optimizer::run(const CodeInstance &CI) {
 }
 
 } // namespace
+
+std::string InlineDecision::why() const {
+  auto Size = [&](const char *Side) {
+    return std::to_string(Cost) + " statements, " + Side +
+           " the threshold of " + std::to_string(InlineCostThreshold);
+  };
+  switch (Reason) {
+  case InlineReason::DeclaredInline: return "declared @inline";
+  case InlineReason::DeclaredNoInline: return "declared @noinline";
+  case InlineReason::NestedTooDeep:
+    return "inlining is nested " + std::to_string(MaxInlineDepth) + " deep already";
+  case InlineReason::CodeHasErrors: return "its code has errors";
+  case InlineReason::Recursive: return "recursive";
+  case InlineReason::ReadsMaybeUnassigned:
+    return "it reads a local that may be unassigned";
+  case InlineReason::WithinThreshold: return Size("within");
+  case InlineReason::OverThreshold: return Size("over") + " (@inline would force it)";
+  }
+  return {};
+}
+
+bool InferenceEngine::readsMaybeUnassigned(const CodeInstance &CI) {
+  {
+    std::lock_guard<std::mutex> G(P->OptLock);
+    auto It = P->MaybeUnassignedReads.find(&CI);
+    if (It != P->MaybeUnassignedReads.end())
+      return It->second;
+  }
+  bool R = prism::readsMaybeUnassigned(*CI.Code);
+  std::lock_guard<std::mutex> G(P->OptLock);
+  return P->MaybeUnassignedReads.emplace(&CI, R).first->second;
+}
 
 std::shared_ptr<const TypedCode>
 InferenceEngine::optimizedCode(CodeInstance *CI) {

@@ -8,6 +8,8 @@
 // variables of the left-hand side stand for any type within their bounds.
 #include "types/Type.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -15,7 +17,7 @@ namespace prism {
 
 namespace {
 
-void collectVars(Type *T, std::vector<Type *> &Out) {
+void collectVars(Type *T, llvm::SmallVectorImpl<Type *> &Out) {
   if (!T || !T->hasTypeVars())
     return;
   if (T->isTypeVar()) {
@@ -67,10 +69,11 @@ public:
   struct VarState {
     Type *Var;
     Type *Inv = nullptr;        ///< binding from an invariant position
-    std::vector<Type *> Cov;    ///< types seen in covariant positions
+    llvm::SmallVector<Type *, 2> Cov; ///< types seen in covariant positions
     unsigned CovCount = 0, InvCount = 0; ///< occurrences in the pattern
     Type *Value = nullptr;      ///< after finish()
   };
+  using VarStates = llvm::SmallVector<VarState, 2>;
 
   explicit Matcher(std::span<Type *const> Existential) {
     for (Type *V : Existential) {
@@ -127,7 +130,7 @@ public:
       return sub(A->upperBound(), B);
     if (B->isUnion()) {
       for (Type *M : B->members()) {
-        std::vector<VarState> Saved = Vars;
+        VarStates Saved = Vars;
         if (sub(A, M))
           return true;
         Vars = std::move(Saved);
@@ -206,7 +209,7 @@ public:
     if (A->isIntValue() || B->isIntValue())
       return false;
     // Mutual subtyping (equal Unions written differently, left variables).
-    std::vector<VarState> Saved = Vars;
+    VarStates Saved = Vars;
     if (sub(A, B) && subNoBind(B, A))
       return true;
     Vars = std::move(Saved);
@@ -253,7 +256,7 @@ public:
   }
 
 private:
-  std::vector<VarState> Vars;
+  VarStates Vars;
 
   VarState *find(Type *V) {
     if (!V->isTypeVar())
@@ -274,7 +277,7 @@ private:
   }
 
   bool subNoBind(Type *A, Type *B) {
-    std::vector<VarState> Saved = Vars;
+    VarStates Saved = Vars;
     bool R = sub(A, B);
     Vars = std::move(Saved);
     return R;
@@ -336,7 +339,7 @@ bool equalUniversal(Type *A, Type *B) {
 }
 
 bool subtypeImpl(Type *A, Type *B) {
-  std::vector<Type *> BVars, Ex;
+  llvm::SmallVector<Type *, 4> BVars, Ex;
   collectVars(B, BVars);
   for (Type *V : BVars)
     if (!occursIn(V, A))
@@ -409,7 +412,8 @@ bool matchTypes(std::span<Type *const> Args, std::span<Type *const> Pattern,
     return false;
   // Existential: the method's where-variables, plus anonymous variables of
   // bare names in the pattern (`::Tuple`, `::Type`) not shared with Args.
-  std::vector<Type *> Ex(Sparams.begin(), Sparams.end()), PVars;
+  // Small vectors: dispatch matches every call against a few methods.
+  llvm::SmallVector<Type *, 4> Ex(Sparams.begin(), Sparams.end()), PVars;
   for (Type *P : Pattern)
     collectVars(P, PVars);
   for (Type *V : PVars) {

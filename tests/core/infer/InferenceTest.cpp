@@ -493,7 +493,7 @@ TEST_F(InferTest, InliningJudgesTheCalleesOptimisedSize) {
                         });
   ASSERT_NE(D, Opt->Inlining.end());
   EXPECT_TRUE(D->Inlined);
-  EXPECT_EQ(D->Why, "2 statements, within the threshold of 24");
+  EXPECT_EQ(D->why(), "2 statements, within the threshold of 24");
 }
 
 TEST_F(InferTest, OptimizeForCodegenKeepsOnlyWhatIsStillCalled) {
