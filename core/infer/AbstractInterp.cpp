@@ -13,7 +13,7 @@
 
 #include "lang/AST.h"
 
-#include <set>
+#include "llvm/ADT/BitVector.h"
 
 namespace prism {
 
@@ -49,16 +49,47 @@ constexpr unsigned MaxArgTypeDepth = 12;
 /// Concrete enough to dispatch on: a concrete type, or a `Type{T}` value.
 bool dispatchable(Type *T) { return T->isConcrete() || T->isTypeType(); }
 
+/// The statements waiting to be (re)interpreted, lowest first (a loop's
+/// body runs before its exit). A bit per statement rather than a std::set:
+/// queueing a statement is the commonest thing the interpreter does, and
+/// must not allocate.
+class StmtWorklist {
+public:
+  explicit StmtWorklist(size_t N) : Pending(N), Low(N) {}
+  bool empty() const { return Count == 0; }
+  void insert(uint32_t PC) {
+    if (Pending.test(PC))
+      return;
+    Pending.set(PC);
+    ++Count;
+    Low = std::min<size_t>(Low, PC);
+  }
+  uint32_t pop() {
+    // No statement below Low is pending.
+    uint32_t PC = Pending.find_first_in(Low, Pending.size());
+    Pending.reset(PC);
+    --Count;
+    Low = PC + 1;
+    return PC;
+  }
+
+private:
+  llvm::BitVector Pending;
+  size_t Low;
+  size_t Count = 0;
+};
+
 class Interpreter {
 public:
-  Interpreter(InferenceEngine::Impl &E, Frame &F) : E(E), F(F) {}
+  Interpreter(InferenceEngine::Impl &E, Frame &F)
+      : E(E), F(F), Work(F.Src->Code.size()) {}
 
   void run();
 
 private:
   InferenceEngine::Impl &E;
   Frame &F;
-  std::set<uint32_t> Work;
+  StmtWorklist Work;
 
   const Stmt &stmt(uint32_t PC) const { return F.Src->Code[PC]; }
   DiagLoc locOf(uint32_t PC) const {
@@ -168,24 +199,34 @@ void Interpreter::run() {
   // The statements reading each SSA value. A value's type can widen while
   // the slot state at its users stays the same (a loop's second iteration),
   // so its users are revisited when it changes, not only on state changes.
-  std::vector<std::vector<uint32_t>> Users(N);
+  // Flat: the users of value V are UserList[UsersBegin[V] .. UsersBegin[V + 1]).
+  std::vector<uint32_t> UsersBegin(N + 1, 0), UserList;
   for (uint32_t PC = 0; PC < N; ++PC)
     for (const IRValue &V : Src.Code[PC].Args)
       if (V.K == IRValue::SSA && V.Index < N)
-        Users[V.Index].push_back(PC);
+        ++UsersBegin[V.Index + 1];
+  for (size_t V = 0; V < N; ++V)
+    UsersBegin[V + 1] += UsersBegin[V];
+  UserList.resize(UsersBegin[N]);
+  {
+    std::vector<uint32_t> Next(UsersBegin.begin(), UsersBegin.end() - 1);
+    for (uint32_t PC = 0; PC < N; ++PC)
+      for (const IRValue &V : Src.Code[PC].Args)
+        if (V.K == IRValue::SSA && V.Index < N)
+          UserList[Next[V.Index]++] = PC;
+  }
   auto SetSSAType = [&](uint32_t PC, const LatticeType &R) {
     LatticeType J = join(F.SSATypes[PC], R);
     if (J == F.SSATypes[PC])
       return;
     F.SSATypes[PC] = std::move(J);
-    for (uint32_t U : Users[PC])
-      if (F.States[U])
-        Work.insert(U);
+    for (uint32_t I = UsersBegin[PC]; I < UsersBegin[PC + 1]; ++I)
+      if (F.States[UserList[I]])
+        Work.insert(UserList[I]);
   };
 
   while (!Work.empty()) {
-    uint32_t PC = *Work.begin();
-    Work.erase(Work.begin());
+    uint32_t PC = Work.pop();
     std::vector<LatticeType> State = *F.States[PC];
     const Stmt &S = stmt(PC);
     F.StmtErrors[PC].clear();
@@ -199,7 +240,7 @@ void Interpreter::run() {
     }
     case StmtKind::Assign: {
       LatticeType V = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC] = {V};
+      F.ArgTypes[PC].assign(1, V);
       SetSSAType(PC, V);
       if (V.isBottom())
         break;
@@ -213,7 +254,7 @@ void Interpreter::run() {
       break;
     case StmtKind::GotoIfNot: {
       LatticeType C = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC] = {C};
+      F.ArgTypes[PC].assign(1, C);
       if (C.isBottom())
         break;
       if (C.Const && C.Const->K == ConstValue::Bool) {
@@ -234,7 +275,7 @@ void Interpreter::run() {
     case StmtKind::Return: {
       LatticeType V = S.Args.empty() ? LatticeType(ctx().nothing(), constNothing())
                                      : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC] = {V};
+      F.ArgTypes[PC].assign(1, V);
       F.Return = join(F.Return, V);
       break;
     }

@@ -11,6 +11,9 @@
 
 #include "infer/InferenceImpl.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <algorithm>
 #include <atomic>
 #include <unordered_set>
 
@@ -20,8 +23,9 @@ using namespace infer;
 
 namespace infer {
 
-bool operator==(const MIKey &A, const MIKey &B) {
-  if (A.M != B.M || A.InBounds != B.InBounds || A.Sig != B.Sig ||
+bool MIKeyEq::operator()(MIKeyRef A, MIKeyRef B) const {
+  if (A.M != B.M || A.InBounds != B.InBounds ||
+      !std::equal(A.Sig.begin(), A.Sig.end(), B.Sig.begin(), B.Sig.end()) ||
       A.ConstArgs.size() != B.ConstArgs.size())
     return false;
   for (size_t I = 0; I < A.ConstArgs.size(); ++I) {
@@ -33,7 +37,7 @@ bool operator==(const MIKey &A, const MIKey &B) {
   return true;
 }
 
-size_t MIKeyHash::operator()(const MIKey &K) const {
+size_t MIKeyHash::operator()(MIKeyRef K) const {
   auto Mix = [](size_t H, size_t V) {
     return H ^ (V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2));
   };
@@ -85,11 +89,11 @@ LatticeType resultOf(const CodeInstance &CI) {
 MethodInstance *InferenceEngine::Impl::internMI(
     Method *M, std::span<Type *const> Sig, std::span<Type *const> Sparams,
     bool InBounds, std::vector<std::optional<ConstValue>> ConstArgs) {
-  MIKey K{M, {Sig.begin(), Sig.end()}, InBounds, std::move(ConstArgs)};
   std::lock_guard<std::mutex> G(TableLock);
-  auto It = MIs.find(K);
+  auto It = MIs.find(MIKeyRef(M, Sig, InBounds, ConstArgs));
   if (It != MIs.end())
     return It->second.get();
+  MIKey K{M, {Sig.begin(), Sig.end()}, InBounds, std::move(ConstArgs)};
   auto MI = std::make_unique<MethodInstance>();
   MI->Def = M;
   MI->Sig = K.Sig;
@@ -261,15 +265,16 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
   TC->NumArgs = Src.NumArgs;
   TC->File = Src.File;
   TC->SSATypes.resize(N, bottomLattice());
-  TC->Invokes = F.Invokes;
-  TC->Builtins = F.Builtins;
-  TC->ArgTypes = F.ArgTypes;
+  // The frame is finished: its per-statement results move to the code.
+  TC->Invokes = std::move(F.Invokes);
+  TC->Builtins = std::move(F.Builtins);
+  TC->ArgTypes = std::move(F.ArgTypes);
   TC->SlotFirstAssign.assign(Src.Slots.size(), UINT32_MAX);
   std::vector<LatticeType> SlotL(Src.Slots.size(), bottomLattice());
   for (size_t I = 0; I < SlotL.size() && I < F.MI->Sig.size() && I <= Src.NumArgs; ++I)
     SlotL[I] = LatticeType(F.MI->Sig[I]);
 
-  std::unordered_set<MethodInstance *> SeenEdge;
+  llvm::SmallPtrSet<MethodInstance *, 16> SeenEdge;
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = TC->Code[PC];
     if (!F.States[PC]) {
@@ -300,7 +305,7 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
       break;
     case StmtKind::GotoIfNot: {
       // A constant condition decides the branch at compile time.
-      const auto &C = F.ArgTypes[PC];
+      const auto &C = TC->ArgTypes[PC];
       if (!C.empty() && C[0].Const && C[0].Const->K == ConstValue::Bool) {
         if (C[0].Const->Bits) {
           S.K = StmtKind::Nop;
@@ -317,6 +322,7 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
       break;
     }
   }
+  TC->SlotTypes.reserve(SlotL.size());
   for (const LatticeType &L : SlotL)
     TC->SlotTypes.push_back(L.T ? L.T : ctx().bottom());
   for (Diagnostic &D : F.FrameErrors)

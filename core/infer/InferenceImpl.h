@@ -14,6 +14,7 @@
 
 #include <map>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 
 namespace prism {
@@ -33,10 +34,26 @@ struct MIKey {
   std::vector<Type *> Sig;
   bool InBounds = false;
   std::vector<std::optional<ConstValue>> ConstArgs;
-  friend bool operator==(const MIKey &A, const MIKey &B);
+};
+/// An MIKey's fields, not owned: the table is searched with one, so
+/// finding an existing instance allocates nothing.
+struct MIKeyRef {
+  Method *M = nullptr;
+  std::span<Type *const> Sig;
+  bool InBounds = false;
+  std::span<const std::optional<ConstValue>> ConstArgs;
+  MIKeyRef(Method *M, std::span<Type *const> Sig, bool InBounds,
+           std::span<const std::optional<ConstValue>> ConstArgs)
+      : M(M), Sig(Sig), InBounds(InBounds), ConstArgs(ConstArgs) {}
+  MIKeyRef(const MIKey &K) : MIKeyRef(K.M, K.Sig, K.InBounds, K.ConstArgs) {}
 };
 struct MIKeyHash {
-  size_t operator()(const MIKey &K) const;
+  using is_transparent = void;
+  size_t operator()(MIKeyRef K) const;
+};
+struct MIKeyEq {
+  using is_transparent = void;
+  bool operator()(MIKeyRef A, MIKeyRef B) const;
 };
 
 /// The inference state of one MethodInstance while it is being inferred.
@@ -107,7 +124,7 @@ struct InferenceEngine::Impl {
 
   std::mutex TableLock; ///< guards MIs, ByFunc, BoundsCheckUse, Missing*
   std::unordered_map<infer::MIKey, std::unique_ptr<MethodInstance>,
-                     infer::MIKeyHash>
+                     infer::MIKeyHash, infer::MIKeyEq>
       MIs;
   std::unordered_map<GenericFunction *, std::vector<MethodInstance *>> ByFunc;
   std::unordered_map<const Method *, bool> BoundsCheckUse;

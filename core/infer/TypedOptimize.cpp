@@ -68,6 +68,17 @@ IRValue nothingValue() {
   return IRValue::constant(std::move(Nothing));
 }
 
+/// Room for N statements in each of T's per-statement vectors.
+void reserveStatements(TypedCode &T, size_t N) {
+  T.Code.reserve(N);
+  T.SSATypes.reserve(N);
+  T.Invokes.reserve(N);
+  T.Builtins.reserve(N);
+  T.ArgTypes.reserve(N);
+  T.InlineStacks.reserve(N);
+  T.StmtFiles.reserve(N);
+}
+
 /// Rewrites values in a statement's arguments.
 template <typename Fn> void mapArgs(Stmt &S, Fn &&F) {
   for (IRValue &V : S.Args)
@@ -159,6 +170,7 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
   Out.SlotFirstAssign = C.SlotFirstAssign;
   Out.NumArgs = C.NumArgs;
   Out.File = C.File;
+  reserveStatements(Out, N); // at least; inlining grows it
   // Old statement → first new statement (label targets) and old SSA value →
   // its new value (an SSA or, for inlined calls, the result slot).
   std::vector<size_t> Start(N + 1, 0);
@@ -247,10 +259,11 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       Out.SlotTypes.push_back(I < K->SlotTypes.size() ? K->SlotTypes[I] : nullptr);
       Out.SlotFirstAssign.push_back(UINT32_MAX);
     }
-    std::vector<LatticeType> CallArgT =
-        PC < C.ArgTypes.size() ? C.ArgTypes[PC] : std::vector<LatticeType>{};
-    std::vector<std::optional<IRValue>> ArgValue(K->NumArgs + 1);
-    std::vector<bool> Reassigned(K->NumArgs + 1, false);
+    static const std::vector<LatticeType> NoArgTypes;
+    const std::vector<LatticeType> &CallArgT =
+        PC < C.ArgTypes.size() ? C.ArgTypes[PC] : NoArgTypes;
+    llvm::SmallVector<std::optional<IRValue>, 4> ArgValue(K->NumArgs + 1);
+    llvm::SmallVector<bool, 8> Reassigned(K->NumArgs + 1, false);
     size_t Returns = 0;
     for (const Stmt &KS : K->Code) {
       if (KS.K == StmtKind::Assign && KS.Slot <= K->NumArgs)
@@ -428,7 +441,7 @@ void Optimizer::propagate() {
         ++Assigns[S.Slot];
         AssignAt[S.Slot] = PC;
       }
-    DefiniteAssignment Assigned(Out);
+    std::optional<DefiniteAssignment> Assigned; // built when first asked
     for (size_t PC = 0; PC < N; ++PC) {
       Stmt &S = Out.Code[PC];
       if (S.K == StmtKind::Nop)
@@ -436,7 +449,11 @@ void Optimizer::propagate() {
       for (size_t I = 0; I < S.Args.size(); ++I) {
         const IRValue &V = S.Args[I];
         if (V.K != IRValue::Slot || V.Index <= Out.NumArgs || V.Index >= NS ||
-            Assigns[V.Index] != 1 || !Assigned.assigned(PC, V.Index))
+            Assigns[V.Index] != 1)
+          continue;
+        if (!Assigned)
+          Assigned.emplace(Out);
+        if (!Assigned->assigned(PC, V.Index))
           continue;
         size_t At = AssignAt[V.Index];
         std::optional<LatticeType> L = LatticeOf(At, 0);
@@ -712,6 +729,7 @@ void Optimizer::compact() {
   C.NumArgs = Out.NumArgs;
   C.File = Out.File;
   C.Inlining = std::move(Out.Inlining);
+  reserveStatements(C, K);
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = Out.Code[PC];
     if (S.K == StmtKind::Nop)
