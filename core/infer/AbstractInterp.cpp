@@ -406,17 +406,18 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
                                      const std::vector<Type *> &Sig,
                                      bool AllowConstProp,
                                      MethodInstance **Target) {
-  LookupResult LR = GF->lookup(Sig, F.W);
-  if (LR.Status == LookupStatus::NoMethod && GF->ConstructorOf &&
+  const LookupResult *Found = &E.lookup(GF, Sig, F.W);
+  if (Found->Status == LookupStatus::NoMethod && GF->ConstructorOf &&
       GF->ConstructorOf != ctx().typeTypeName()) {
     // `(::Type{T})(x) where T` methods live in the table of `Type` itself.
     GenericFunction *TypeTable = E.Env.constructorFunction(ctx().typeTypeName());
-    LookupResult Alt = TypeTable->lookup(Sig, F.W);
+    const LookupResult &Alt = E.lookup(TypeTable, Sig, F.W);
     if (Alt.Status != LookupStatus::NoMethod) {
       GF = TypeTable;
-      LR = std::move(Alt);
+      Found = &Alt;
     }
   }
+  const LookupResult &LR = *Found;
   if (LR.Status != LookupStatus::Found) {
     error(PC, dispatchDiagnostic(*GF, Sig, LR, locOf(PC)));
     if (LR.Status == LookupStatus::NoMethod)

@@ -11,6 +11,7 @@
 
 #include "infer/InferenceImpl.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
@@ -50,6 +51,10 @@ size_t MIKeyHash::operator()(MIKeyRef K) const {
       H = Mix(H, (size_t(C->K) << 56) ^ C->Bits ^
                      std::hash<const void *>()(C->Name.opaque()));
   return H;
+}
+
+size_t DispatchKeyHash::operator()(DispatchKeyRef K) const {
+  return llvm::hash_combine(K.F, llvm::hash_combine_range(K.Sig.begin(), K.Sig.end()));
 }
 
 void Frame::reset(size_t N) {
@@ -104,6 +109,18 @@ MethodInstance *InferenceEngine::Impl::internMI(
   ByFunc[M->Func].push_back(Raw);
   MIs.emplace(std::move(K), std::move(MI));
   return Raw;
+}
+
+const LookupResult &InferenceEngine::Impl::lookup(GenericFunction *GF,
+                                                  std::span<Type *const> Sig,
+                                                  World W) {
+  assert(W == DispatchWorld && "inferToplevel sets the lookup table's world");
+  auto It = Dispatch.find(DispatchKeyRef(GF, Sig));
+  if (It == Dispatch.end())
+    It = Dispatch
+             .emplace(DispatchKey{GF, {Sig.begin(), Sig.end()}}, GF->lookup(Sig, W))
+             .first;
+  return It->second;
 }
 
 bool InferenceEngine::Impl::usesBoundsCheck(const Method *M) {
@@ -402,6 +419,13 @@ DiagLoc callSiteIn(const CodeInstance &Parent, const MethodInstance *Callee) {
 llvm::Expected<InferResult>
 InferenceEngine::inferToplevel(std::span<const FunctionSpec> Specs, World W) {
   std::lock_guard<std::recursive_mutex> G(P->InferLock);
+  // Lookups of another world, or made before methods were added or deleted
+  // (they moved the bounds of each answer's world range), start afresh.
+  if (W != P->DispatchWorld || P->Env.currentWorld() != P->DispatchEnvWorld) {
+    P->Dispatch.clear();
+    P->DispatchWorld = W;
+    P->DispatchEnvWorld = P->Env.currentWorld();
+  }
   InferResult Result;
   Result.W = W;
   Result.Bounds = P->Bounds;
@@ -412,7 +436,7 @@ InferenceEngine::inferToplevel(std::span<const FunctionSpec> Specs, World W) {
     std::vector<Type *> Sig{calleeTypeOf(Spec.Func)};
     for (Type *T : Spec.ArgTuple->params())
       Sig.push_back(T);
-    LookupResult LR = Spec.Func->lookup(Sig, W);
+    const LookupResult &LR = P->lookup(Spec.Func, Sig, W);
     if (LR.Status != LookupStatus::Found) {
       Diags.push_back(dispatchDiagnostic(*Spec.Func, Sig, LR, {}));
       continue;

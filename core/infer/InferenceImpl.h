@@ -12,6 +12,7 @@
 #include "infer/Inference.h"
 #include "infer/Lattice.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <span>
@@ -54,6 +55,30 @@ struct MIKeyHash {
 struct MIKeyEq {
   using is_transparent = void;
   bool operator()(MIKeyRef A, MIKeyRef B) const;
+};
+
+/// A method lookup: the function and the argument types, callee type
+/// first. DispatchKeyRef is the same without owning the types.
+struct DispatchKey {
+  GenericFunction *F = nullptr;
+  std::vector<Type *> Sig;
+};
+struct DispatchKeyRef {
+  GenericFunction *F = nullptr;
+  std::span<Type *const> Sig;
+  DispatchKeyRef(GenericFunction *F, std::span<Type *const> Sig) : F(F), Sig(Sig) {}
+  DispatchKeyRef(const DispatchKey &K) : F(K.F), Sig(K.Sig) {}
+};
+struct DispatchKeyHash {
+  using is_transparent = void;
+  size_t operator()(DispatchKeyRef K) const;
+};
+struct DispatchKeyEq {
+  using is_transparent = void;
+  bool operator()(DispatchKeyRef A, DispatchKeyRef B) const {
+    return A.F == B.F &&
+           std::equal(A.Sig.begin(), A.Sig.end(), B.Sig.begin(), B.Sig.end());
+  }
 };
 
 /// The inference state of one MethodInstance while it is being inferred.
@@ -134,6 +159,20 @@ struct InferenceEngine::Impl {
       Missing;
   /// CodeInstances that used an undefined global name, by name.
   std::unordered_map<Symbol, std::vector<CodeInstance *>> MissingNames;
+
+  /// Method lookups in DispatchWorld (under InferLock), as Julia caches
+  /// them per method table: a kernel calls `+(Float32, Float32)` thousands
+  /// of times, and each lookup matches the signature against every method
+  /// of `+`. inferToplevel empties the table when it starts in another world
+  /// or the environment's world moved (never during an inference, so the
+  /// references lookup returns stay valid throughout it).
+  World DispatchWorld = 0;
+  World DispatchEnvWorld = 0;
+  std::unordered_map<infer::DispatchKey, LookupResult, infer::DispatchKeyHash,
+                     infer::DispatchKeyEq>
+      Dispatch;
+  const LookupResult &lookup(GenericFunction *GF, std::span<Type *const> Sig,
+                             World W);
 
   // Inference stack (under InferLock).
   std::vector<infer::Frame *> Stack;

@@ -141,6 +141,40 @@ TEST_F(InferTest, MoreSpecificMethodInvalidatesDependents) {
   EXPECT_EQ(infer("kernel(Int)"), K2);
 }
 
+// The engine keeps the method lookups of the world it infers in: a new
+// method, or inference in another world, must not be answered from it.
+TEST_F(InferTest, MethodLookupsAreRememberedOnlyWithinTheirWorld) {
+  loadText("k.jl", "child(i) = i + 1\nkernel(i) = child(i) + child(i + 1)\n");
+  World Before = Env.currentWorld();
+  CodeInstance *K1 = infer("kernel(Int)");
+  ASSERT_NE(K1, nullptr);
+  auto ChildMethod = [](const CodeInstance *CI) {
+    for (MethodInstance *E : CI->Edges)
+      if (E->Def->Name.str() == "child")
+        return E->Def;
+    return static_cast<Method *>(nullptr);
+  };
+  Method *Generic = ChildMethod(K1);
+  ASSERT_NE(Generic, nullptr);
+  LoadResult L = loadText("k2.jl", "child(i::Int64) = i - 1\n");
+  Engine.invalidate(L);
+  CodeInstance *K2 = infer("kernel(Int)");
+  ASSERT_NE(K2, nullptr);
+  EXPECT_NE(K2, K1);
+  EXPECT_EQ(ChildMethod(K2), L.Added.at(0));
+  // Back in the world before the method: the generic one, as before.
+  FunctionSpec S = spec("kernel(Int)");
+  auto Old = Engine.inferToplevel({&S, 1}, Before);
+  ASSERT_TRUE(bool(Old)) << renderAll(Old.takeError());
+  EXPECT_EQ(Old->Roots.at(0), K1);
+  EXPECT_EQ(ChildMethod(Old->Roots.at(0)), Generic);
+  // A new callee instance in the old world goes through lookup again.
+  FunctionSpec S2 = spec("child(Int)");
+  auto OldChild = Engine.inferToplevel({&S2, 1}, Before);
+  ASSERT_TRUE(bool(OldChild)) << renderAll(OldChild.takeError());
+  EXPECT_EQ(OldChild->Roots.at(0)->MI->Def, Generic);
+}
+
 TEST_F(InferTest, DefiningAnUndefinedNameInvalidatesItsUsers) {
   loadText("k.jl", "broken(x) = later(x) + 1\n");
   EXPECT_FALSE(inferErrors("broken(Int64)").empty());
