@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <string>
 
 namespace prism {
@@ -77,7 +78,8 @@ bool isHexDigit(char C) {
   return isDigit(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
 }
 
-const char *const Keywords[] = {
+// string_views: a lexer compares against these at every name and operator.
+constexpr std::string_view Keywords[] = {
     "function", "end",    "if",       "elseif",  "else",   "while",
     "for",      "in",     "break",    "continue", "return", "struct",
     "mutable",  "abstract", "const",  "begin",   "where",  "local",
@@ -86,7 +88,7 @@ const char *const Keywords[] = {
     "export",   "baremodule"};
 
 /// Operators, longest first so that a linear scan finds the longest match.
-const char *const Operators[] = {
+constexpr std::string_view Operators[] = {
     ">>>=", "===", "!==", ">>>", "<<=", ">>=", "...", "==", "!=", "<=",
     ">=",   "&&",  "||",  "<<",  ">>",  "+=",  "-=",  "*=", "/=", "%=",
     "&=",   "|=",  "^=",  "::",  "<:",  ">:",  "->",  "|>", "//", "..",
@@ -395,7 +397,7 @@ void Lexer::identifier() {
     Toks.back().Bits = Text == "true";
     return;
   }
-  for (const char *K : Keywords)
+  for (std::string_view K : Keywords)
     if (Text == K) {
       push(Tok::Keyword, Start, Text);
       return;
@@ -539,9 +541,9 @@ std::vector<Token> Lexer::run() {
       break;
     }
     bool Matched = false;
-    for (const char *Op : Operators) {
-      size_t L = std::strlen(Op);
-      if (Src.substr(Pos, L) == Op) {
+    for (std::string_view Op : Operators) {
+      size_t L = Op.size();
+      if (Op[0] == C && Src.substr(Pos, L) == Op) {
         Pos += L;
         push(Tok::Op, Start, Src.substr(Start, L));
         Matched = true;
