@@ -109,15 +109,18 @@ JobCompiler makeDriverJobCompiler() {
     // without the views' snapshots). Left, like ptxas, for after the code
     // is shown: it doubled the time from an edit to the new code.
     R.Report->Cache.Pending = true;
-    Out.Finish = [Config = *Config, Asm = std::move(R.DeferredAsm), State,
-                  &Engine, Spec](JobReport &Report) {
-      if (!Asm.empty())
+    if (!R.DeferredAsm.empty())
+      Out.Finish.push_back([Config = *Config,
+                            Asm = std::move(R.DeferredAsm)](JobReport &Report) {
         measureResources(*Config, Asm, Report.Resources);
+      });
+    Out.Finish.push_back([Config = *Config, State, &Engine,
+                          Spec](JobReport &Report) {
       Report.Cache.Pending = false;
       if (llvm::Error E = probeCache(State->cacheFor(Engine), *Config, Spec,
                                      CacheProbes, Report.Cache))
         llvm::consumeError(std::move(E)); // the stages above show why
-    };
+    });
     return Out;
   };
 }

@@ -17,6 +17,7 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,8 +69,8 @@ struct WatchedJob {
   JobState State;
   std::vector<const CodeInstance *> Used;
   bool NeedsCompile = true;
-  /// The report's figures still to measure (CompiledJob::Finish).
-  std::function<void(JobReport &)> PendingFinish;
+  /// The report's figures still to measure (CompiledJob::Finish), in order.
+  std::deque<std::function<void(JobReport &)>> PendingFinish;
 };
 } // namespace
 
@@ -572,7 +573,8 @@ void Workspace::compilePending(const std::string &Reason,
     }
     J.State.Report = R.Report;
     J.Used = std::move(R.Used);
-    J.PendingFinish = std::move(R.Finish);
+    J.PendingFinish.assign(std::make_move_iterator(R.Finish.begin()),
+                           std::make_move_iterator(R.Finish.end()));
     J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
                                                   : JobStatus::Error;
     ++J.State.Compiles;
@@ -586,22 +588,21 @@ void Workspace::compilePending(const std::string &Reason,
 }
 
 void Workspace::finishPending() {
-  bool CodePublished = false;
   for (WatchedJob &J : S->Jobs) {
-    if (!J.PendingFinish || !J.State.Report)
-      continue;
-    // A newer edit comes first; what is left is measured after it (or
-    // replaced by its recompile).
-    if (newerEditQueued())
-      return;
-    if (!CodePublished) {
-      publish(); // the recompiled code, before ptxas and the cache run
-      CodePublished = true;
+    while (!J.PendingFinish.empty() && J.State.Report) {
+      // A newer edit comes first; what is left is measured after it (or
+      // replaced by its recompile).
+      if (newerEditQueued())
+        return;
+      // What is known so far before each step: the recompiled code before
+      // ptxas runs, ptxas's figures before the cache compiles (the worker
+      // publishes the last step's).
+      publish();
+      auto Measured = std::make_shared<JobReport>(*J.State.Report);
+      J.PendingFinish.front()(*Measured);
+      J.PendingFinish.pop_front();
+      J.State.Report = std::move(Measured);
     }
-    auto Measured = std::make_shared<JobReport>(*J.State.Report);
-    J.PendingFinish(*Measured);
-    J.PendingFinish = nullptr;
-    J.State.Report = std::move(Measured);
   }
 }
 

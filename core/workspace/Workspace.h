@@ -139,10 +139,12 @@ using WorkspaceSnapshotRef = std::shared_ptr<const WorkspaceSnapshot>;
 struct CompiledJob {
   JobReportRef Report;
   std::vector<const CodeInstance *> Used;
-  /// Work left for after the code is published: resource figures that take
-  /// a tool (ptxas) and the compile cache's figures (the cache compiles the
-  /// job on its own, as a launch would). Fills them into a copy of Report.
-  std::function<void(JobReport &)> Finish;
+  /// Work left for after the code is published, in steps run in order:
+  /// resource figures that take a tool (ptxas), then the compile cache's
+  /// figures (the cache compiles the job on its own, as a launch would).
+  /// Each fills its figures into a copy of Report, which is published; a
+  /// newer edit goes first between two steps.
+  std::vector<std::function<void(JobReport &)>> Finish;
 };
 /// The last argument is raised when a newer edit arrives: the compile
 /// should stop early (CompileOptions::Cancel) and report "cancelled".
@@ -205,7 +207,7 @@ private:
                       InvalidationEvent *Ev = nullptr);
   /// Appends to the bounded log (the oldest events go).
   InvalidationEvent &logEvent(InvalidationEvent Ev);
-  /// Runs each job's CompiledJob::Finish, after publishing the code.
+  /// Runs each job's CompiledJob::Finish steps, publishing before each.
   void finishPending();
   bool newerEditQueued();
   void publish();
