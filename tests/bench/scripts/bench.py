@@ -1070,6 +1070,22 @@ def measure_process(cmd, runs, timeout=3600):
     return walls, rss, None
 
 
+def callgrind_instructions(cmd):
+    """Instructions the command executes, counted by callgrind (the same on
+    every run: the machine's load and caches do not change it); None and
+    why when it cannot be counted."""
+    try:
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                           + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, str(e)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    if p.returncode != 0 or not m:
+        return None, "valgrind exited %d" % p.returncode
+    return int(m.group(1)), None
+
+
 def section_scaling(a, R, prism, outdir):
     sec = "scaling"
     work = os.path.join(outdir, "scaling")
@@ -1079,6 +1095,9 @@ def section_scaling(a, R, prism, outdir):
     clang = shutil.which("clang-16")
     if not clang:
         R.skip(sec, "scaling peer (clang-16)", "clang-16 not installed")
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        R.skip(sec, "scaling instruction counts", "valgrind not installed")
     data = {}
     for kind in ("functions", "statements"):
         pts = []
@@ -1110,6 +1129,16 @@ def section_scaling(a, R, prism, outdir):
                 else:
                     pt["clang_wall_s"] = summary(cw)
                     pt["clang_max_rss_mib"] = summary(crss) if crss else None
+            # Instructions executed, for the sizes the exponent compares: a
+            # count that load and caches do not move (the wall time pays for
+            # the cache misses and page faults of a larger working set too).
+            if valgrind and n in (sizes[0], sizes[-2], sizes[-1]):
+                count, err = callgrind_instructions([prism, "code_ptx", path, sig,
+                                                     "--arch", a.arch])
+                if err:
+                    R.skip(sec, "instruction count %s %d" % (kind, n), err)
+                else:
+                    pt["instructions"] = summary([count / 1e6])  # millions
             log("  %s %5d: Prism %.2f s, %s MiB (front end %s s); clang-16 %s s, %s MiB" % (
                 kind, n, pt["wall_s"]["median"],
                 fmt_num(med(pt["max_rss_mib"])) if pt["max_rss_mib"] else "?",
@@ -1148,6 +1177,15 @@ def section_scaling(a, R, prism, outdir):
                 "baseline" % (pts[0]["n"], kind), "≤ 1.1 (close to linear)", e <= 1.1,
                 "clang-16's exponent on the same program in CUDA C: %s" % fmt_num(ce)
                 if ce is not None else "")
+        e = exponent(pts, "instructions")
+        if e is not None:
+            R.figure(sec, "Scaling, instructions executed (callgrind): %d %s (growth exponent "
+                     "%d→%d)" % (last["n"], kind, pts[-2]["n"], last["n"]),
+                     last["instructions"], pts[-2]["instructions"],
+                     "%d %s" % (pts[-2]["n"], kind), "M instructions", e,
+                     "exponent above the %d-%s baseline" % (pts[0]["n"], kind), "—", None,
+                     "the work itself, without the machine's noise: the wall-time exponent "
+                     "also pays for cache misses and page faults of the larger program")
         if last.get("clang_wall_s"):
             ratio = med(last["wall_s"]) / med(last["clang_wall_s"])
             fe = med(last["front_end_s"]) if last.get("front_end_s") else None
