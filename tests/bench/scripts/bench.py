@@ -1153,7 +1153,7 @@ def section_scaling(a, R, prism, outdir):
         last decade: log10((c(N) - c(10)) / (c(N/10) - c(10)))."""
         if len(pts) < 3 or pts[-1]["n"] != 10 * pts[-2]["n"]:
             return None
-        v = [med(p[key]) if p.get(key) else None for p in pts]
+        v = [med(p[key]) if p.get(key) else None for p in (pts[0], pts[-2], pts[-1])]
         if None in v:
             return None
         num, den = v[-1] - v[0], v[-2] - v[0]
