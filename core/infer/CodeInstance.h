@@ -117,10 +117,10 @@ struct InlineFrame {
 class InlineStack {
 public:
   InlineStack() = default;
-  explicit InlineStack(std::vector<InlineFrame> Frames)
-      : Frames(Frames.empty() ? nullptr
-                              : std::make_shared<const std::vector<InlineFrame>>(
-                                    std::move(Frames))) {}
+  explicit InlineStack(std::vector<InlineFrame> Fs)
+      : Frames(Fs.empty() ? nullptr
+                          : std::make_shared<const std::vector<InlineFrame>>(
+                                std::move(Fs))) {}
   /// Outer's frames, then Here, then Inner's.
   static InlineStack nest(const InlineStack &Outer, const InlineFrame &Here,
                           const InlineStack &Inner) {
@@ -150,7 +150,7 @@ public:
   const void *identity() const { return Frames.get(); }
 
 private:
-  std::shared_ptr<const std::vector<InlineFrame>> Frames;
+  std::shared_ptr<const std::vector<InlineFrame>> Frames; ///< null when empty
 };
 
 /// Why the typed-IR inliner did or did not inline a call.
