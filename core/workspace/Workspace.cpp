@@ -17,7 +17,6 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
-#include <deque>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -70,7 +69,7 @@ struct WatchedJob {
   std::vector<const CodeInstance *> Used;
   bool NeedsCompile = true;
   /// The report's figures still to measure (CompiledJob::Finish), in order.
-  std::deque<std::function<void(JobReport &)>> PendingFinish;
+  std::vector<std::function<void(JobReport &)>> PendingFinish;
 };
 } // namespace
 
@@ -573,8 +572,7 @@ void Workspace::compilePending(const std::string &Reason,
     }
     J.State.Report = R.Report;
     J.Used = std::move(R.Used);
-    J.PendingFinish.assign(std::make_move_iterator(R.Finish.begin()),
-                           std::make_move_iterator(R.Finish.end()));
+    J.PendingFinish = std::move(R.Finish);
     J.State.Status = (R.Report && R.Report->ok()) ? JobStatus::Ok
                                                   : JobStatus::Error;
     ++J.State.Compiles;
@@ -600,7 +598,7 @@ void Workspace::finishPending() {
       publish();
       auto Measured = std::make_shared<JobReport>(*J.State.Report);
       J.PendingFinish.front()(*Measured);
-      J.PendingFinish.pop_front();
+      J.PendingFinish.erase(J.PendingFinish.begin()); // two steps at most
       J.State.Report = std::move(Measured);
     }
   }
