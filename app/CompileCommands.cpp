@@ -353,24 +353,28 @@ static llvm::json::Object cacheJson(const CacheFigures &C) {
       {"disk", std::move(Disk)}};
 }
 
-/// One block size's occupancy as JSON.
+/// One block size's occupancy as JSON (for gcn a block is a workgroup, a
+/// warp a wave and an SM a CU; "waves_per_simd" adds the average per SIMD).
 llvm::json::Object occupancyPointJson(const Occupancy &O) {
   llvm::json::Array Limits;
-  for (OccupancyLimit L : {LimitRegisters, LimitShared, LimitWarps, LimitBlocks})
+  for (OccupancyLimit L : {LimitRegisters, LimitScalarRegisters, LimitShared,
+                           LimitWarps, LimitBlocks})
     if (O.Limits & L)
-      Limits.push_back(occupancyLimitNames(L));
+      Limits.push_back(occupancyLimitNames(L, O.Amd));
   llvm::json::Object P{{"threads", O.BlockSize},
                        {"blocks_per_sm", O.BlocksPerSM},
                        {"warps_per_sm", O.WarpsPerSM},
                        {"occupancy", O.fraction()},
                        {"limited_by", std::move(Limits)}};
+  if (O.Amd)
+    P["waves_per_simd"] = O.warpsPerPartition();
   if (!O.Why.empty())
     P["cannot_launch"] = O.Why;
   return P;
 }
 
-/// The ptx kernel's theoretical occupancy by block size (null when there
-/// is none: another target, or no ptxas figures).
+/// The kernel's theoretical occupancy by block size (null when there is
+/// none: another target or arch, or no register figures).
 llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
   std::vector<Occupancy> Curve = reportOccupancy(R);
   if (Curve.empty())
@@ -378,7 +382,7 @@ llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
   llvm::json::Array Points;
   for (const Occupancy &O : Curve)
     Points.push_back(occupancyPointJson(O));
-  const SmLimits L = *smLimits(R.Arch);
+  const MultiprocessorLimits L = *reportLimits(R);
   llvm::json::Object J{{"arch", R.Arch},
                        {"max_warps_per_sm", L.maxWarpsPerSM()},
                        {"max_blocks_per_sm", L.MaxBlocksPerSM},
@@ -392,32 +396,60 @@ llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
 
 void printOccupancy(const JobReport &R, uint64_t Threads) {
   std::vector<Occupancy> Curve = reportOccupancy(R);
-  if (Curve.empty())
+  if (Curve.empty()) {
+    if (R.Target == "gcn" && R.Kernel && R.Resources.WavesPerSIMD)
+      llvm::outs() << "\n  occupancy: no table for " << R.Arch
+                   << " (the model covers gfx9: GCN and CDNA); waves/SIMD "
+                      "above is the backend's own figure\n";
     return;
-  llvm::outs() << "\n  occupancy (" << describeSm(R.Arch, *smLimits(R.Arch))
+  }
+  const MultiprocessorLimits L = *reportLimits(R);
+  llvm::outs() << "\n  occupancy (" << describeMultiprocessor(R.Arch, L)
                << "):\n";
-  llvm::outs() << llvm::formatv("  {0,7} {1,6} {2,6} {3,10}  {4}\n", "threads",
-                                "blocks", "warps", "occupancy", "limited by");
+  // AMD adds the waves per SIMD, the unit of the backend's own figure.
+  std::string Head = llvm::formatv("  {0,7} {1,6} {2,6}", "threads",
+                                   L.Amd ? "groups" : "blocks",
+                                   L.Amd ? "waves" : "warps");
+  if (L.Amd)
+    Head += llvm::formatv(" {0,10}", "waves/SIMD");
+  llvm::outs() << Head
+               << llvm::formatv(" {0,10}  {1}\n", "occupancy", "limited by");
   for (const Occupancy *O : occupancyRows(Curve)) {
     if (!O->BlocksPerSM) {
       llvm::outs() << llvm::formatv("  {0,7}  cannot launch: {1}\n",
                                     O->BlockSize, O->Why);
       continue;
     }
-    llvm::outs() << llvm::formatv(
-        "  {0,7} {1,6} {2,6} {3,9}%  {4}\n", O->BlockSize, O->BlocksPerSM,
-        O->WarpsPerSM, int(O->fraction() * 100 + 0.5),
-        occupancyLimitNames(O->Limits));
+    std::string Row = llvm::formatv("  {0,7} {1,6} {2,6}", O->BlockSize,
+                                    O->BlocksPerSM, O->WarpsPerSM);
+    if (L.Amd)
+      Row += llvm::formatv(" {0,10}", formatPerPartition(*O));
+    llvm::outs() << Row
+                 << llvm::formatv(" {0,9}%  {1}\n",
+                                  int(O->fraction() * 100 + 0.5),
+                                  occupancyLimitNames(O->Limits, L.Amd));
   }
   if (const Occupancy *Best = bestOccupancy(Curve))
-    llvm::outs() << llvm::formatv("  highest: {0}% from {1} threads per block{2}\n",
+    llvm::outs() << llvm::formatv("  highest: {0}% from {1} threads per {2}{3}\n",
                                   int(Best->fraction() * 100 + 0.5),
-                                  Best->BlockSize,
+                                  Best->BlockSize, L.blockWord(),
                                   R.MaxThreads ? llvm::formatv(
                                                      " (launch bound {0})",
                                                      R.MaxThreads)
                                                      .str()
                                                : std::string());
+  // The backend's figure assumes the largest workgroup and admits waves
+  // one by one; say so where the two differ.
+  if (L.Amd && R.Resources.WavesPerSIMD) {
+    const Occupancy &Largest = Curve.back();
+    if (Largest.BlocksPerSM &&
+        Largest.warpsPerPartition() != double(*R.Resources.WavesPerSIMD))
+      llvm::outs() << llvm::formatv(
+          "  the backend's waves/SIMD ({0}) counts waves one by one; a "
+          "workgroup of {1} threads is admitted whole: {2} per SIMD\n",
+          *R.Resources.WavesPerSIMD, Largest.BlockSize,
+          formatPerPartition(Largest));
+  }
   if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
     llvm::outs() << "  at " << At->BlockSize
                  << " threads: " << describeOccupancy(*At) << "\n";

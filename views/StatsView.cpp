@@ -209,13 +209,16 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
       {"constant memory", U.ConstBytes, true}, {"local memory", U.LocalBytes, true},
       {"VGPRs", U.VGPRs, false},            {"SGPRs", U.SGPRs, false},
       {"scratch", U.ScratchBytes, true},    {"LDS", U.LDSBytes, true},
+      {"waves/SIMD (backend)", U.WavesPerSIMD, false},
       {"instructions", U.Instructions, false},
   };
   bool Any = false;
   if (ImGui::BeginTable("##res", 2,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     for (const Fig &F : Figs) {
-      if (!F.V)
+      // gcn: the backend's LDS figure says what the emitter's shared
+      // memory does.
+      if (!F.V || (&F.V == &U.SharedBytes && U.LDSBytes))
         continue;
       Any = true;
       ImGui::TableNextRow();
@@ -264,7 +267,7 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   auto ColorOf = [&](const Occupancy &O) {
     if (!O.BlocksPerSM)
       return C.Error;
-    if (O.Limits & LimitRegisters)
+    if (O.Limits & (LimitRegisters | LimitScalarRegisters))
       return C.Warning;
     if (O.Limits & LimitShared)
       return C.Busy;
@@ -273,14 +276,18 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   ImGui::Spacing();
   ImGui::Separator();
   const Occupancy *Best = bestOccupancy(Occ);
+  const MultiprocessorLimits L = *reportLimits(R);
+  const char *Block = L.blockWord(), *Warp = L.warpWord();
   ImGui::Text("occupancy");
   ImGui::SameLine();
-  ImGui::TextDisabled("warps per SM by block size, %s", R.Arch.c_str());
+  ImGui::TextDisabled("%ss per %s by %s size, %s", Warp, L.unitWord(), Block,
+                      R.Arch.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s\nThe kernel's registers and shared memory stay as "
-                      "compiled; a block size\nthe kernel was not written for "
-                      "may still be wrong for it.",
-                      describeSm(R.Arch, *smLimits(R.Arch)).c_str());
+    ImGui::SetTooltip("%s\nThe kernel's registers and %s stay as compiled; a "
+                      "%s size\nthe kernel was not written for may still be "
+                      "wrong for it.",
+                      describeMultiprocessor(R.Arch, L).c_str(),
+                      L.Amd ? "LDS" : "shared memory", Block);
 
   float W = ImGui::GetContentRegionAvail().x;
   // Room below for the axis, the legend, the Run form's line (often two)
@@ -321,23 +328,41 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
       continue;
     HoveredBlock = O.BlockSize;
     ImGui::BeginTooltip();
-    ImGui::Text("%d threads per block", O.BlockSize);
+    ImGui::Text("%d threads per %s", O.BlockSize, Block);
     if (!O.BlocksPerSM) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
                          "cannot launch: %s", O.Why.c_str());
     } else {
-      ImGui::Text("%d blocks, %d of %d warps per SM (%.0f%%)", O.BlocksPerSM,
-                  O.WarpsPerSM, O.MaxWarpsPerSM, O.fraction() * 100);
-      ImGui::Text("limited by %s", occupancyLimitNames(O.Limits).c_str());
+      ImGui::Text("%d %ss, %d of %d %ss per %s (%.0f%%)", O.BlocksPerSM,
+                  Block, O.WarpsPerSM, O.MaxWarpsPerSM, Warp, L.unitWord(),
+                  O.fraction() * 100);
+      if (L.Amd)
+        ImGui::Text("%s waves per SIMD", formatPerPartition(O).c_str());
+      ImGui::Text("limited by %s",
+                  occupancyLimitNames(O.Limits, L.Amd).c_str());
       auto Lim = [](int N) {
         return N == INT_MAX ? std::string("no limit") : std::to_string(N);
       };
-      ImGui::TextDisabled("blocks each allows: registers %s, shared memory "
-                          "%s, warp slots %s, block limit %s",
-                          Lim(O.ByRegisters).c_str(), Lim(O.ByShared).c_str(),
-                          Lim(O.ByWarps).c_str(), Lim(O.ByBlocks).c_str());
-      ImGui::TextDisabled("per block: %d registers, %d bytes of shared memory",
-                          O.RegistersPerBlock, O.SharedPerBlock);
+      if (L.Amd)
+        ImGui::TextDisabled("workgroups each allows: VGPRs %s, SGPRs %s, LDS "
+                            "%s, wave slots %s, barriers %s",
+                            Lim(O.ByRegisters).c_str(),
+                            Lim(O.ByScalarRegisters).c_str(),
+                            Lim(O.ByShared).c_str(), Lim(O.ByWarps).c_str(),
+                            Lim(O.ByBlocks).c_str());
+      else
+        ImGui::TextDisabled("blocks each allows: registers %s, shared memory "
+                            "%s, warp slots %s, block limit %s",
+                            Lim(O.ByRegisters).c_str(), Lim(O.ByShared).c_str(),
+                            Lim(O.ByWarps).c_str(), Lim(O.ByBlocks).c_str());
+      if (L.Amd)
+        ImGui::TextDisabled("per workgroup: %d bytes of LDS (in 512-byte "
+                            "blocks)",
+                            O.SharedPerBlock);
+      else
+        ImGui::TextDisabled(
+            "per block: %d registers, %d bytes of shared memory",
+            O.RegistersPerBlock, O.SharedPerBlock);
     }
     ImGui::EndTooltip();
   }
@@ -359,9 +384,9 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::TextDisabled("%s", Name);
     ImGui::SameLine();
   };
-  Key(C.Ok, "warps/blocks");
-  Key(C.Warning, "registers");
-  Key(C.Busy, "shared memory");
+  Key(C.Ok, L.Amd ? "waves/barriers" : "warps/blocks");
+  Key(C.Warning, L.Amd ? "VGPRs/SGPRs" : "registers");
+  Key(C.Busy, L.Amd ? "LDS" : "shared memory");
   ImGui::NewLine();
   if (AtLaunch) {
     std::string Line = describeOccupancy(*AtLaunch);
@@ -372,11 +397,12 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::PopStyleColor();
   }
   if (Best)
-    ImGui::Text("highest %.0f%% from %d threads per block",
-                Best->fraction() * 100, Best->BlockSize);
+    ImGui::Text("highest %.0f%% from %d threads per %s",
+                Best->fraction() * 100, Best->BlockSize, Block);
   else
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
-                       "no block size can launch: %s", Occ.front().Why.c_str());
+                       "no %s size can launch: %s", Block,
+                       Occ.front().Why.c_str());
 }
 
 void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {

@@ -1,6 +1,6 @@
 # Occupancy: how many blocks an SM keeps resident, and what stops more.
 # Teaches: a block's shared memory against the SM's (33 KiB a block: 4 blocks on an A100, 6 on an H100).
-# Look at: report --target ptx (the occupancy table) with --arch sm_80, sm_86, sm_90; the GUI's Stats ▸ Resources.
+# Look at: report --target ptx (the occupancy table) with --arch sm_80, sm_86, sm_90; report --target gcn (one workgroup in an AMD CU's 64 KiB of LDS); the GUI's Stats ▸ Resources.
 # job: chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})
 # targets: ptx gcn native
 # run: chunk_sums!(zeros(Float32, 512), collect(Float32, 1:16384)) --blocks 2 --threads 256

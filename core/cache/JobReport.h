@@ -56,6 +56,7 @@ struct ResourceUsage {
   std::optional<int> Registers, Spills, StackBytes, SharedBytes, ConstBytes,
       LocalBytes;                          ///< ptx (ptxas -v), cuda device
   std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
+  std::optional<int> AGPRs; ///< gcn: accumulation registers (MFMA; gfx908+)
   /// gcn: the AMDGPU backend's occupancy, waves per SIMD, for the largest
   /// workgroup the kernel allows.
   std::optional<int> WavesPerSIMD;

@@ -282,6 +282,7 @@ void GcnTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
       continue;
     Take(L, "NumVgprs:", Out.VGPRs);
     Take(L, "NumSgprs:", Out.SGPRs);
+    Take(L, "NumAgprs:", Out.AGPRs);
     Take(L, "ScratchSize:", Out.ScratchBytes);
     Take(L, "LDSByteSize:", Out.LDSBytes);
     Take(L, "Occupancy:", Out.WavesPerSIMD);

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
+#include <tuple>
 
 namespace prism {
 
@@ -30,16 +32,68 @@ constexpr SmRow SmTable[] = {
     {9, 0, 2048, 32, 228}, // H100, H200
 };
 
+/// AMD gfx9 processors LLVM 16 knows. Every CU has 4 SIMDs, 64 KiB of LDS
+/// (allocated in 512-byte blocks) and 16 barriers; CDNA2 and later
+/// (gfx90a, gfx94x) have 8 wave slots per SIMD and a 512-entry register
+/// file shared by VGPRs and AGPRs, allocated in 8s; earlier ones 10 slots
+/// and 256 VGPRs, allocated in 4s. These are the figures the backend's
+/// own occupancy uses (AMDGPUBaseInfo: getMaxWavesPerEU,
+/// getTotalNumVGPRs, getVGPRAllocGranule).
+struct CuRow {
+  const char *Arch;
+  int MaxWavesPerSimd, VgprsPerSimd, VgprGranule;
+};
+constexpr CuRow CuTable[] = {
+    {"gfx900", 10, 256, 4}, {"gfx902", 10, 256, 4}, {"gfx904", 10, 256, 4},
+    {"gfx906", 10, 256, 4}, {"gfx908", 10, 256, 4}, {"gfx909", 10, 256, 4},
+    {"gfx90c", 10, 256, 4}, {"gfx90a", 8, 512, 8},  {"gfx940", 8, 512, 8},
+    {"gfx941", 8, 512, 8},  {"gfx942", 8, 512, 8},
+};
+
 } // namespace
 
-std::optional<SmLimits> smLimits(llvm::StringRef Arch) {
+std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
+  for (const CuRow &Row : CuTable) {
+    if (Arch != Row.Arch)
+      continue;
+    MultiprocessorLimits L;
+    L.Amd = true;
+    L.WarpSize = 64;
+    L.SubPartitions = 4;
+    L.MaxWarpsPerPartition = Row.MaxWavesPerSimd;
+    L.MaxThreadsPerSM = Row.MaxWavesPerSimd * L.SubPartitions * L.WarpSize;
+    // A workgroup of several waves takes one of the CU's 16 barriers; one
+    // of a single wave needs none, so only the wave slots bound those.
+    L.MaxBlocksPerSM = 16;
+    L.OneWarpBlocksUnbounded = true;
+    // Registers in the NVIDIA model's units: a wave's VGPRs times its 64
+    // lanes, allocated in granules, a quarter of the CU's per SIMD.
+    L.RegsPerSM = Row.VgprsPerSimd * L.WarpSize * L.SubPartitions;
+    L.RegsPerBlock = L.RegsPerSM;
+    L.MaxRegsPerThread = Row.VgprsPerSimd;
+    L.RegAllocUnit = Row.VgprGranule * L.WarpSize;
+    L.ScalarRegistersLimit = true;
+    L.SharedPerSM = 64 * 1024;
+    L.SharedPerBlock = 64 * 1024;
+    L.SharedAllocUnit = 512;
+    return L;
+  }
+  return std::nullopt;
+}
+
+int wavesPerSimdWithSgprs(int SGPRs) {
+  // The SGPR file holds 800 per SIMD, given to waves in 16s (gfx9).
+  return SGPRs <= 80 ? 10 : SGPRs <= 88 ? 9 : SGPRs <= 100 ? 8 : 7;
+}
+
+std::optional<MultiprocessorLimits> smLimits(llvm::StringRef Arch) {
   unsigned CC = 0;
   if (!Arch.consume_front("sm_") || Arch.getAsInteger(10, CC))
     return std::nullopt;
   for (const SmRow &Row : SmTable) {
     if (unsigned(Row.Major * 10 + Row.Minor) != CC)
       continue;
-    SmLimits L;
+    MultiprocessorLimits L;
     L.Major = Row.Major;
     L.Minor = Row.Minor;
     L.MaxThreadsPerSM = Row.MaxThreadsPerSM;
@@ -54,34 +108,40 @@ std::optional<SmLimits> smLimits(llvm::StringRef Arch) {
   return std::nullopt;
 }
 
-std::string occupancyLimitNames(unsigned Limits) {
-  static const std::pair<unsigned, const char *> Names[] = {
-      {LimitRegisters, "registers"},
-      {LimitShared, "shared memory"},
-      {LimitWarps, "warps"},
-      {LimitBlocks, "blocks"}};
+std::string occupancyLimitNames(unsigned Limits, bool Amd) {
+  static const std::tuple<unsigned, const char *, const char *> Names[] = {
+      {LimitRegisters, "registers", "VGPRs"},
+      {LimitScalarRegisters, "SGPRs", "SGPRs"},
+      {LimitShared, "shared memory", "LDS"},
+      {LimitWarps, "warps", "waves"},
+      {LimitBlocks, "blocks", "barriers"}};
   std::string Out;
-  for (auto [Bit, Name] : Names)
+  for (auto [Bit, Name, AmdName] : Names)
     if (Limits & Bit)
-      Out += (Out.empty() ? "" : ", ") + std::string(Name);
+      Out += (Out.empty() ? "" : ", ") + std::string(Amd ? AmdName : Name);
   return Out;
 }
 
-Occupancy occupancy(const SmLimits &L, int Registers, int SharedBytes,
-                    int BlockSize) {
+Occupancy occupancy(const MultiprocessorLimits &L, int Registers,
+                    int SharedBytes, int BlockSize, int ScalarRegisters) {
   Occupancy O;
   O.BlockSize = BlockSize;
   O.MaxWarpsPerSM = L.maxWarpsPerSM();
+  O.Partitions = L.SubPartitions;
+  O.Amd = L.Amd;
+  const char *Block = L.blockWord();
+  const char *Shared = L.Amd ? "LDS" : "shared memory";
   if (BlockSize <= 0) {
-    O.Why = "a block needs at least one thread";
+    O.Why = llvm::formatv("a {0} needs at least one thread", Block);
     return O;
   }
   int Warps = ceilDiv(BlockSize, L.WarpSize);
 
-  // Warp slots.
+  // Warp slots. On AMD a workgroup's waves may sit on any of the CU's
+  // SIMDs, so the slots count per CU as on NVIDIA.
   O.ByWarps = BlockSize > L.MaxThreadsPerBlock ? 0 : O.MaxWarpsPerSM / Warps;
   if (!O.ByWarps)
-    O.Why = llvm::formatv("a block may have at most {0} threads",
+    O.Why = llvm::formatv("a {0} may have at most {1} threads", Block,
                           L.MaxThreadsPerBlock);
 
   // Registers go to warps, rounded up to the allocation unit, and each
@@ -93,7 +153,14 @@ Occupancy occupancy(const SmLimits &L, int Registers, int SharedBytes,
   if (Registers > L.MaxRegsPerThread ||
       RegsPerWarp * roundUp(Warps, L.SubPartitions) > L.RegsPerBlock) {
     O.ByRegisters = 0;
-    if (O.Why.empty())
+    if (O.Why.empty() && L.Amd)
+      O.Why = llvm::formatv(
+          "a workgroup of {0} threads is {1} waves of {2} VGPRs, {3} per "
+          "SIMD; a SIMD's {4} VGPRs hold {5} such waves",
+          BlockSize, Warps, Registers, ceilDiv(Warps, L.SubPartitions),
+          L.MaxRegsPerThread,
+          L.RegsPerSM / L.SubPartitions / std::max(RegsPerWarp, 1));
+    else if (O.Why.empty())
       O.Why = llvm::formatv(
           "a block of {0} threads needs {1} registers ({2} per thread, {3} "
           "per warp), more than the {4} a block may use",
@@ -106,6 +173,14 @@ Occupancy occupancy(const SmLimits &L, int Registers, int SharedBytes,
     O.ByRegisters = WarpsPerPartition * L.SubPartitions / Warps;
   }
 
+  // AMD gfx9: the SGPR file, per SIMD like the VGPRs; a limit only where
+  // it allows fewer waves than the SIMD has slots.
+  if (L.ScalarRegistersLimit && ScalarRegisters > 0) {
+    int Waves = wavesPerSimdWithSgprs(ScalarRegisters);
+    if (Waves < L.MaxWarpsPerPartition)
+      O.ByScalarRegisters = Waves * L.SubPartitions / Warps;
+  }
+
   // Shared memory: the kernel's static arrays plus the driver's reserve,
   // rounded to the allocation unit.
   O.SharedPerBlock =
@@ -113,19 +188,23 @@ Occupancy occupancy(const SmLimits &L, int Registers, int SharedBytes,
   if (O.SharedPerBlock > L.SharedPerBlock + L.SharedReservedPerBlock) {
     O.ByShared = 0;
     if (O.Why.empty())
-      O.Why = llvm::formatv("{0} bytes of shared memory per block, more than "
-                            "the {1} a block may declare",
-                            SharedBytes, L.SharedPerBlock);
+      O.Why = llvm::formatv("{0} bytes of {2} per {3}, more than the {1} a "
+                            "{3} may declare",
+                            SharedBytes, L.SharedPerBlock, Shared, Block);
   } else {
     O.ByShared = O.SharedPerBlock ? L.SharedPerSM / O.SharedPerBlock : INT_MAX;
   }
 
-  O.ByBlocks = L.MaxBlocksPerSM;
-  O.BlocksPerSM = std::min({O.ByWarps, O.ByRegisters, O.ByShared, O.ByBlocks});
+  O.ByBlocks = Warps == 1 && L.OneWarpBlocksUnbounded ? INT_MAX
+                                                      : L.MaxBlocksPerSM;
+  O.BlocksPerSM = std::min(
+      {O.ByWarps, O.ByRegisters, O.ByScalarRegisters, O.ByShared, O.ByBlocks});
   if (O.ByWarps == O.BlocksPerSM)
     O.Limits |= LimitWarps;
   if (O.ByRegisters == O.BlocksPerSM)
     O.Limits |= LimitRegisters;
+  if (O.ByScalarRegisters == O.BlocksPerSM)
+    O.Limits |= LimitScalarRegisters;
   if (O.ByShared == O.BlocksPerSM)
     O.Limits |= LimitShared;
   if (O.ByBlocks == O.BlocksPerSM)
@@ -134,39 +213,65 @@ Occupancy occupancy(const SmLimits &L, int Registers, int SharedBytes,
   return O;
 }
 
-std::vector<Occupancy> occupancyCurve(const SmLimits &L, int Registers,
-                                      int SharedBytes, int MaxBlockSize) {
+std::vector<Occupancy> occupancyCurve(const MultiprocessorLimits &L,
+                                      int Registers, int SharedBytes,
+                                      int MaxBlockSize, int ScalarRegisters) {
   int Max = MaxBlockSize > 0 ? std::min(MaxBlockSize, L.MaxThreadsPerBlock)
                              : L.MaxThreadsPerBlock;
   std::vector<Occupancy> Curve;
   for (int B = L.WarpSize; B <= Max; B += L.WarpSize)
-    Curve.push_back(occupancy(L, Registers, SharedBytes, B));
+    Curve.push_back(occupancy(L, Registers, SharedBytes, B, ScalarRegisters));
   // A launch bound that is not a whole number of warps is a size of its own.
   if (Max % L.WarpSize)
-    Curve.push_back(occupancy(L, Registers, SharedBytes, Max));
+    Curve.push_back(occupancy(L, Registers, SharedBytes, Max, ScalarRegisters));
   return Curve;
 }
 
-/// The SM a report's occupancy is about: a ptx kernel whose registers
-/// ptxas measured, for an arch the table knows.
-static std::optional<SmLimits> reportSm(const JobReport &R) {
-  if (R.Target != "ptx" || !R.Kernel || !R.Resources.Registers)
+std::optional<MultiprocessorLimits> reportLimits(const JobReport &R) {
+  if (!R.Kernel)
     return std::nullopt;
-  return smLimits(R.Arch);
+  if (R.Target == "ptx" && R.Resources.Registers)
+    return smLimits(R.Arch);
+  if (R.Target == "gcn" && R.Resources.VGPRs && R.Resources.SGPRs)
+    return cuLimits(R.Arch);
+  return std::nullopt;
 }
 
+namespace {
+
+/// The figures the model takes from a report reportLimits knows.
+struct KernelFigures {
+  int Registers = 0, SharedBytes = 0, ScalarRegisters = 0;
+};
+
+KernelFigures kernelFigures(const JobReport &R) {
+  const ResourceUsage &U = R.Resources;
+  if (R.Target != "gcn")
+    return {U.Registers.value_or(0), U.SharedBytes.value_or(0), 0};
+  // gfx90a and later keep VGPRs and AGPRs in one file: the AGPRs follow
+  // the VGPRs, aligned to 4 (the backend's TotalNumVgprs).
+  int VGPRs = U.VGPRs.value_or(0);
+  if (U.AGPRs && *U.AGPRs > 0)
+    VGPRs = cuLimits(R.Arch)->MaxRegsPerThread == 512
+                ? roundUp(VGPRs, 4) + *U.AGPRs
+                : std::max(VGPRs, *U.AGPRs);
+  return {VGPRs, U.LDSBytes.value_or(0), U.SGPRs.value_or(0)};
+}
+
+} // namespace
+
 std::vector<Occupancy> reportOccupancy(const JobReport &R) {
-  std::optional<SmLimits> L = reportSm(R);
+  std::optional<MultiprocessorLimits> L = reportLimits(R);
   if (!L)
     return {};
-  return occupancyCurve(*L, *R.Resources.Registers,
-                        R.Resources.SharedBytes.value_or(0),
-                        static_cast<int>(R.MaxThreads));
+  KernelFigures K = kernelFigures(R);
+  return occupancyCurve(*L, K.Registers, K.SharedBytes,
+                        static_cast<int>(R.MaxThreads), K.ScalarRegisters);
 }
 
 std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
                                            uint64_t Threads) {
-  std::optional<SmLimits> L = reportSm(R);
+  std::optional<MultiprocessorLimits> L = reportLimits(R);
   if (!Threads || !L)
     return std::nullopt;
   int N = int(std::min<uint64_t>(Threads, INT_MAX));
@@ -174,22 +279,40 @@ std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
     Occupancy O;
     O.BlockSize = N;
     O.MaxWarpsPerSM = L->maxWarpsPerSM();
+    O.Partitions = L->SubPartitions;
+    O.Amd = L->Amd;
     O.Why = llvm::formatv("the kernel was compiled for at most {0} threads "
                           "(--maxthreads)",
                           R.MaxThreads);
     return O;
   }
-  return occupancy(*L, *R.Resources.Registers,
-                   R.Resources.SharedBytes.value_or(0), N);
+  KernelFigures K = kernelFigures(R);
+  return occupancy(*L, K.Registers, K.SharedBytes, N, K.ScalarRegisters);
 }
 
 std::string describeOccupancy(const Occupancy &O) {
   if (!O.BlocksPerSM)
     return "cannot launch: " + O.Why;
+  int Percent = int(O.fraction() * 100 + 0.5);
+  std::string Limits = occupancyLimitNames(O.Limits, O.Amd);
+  if (O.Amd)
+    return llvm::formatv(
+        "{0} workgroup{1}, {2} of {3} waves ({4}%, {5} per SIMD), limited by "
+        "{6}",
+        O.BlocksPerSM, O.BlocksPerSM == 1 ? "" : "s", O.WarpsPerSM,
+        O.MaxWarpsPerSM, Percent, formatPerPartition(O), Limits);
   return llvm::formatv("{0} blocks, {1} of {2} warps ({3}%), limited by {4}",
-                       O.BlocksPerSM, O.WarpsPerSM, O.MaxWarpsPerSM,
-                       int(O.fraction() * 100 + 0.5),
-                       occupancyLimitNames(O.Limits));
+                       O.BlocksPerSM, O.WarpsPerSM, O.MaxWarpsPerSM, Percent,
+                       Limits);
+}
+
+std::string formatPerPartition(const Occupancy &O) {
+  double W = O.warpsPerPartition();
+  if (W == double(int(W)))
+    return std::to_string(int(W));
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.2f", W);
+  return Buf;
 }
 
 std::vector<const Occupancy *>
@@ -201,7 +324,14 @@ occupancyRows(const std::vector<Occupancy> &Curve) {
   return Rows;
 }
 
-std::string describeSm(llvm::StringRef Arch, const SmLimits &L) {
+std::string describeMultiprocessor(llvm::StringRef Arch,
+                                   const MultiprocessorLimits &L) {
+  if (L.Amd)
+    return llvm::formatv("{0} CU: {5} SIMDs of {1} waves, {2} VGPRs per SIMD "
+                         "lane, {3} barriers, {4} KiB LDS",
+                         Arch, L.MaxWarpsPerPartition, L.MaxRegsPerThread,
+                         L.MaxBlocksPerSM, L.SharedPerSM / 1024,
+                         L.SubPartitions);
   return llvm::formatv("{0} SM: {1} warps, {2} blocks, {3} registers, {4} KiB "
                        "shared memory",
                        Arch, L.maxWarpsPerSM(), L.MaxBlocksPerSM, L.RegsPerSM,

@@ -145,11 +145,44 @@ TEST(ReflectionCli, ReportPrintsOccupancyByBlockSize) {
   EXPECT_EQ(At256->getInteger("threads"), 256);
   EXPECT_EQ(At256->getInteger("blocks_per_sm"), 6);
   EXPECT_EQ(At256->getNumber("occupancy"), 0.75);
-  // gcn reports the AMDGPU backend's own figure; the host has none.
-  auto Gcn = runPrism({"report", example("occupancy.jl"), Sig, "--target", "gcn"});
+}
+
+// On an AMD CU the same 33 KiB tile leaves room for one workgroup in the
+// 64 KiB of LDS: 256 threads are 4 waves, one per SIMD, of 32 slots.
+TEST(ReflectionCli, ReportPrintsAmdOccupancyByWorkgroupSize) {
+  const std::string Sig =
+      "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto Gcn = runPrism({"report", example("occupancy.jl"), Sig, "--target",
+                       "gcn", "--threads", "256"});
   ASSERT_EQ(Gcn.ExitCode, 0) << Gcn.Err;
-  EXPECT_TRUE(has(Gcn.Out, "  waves/SIMD     ")) << Gcn.Out;
-  EXPECT_FALSE(has(Gcn.Out, "occupancy (")) << Gcn.Out;
+  EXPECT_TRUE(has(Gcn.Out, "  waves/SIMD     4\n")) << Gcn.Out;
+  EXPECT_TRUE(has(Gcn.Out, "  occupancy (gfx90a CU: 4 SIMDs of 8 waves, 512 "
+                           "VGPRs per SIMD lane, 16 barriers, 64 KiB LDS):\n"))
+      << Gcn.Out;
+  EXPECT_TRUE(has(Gcn.Out, "      256      1      4          1        13%  "
+                           "LDS\n"))
+      << Gcn.Out;
+  EXPECT_TRUE(has(Gcn.Out, "  at 256 threads: 1 workgroup, 4 of 32 waves "
+                           "(13%, 1 per SIMD), limited by LDS\n"))
+      << Gcn.Out;
+  auto J = runPrism({"report", example("occupancy.jl"), Sig, "--target", "gcn",
+                     "--arch", "gfx908", "--json"});
+  ASSERT_EQ(J.ExitCode, 0) << J.Err;
+  auto V = llvm::json::parse(J.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *Occ = V->getAsObject()->getObject("occupancy");
+  ASSERT_TRUE(Occ) << J.Out;
+  EXPECT_EQ(Occ->getInteger("max_warps_per_sm"), 40);
+  const llvm::json::Array *Points = Occ->getArray("by_block_size");
+  ASSERT_TRUE(Points && Points->size() == 16u) << J.Out;
+  const llvm::json::Object *Last = Points->back().getAsObject();
+  EXPECT_EQ(Last->getInteger("threads"), 1024);
+  EXPECT_EQ(Last->getNumber("waves_per_simd"), 4.0);
+  // RDNA has no table (yet); the backend's figure still shows.
+  auto Rdna = runPrism({"report", example("occupancy.jl"), Sig, "--target",
+                        "gcn", "--arch", "gfx1030"});
+  ASSERT_EQ(Rdna.ExitCode, 0) << Rdna.Err;
+  EXPECT_TRUE(has(Rdna.Out, "occupancy: no table for gfx1030")) << Rdna.Out;
   auto Host = runPrism({"report", example("occupancy.jl"), Sig, "--json"});
   ASSERT_EQ(Host.ExitCode, 0) << Host.Err;
   EXPECT_TRUE(has(Host.Out, "\"occupancy\": null")) << Host.Out;

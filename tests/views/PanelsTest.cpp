@@ -284,11 +284,25 @@ TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
   ASSERT_TRUE(Shell.stats().launchOccupancy());
   EXPECT_EQ(Shell.stats().launchOccupancy()->BlocksPerSM, 0);
   gallery(H, "stats_occupancy");
-  // Another target has no occupancy chart.
+  // gcn charts workgroups of waves on a CU, one bar per wave.
   auto Gcn = std::make_shared<JobReport>(*test::makeSaxpyReport(2));
   Gcn->Target = "gcn";
   Gcn->Arch = "gfx90a";
+  Gcn->Resources.VGPRs = 65; // 7 waves per SIMD
+  Gcn->Resources.SGPRs = 20;
+  Gcn->Resources.LDSBytes = 0;
   S.Jobs[0].Report = Gcn;
+  Shell.devices().Form.Threads = "1024";
+  H.frame([&] { Shell.draw(S, Q); });
+  ASSERT_EQ(Shell.stats().occupancy().size(), 16u); // 64 ... 1024 threads
+  EXPECT_TRUE(Shell.stats().occupancy().front().Amd);
+  ASSERT_TRUE(Shell.stats().launchOccupancy());
+  EXPECT_DOUBLE_EQ(Shell.stats().launchOccupancy()->warpsPerPartition(), 4);
+  // The host has no occupancy chart.
+  auto Native = std::make_shared<JobReport>(*Gcn);
+  Native->Target = "native";
+  Native->Arch = "znver4";
+  S.Jobs[0].Report = Native;
   H.frame([&] { Shell.draw(S, Q); });
   EXPECT_TRUE(Shell.stats().occupancy().empty());
 }

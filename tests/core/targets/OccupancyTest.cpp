@@ -17,10 +17,16 @@
 namespace prism {
 namespace {
 
-SmLimits limits(const char *Arch) {
-  std::optional<SmLimits> L = smLimits(Arch);
+MultiprocessorLimits limits(const char *Arch) {
+  std::optional<MultiprocessorLimits> L = smLimits(Arch);
   EXPECT_TRUE(L) << Arch;
-  return L.value_or(SmLimits{});
+  return L.value_or(MultiprocessorLimits{});
+}
+
+MultiprocessorLimits cu(const char *Arch) {
+  std::optional<MultiprocessorLimits> L = cuLimits(Arch);
+  EXPECT_TRUE(L) << Arch;
+  return L.value_or(MultiprocessorLimits{});
 }
 
 TEST(Occupancy, KnowsThePtxArchsAndNothingElse) {
@@ -28,7 +34,7 @@ TEST(Occupancy, KnowsThePtxArchsAndNothingElse) {
     EXPECT_TRUE(smLimits(A)) << A;
   for (const char *A : {"sm_", "sm_70x", "gfx90a", "sm_100", ""})
     EXPECT_FALSE(smLimits(A)) << A;
-  SmLimits H = limits("sm_90");
+  MultiprocessorLimits H = limits("sm_90");
   EXPECT_EQ(H.maxWarpsPerSM(), 64);
   EXPECT_EQ(H.SharedPerSM, 228 * 1024);
   EXPECT_EQ(limits("sm_86").maxWarpsPerSM(), 48);
@@ -99,7 +105,7 @@ TEST(Occupancy, ABlockThatCannotLaunchSaysWhy) {
 }
 
 TEST(Occupancy, CurveStopsAtTheLaunchBound) {
-  SmLimits L = limits("sm_80");
+  MultiprocessorLimits L = limits("sm_80");
   std::vector<Occupancy> Full = occupancyCurve(L, 13, 1024);
   ASSERT_EQ(Full.size(), 32u);
   EXPECT_EQ(Full.front().BlockSize, 32);
@@ -124,7 +130,7 @@ TEST(Occupancy, AgreesWithTheCudaToolkitsCalculator) {
   int Compared = 0;
   for (const char *Arch :
        {"sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90"}) {
-    SmLimits L = limits(Arch);
+    MultiprocessorLimits L = limits(Arch);
     cudaOccDeviceProp P;
     P.computeMajor = L.Major;
     P.computeMinor = L.Minor;
@@ -211,10 +217,132 @@ TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
   ASSERT_FALSE(Curve.empty());
   EXPECT_EQ(Curve.back().BlockSize, 256);
 
-  // Other targets have no NVIDIA occupancy.
-  R = compileFor("gcn", Sig);
+  // The host and bpf have no occupancy; gcn has its own (below).
+  R = compileFor("native", Sig);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   EXPECT_TRUE(reportOccupancy(*R.Report).empty());
+}
+
+// The AMD model, on figures llc-16 printed for kernels that clobber a
+// chosen register (`call void asm sideeffect "", "~{v64}"()` and the
+// like) with `amdgpu-flat-work-group-size` 1,256: a workgroup of 4 waves,
+// one per SIMD, where workgroup granularity cannot differ from the
+// backend's wave-by-wave count.
+TEST(Occupancy, AmdRegisterLimitsMatchTheBackend) {
+  struct Point {
+    const char *Arch;
+    int VGPRs, SGPRs, LDS;
+    double Waves; ///< `; Occupancy:` per SIMD
+  };
+  const Point Points[] = {
+      {"gfx900", 25, 1, 4, 9},  {"gfx900", 32, 1, 4, 8},
+      {"gfx900", 33, 1, 4, 7},  {"gfx900", 65, 1, 4, 3},
+      {"gfx900", 85, 1, 4, 2},  {"gfx900", 128, 1, 4, 2},
+      {"gfx900", 256, 1, 4, 1}, {"gfx900", 2, 80, 4, 10},
+      {"gfx900", 2, 81, 4, 9},  {"gfx900", 2, 88, 4, 9},
+      {"gfx900", 2, 89, 4, 8},  {"gfx900", 2, 100, 4, 8},
+      {"gfx900", 2, 101, 4, 7}, {"gfx908", 33, 1, 4, 7},
+      {"gfx90a", 34, 1, 4, 8},  {"gfx90a", 65, 1, 4, 7},
+      {"gfx90a", 85, 1, 4, 5},  {"gfx90a", 128, 1, 4, 4},
+      {"gfx90a", 256, 1, 4, 2}, {"gfx90a", 2, 100, 4, 8},
+      {"gfx90a", 2, 101, 4, 7}, {"gfx940", 2, 106, 4, 7},
+      {"gfx90a", 2, 1, 16384, 4}, {"gfx90a", 2, 1, 33792, 1},
+  };
+  for (const Point &P : Points) {
+    Occupancy O = occupancy(cu(P.Arch), P.VGPRs, P.LDS, 256, P.SGPRs);
+    EXPECT_DOUBLE_EQ(O.warpsPerPartition(), P.Waves)
+        << P.Arch << " " << P.VGPRs << " VGPRs, " << P.SGPRs << " SGPRs, "
+        << P.LDS << " bytes of LDS: " << describeOccupancy(O);
+  }
+  EXPECT_EQ(occupancy(cu("gfx90a"), 65, 0, 256).Limits,
+            unsigned(LimitRegisters));
+  EXPECT_EQ(occupancy(cu("gfx900"), 2, 0, 256, 90).Limits,
+            unsigned(LimitScalarRegisters));
+  // SGPRs within the SIMD's slots are no limit.
+  EXPECT_EQ(occupancy(cu("gfx90a"), 2, 0, 256, 90).Limits, unsigned(LimitWarps));
+}
+
+TEST(Occupancy, AmdKnowsGfx9AndNothingElse) {
+  for (const char *A : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"})
+    EXPECT_TRUE(cuLimits(A)) << A;
+  for (const char *A : {"gfx1030", "gfx1100", "sm_90", "gfx90", ""})
+    EXPECT_FALSE(cuLimits(A)) << A;
+  MultiprocessorLimits L = cu("gfx90a");
+  EXPECT_EQ(L.maxWarpsPerSM(), 32);
+  EXPECT_EQ(cu("gfx908").maxWarpsPerSM(), 40);
+  EXPECT_EQ(describeMultiprocessor("gfx90a", L),
+            "gfx90a CU: 4 SIMDs of 8 waves, 512 VGPRs per SIMD lane, 16 "
+            "barriers, 64 KiB LDS");
+}
+
+// Where the hardware and the backend part: a workgroup is admitted whole.
+// 65 VGPRs leave 7 waves per SIMD, 28 per CU; a workgroup of 1024 threads
+// is 16 waves, so only one fits (4 per SIMD), though the backend says 7.
+TEST(Occupancy, AmdAdmitsAWorkgroupWhole) {
+  MultiprocessorLimits L = cu("gfx90a");
+  Occupancy O = occupancy(L, 65, 0, 1024);
+  EXPECT_EQ(O.BlocksPerSM, 1);
+  EXPECT_EQ(O.WarpsPerSM, 16);
+  EXPECT_DOUBLE_EQ(O.warpsPerPartition(), 4);
+  EXPECT_EQ(O.Limits, unsigned(LimitRegisters));
+  EXPECT_EQ(describeOccupancy(O), "1 workgroup, 16 of 32 waves (50%, 4 per "
+                                  "SIMD), limited by VGPRs");
+  // One-wave workgroups need no barrier: 32 of them fill the CU.
+  O = occupancy(L, 8, 0, 64);
+  EXPECT_EQ(O.BlocksPerSM, 32);
+  EXPECT_EQ(O.Limits, unsigned(LimitWarps));
+  // Several waves take one of the 16 barriers: 16 workgroups of 2 waves.
+  O = occupancy(L, 8, 0, 128);
+  EXPECT_EQ(O.BlocksPerSM, 16);
+  EXPECT_EQ(O.Limits, unsigned(LimitWarps | LimitBlocks));
+  EXPECT_EQ(occupancyLimitNames(O.Limits, true), "waves, barriers");
+  // LDS is allocated in 512-byte blocks: 16 KiB + 1 byte takes 16.5 KiB.
+  O = occupancy(L, 8, 16 * 1024 + 1, 256);
+  EXPECT_EQ(O.SharedPerBlock, 16 * 1024 + 512);
+  EXPECT_EQ(O.BlocksPerSM, 3);
+  EXPECT_EQ(O.Limits, unsigned(LimitShared));
+  // 1024 threads of 256 VGPRs need 16 waves of a quarter of a SIMD each.
+  O = occupancy(L, 256, 0, 1024);
+  EXPECT_EQ(O.BlocksPerSM, 0);
+  EXPECT_NE(O.Why.find("VGPRs"), std::string::npos) << O.Why;
+  EXPECT_NE(O.Why.find("workgroup"), std::string::npos) << O.Why;
+  O = occupancy(L, 8, 65 * 1024, 64);
+  EXPECT_EQ(O.BlocksPerSM, 0);
+  EXPECT_NE(O.Why.find("LDS"), std::string::npos) << O.Why;
+}
+
+// Compiled kernels: at a launch bound of 256 threads (4 waves, one per
+// SIMD) the model's waves per SIMD must be the backend's own figure.
+TEST_F(OccupancyJobTest, AmdCurveAgreesWithTheBackendAtItsLaunchBound) {
+  loadExample("occupancy.jl");
+  loadExample("reduce.jl");
+  loadExample("saxpy.jl");
+  const char *Sigs[] = {
+      "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})"};
+  int LdsLimited = 0;
+  for (const char *Arch : {"gfx90a", "gfx900"})
+    for (const char *Sig : Sigs) {
+      testing::GpuJobOptions O;
+      O.Arch = Arch;
+      O.MaxThreads = 256;
+      CompileResult R = compileFor("gcn", Sig, Stage::Asm, O);
+      ASSERT_TRUE(R.ok()) << diags(*R.Report);
+      const ResourceUsage &U = R.Report->Resources;
+      ASSERT_TRUE(U.WavesPerSIMD && U.VGPRs && U.SGPRs) << Sig;
+      std::vector<Occupancy> Curve = reportOccupancy(*R.Report);
+      ASSERT_EQ(Curve.size(), 4u) << Sig; // 64 ... 256 threads
+      std::optional<Occupancy> At = reportOccupancyAt(*R.Report, 256);
+      ASSERT_TRUE(At);
+      EXPECT_DOUBLE_EQ(At->warpsPerPartition(), double(*U.WavesPerSIMD))
+          << Arch << " " << Sig << ": " << describeOccupancy(*At);
+      LdsLimited += (At->Limits & LimitShared) != 0;
+      // Beyond the bound it cannot launch.
+      EXPECT_EQ(reportOccupancyAt(*R.Report, 512)->BlocksPerSM, 0);
+    }
+  // chunk_sums!'s 33 KiB tile is the limit on both.
+  EXPECT_EQ(LdsLimited, 2);
 }
 
 } // namespace
