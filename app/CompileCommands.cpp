@@ -438,18 +438,8 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
                                                      R.MaxThreads)
                                                      .str()
                                                : std::string());
-  // The backend's figure assumes the largest workgroup and admits waves
-  // one by one; say so where the two differ.
-  if (L.Amd && R.Resources.WavesPerSIMD) {
-    const Occupancy &Largest = Curve.back();
-    if (Largest.BlocksPerSM &&
-        Largest.warpsPerPartition() != double(*R.Resources.WavesPerSIMD))
-      llvm::outs() << llvm::formatv(
-          "  the backend's waves/SIMD ({0}) counts waves one by one; a "
-          "workgroup of {1} threads is admitted whole: {2} per SIMD\n",
-          *R.Resources.WavesPerSIMD, Largest.BlockSize,
-          formatPerPartition(Largest));
-  }
+  if (std::string Note = backendOccupancyNote(R, Curve); !Note.empty())
+    llvm::outs() << "  " << Note << "\n";
   if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
     llvm::outs() << "  at " << At->BlockSize
                  << " threads: " << describeOccupancy(*At) << "\n";

@@ -254,6 +254,7 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   HoveredBlock = 0;
   if (OccFor.lock().get() != &R) {
     Occ = reportOccupancy(R);
+    OccNote = backendOccupancyNote(R, Occ);
     OccFor = Ctx.selectedJob()->Report;
     AtLaunchFor = 0;
   }
@@ -292,8 +293,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   float W = ImGui::GetContentRegionAvail().x;
   // Room below for the axis, the legend, the Run form's line (often two)
   // and the best point.
-  float Below =
-      (AtLaunch ? 5.2f : 3.2f) * ImGui::GetTextLineHeightWithSpacing();
+  float Below = ((AtLaunch ? 5.2f : 3.2f) + (OccNote.empty() ? 0 : 2)) *
+                ImGui::GetTextLineHeightWithSpacing();
   float H = std::clamp(ImGui::GetContentRegionAvail().y - Below, 40.0f, 120.0f);
   ImVec2 P = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##occ", ImVec2(W, H));
@@ -403,6 +404,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
                        "no %s size can launch: %s", Block,
                        Occ.front().Why.c_str());
+  if (!OccNote.empty())
+    ImGui::TextWrapped("%s", OccNote.c_str());
 }
 
 void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {

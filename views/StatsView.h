@@ -80,6 +80,7 @@ private:
   /// The occupancy curve of OccFor (recomputed when the report changes).
   std::weak_ptr<const JobReport> OccFor;
   std::vector<Occupancy> Occ;
+  std::string OccNote; ///< gcn: why the backend's figure differs, if it does
   uint64_t LaunchThreads = 0, AtLaunchFor = 0;
   std::optional<Occupancy> AtLaunch; ///< of LaunchThreads on OccFor
   int HoveredBlock = 0;

@@ -338,6 +338,21 @@ std::string describeMultiprocessor(llvm::StringRef Arch,
                        L.SharedPerSM / 1024);
 }
 
+std::string backendOccupancyNote(const JobReport &R,
+                                 const std::vector<Occupancy> &Curve) {
+  std::optional<int> Backend = R.Resources.WavesPerSIMD;
+  if (Curve.empty() || !Curve.back().Amd || !Backend)
+    return {};
+  const Occupancy &Largest = Curve.back();
+  if (!Largest.BlocksPerSM || Largest.warpsPerPartition() == double(*Backend))
+    return {};
+  return llvm::formatv("the backend's waves/SIMD ({0}) counts waves one by "
+                       "one; a workgroup of {1} threads is admitted whole: "
+                       "{2} per SIMD",
+                       *Backend, Largest.BlockSize,
+                       formatPerPartition(Largest));
+}
+
 const Occupancy *bestOccupancy(const std::vector<Occupancy> &Curve) {
   const Occupancy *Best = nullptr;
   for (const Occupancy &O : Curve)

@@ -168,6 +168,12 @@ occupancyRows(const std::vector<Occupancy> &Curve);
 std::string describeMultiprocessor(llvm::StringRef Arch,
                                    const MultiprocessorLimits &L);
 
+/// gcn: where the backend's own waves/SIMD differs from the curve's
+/// largest workgroup (the backend counts waves one by one), a sentence
+/// saying why; empty otherwise.
+std::string backendOccupancyNote(const JobReport &R,
+                                 const std::vector<Occupancy> &Curve);
+
 /// The curve's best point: the highest occupancy, at the smallest block
 /// size that reaches it. Null for an empty curve or one that never launches.
 const Occupancy *bestOccupancy(const std::vector<Occupancy> &Curve);

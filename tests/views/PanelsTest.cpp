@@ -291,6 +291,7 @@ TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {
   Gcn->Resources.VGPRs = 65; // 7 waves per SIMD
   Gcn->Resources.SGPRs = 20;
   Gcn->Resources.LDSBytes = 0;
+  Gcn->Resources.WavesPerSIMD = 7; // the backend counts waves one by one
   S.Jobs[0].Report = Gcn;
   Shell.devices().Form.Threads = "1024";
   H.frame([&] { Shell.draw(S, Q); });

@@ -3,6 +3,8 @@
 // compiled kernel.
 #include "targets/Occupancy.h"
 
+#include "cache/JobReport.h"
+
 #include "core/targets/GpuTestUtil.h"
 #include "targets/PtxTarget.h"
 
@@ -309,6 +311,30 @@ TEST(Occupancy, AmdAdmitsAWorkgroupWhole) {
   O = occupancy(L, 8, 65 * 1024, 64);
   EXPECT_EQ(O.BlocksPerSM, 0);
   EXPECT_NE(O.Why.find("LDS"), std::string::npos) << O.Why;
+}
+
+// The report names the difference: the backend's 7 (65 VGPRs) against the
+// one 16-wave workgroup that fits.
+TEST(Occupancy, AmdReportExplainsTheBackendsFigure) {
+  JobReport R;
+  R.Target = "gcn";
+  R.Arch = "gfx90a";
+  R.Kernel = true;
+  R.Resources.VGPRs = 65;
+  R.Resources.SGPRs = 20;
+  R.Resources.WavesPerSIMD = 7;
+  std::vector<Occupancy> Curve = reportOccupancy(R);
+  ASSERT_EQ(Curve.size(), 16u);
+  EXPECT_EQ(backendOccupancyNote(R, Curve),
+            "the backend's waves/SIMD (7) counts waves one by one; a "
+            "workgroup of 1024 threads is admitted whole: 4 per SIMD");
+  // Agreeing figures need no note; nor does NVIDIA.
+  R.Resources.VGPRs = 64;
+  R.Resources.WavesPerSIMD = 8;
+  EXPECT_EQ(backendOccupancyNote(R, reportOccupancy(R)), "");
+  // AGPRs share gfx90a's file: 64 VGPRs and 8 AGPRs are 72 (7 waves).
+  R.Resources.AGPRs = 8;
+  EXPECT_DOUBLE_EQ(reportOccupancyAt(R, 256)->warpsPerPartition(), 7);
 }
 
 // Compiled kernels: at a launch bound of 256 threads (4 waves, one per
