@@ -119,7 +119,10 @@ const Topic Topics[] = {
      "way, from the addresses ScalarEvolution gives each of the 32 lanes of "
      "a warp (32 consecutive threadIdx().x, unless --threads X,Y gives the "
      "block: a 16×16 block's warp is 16 threadIdx().x × 2 threadIdx().y); "
-     "the GUI marks the lines of the bad ones."},
+     "the GUI marks the lines of the bad ones. With --target gcn (gfx9, "
+     "wave64) a wavefront's 64 lanes are judged in the vector L1's 64-byte "
+     "cache lines, and the LDS (32 banks of 4 bytes) serves them in two "
+     "halves of 32 lanes, only within which accesses can conflict."},
     {"divergence",
      "Branch divergence: the 32 threads of a warp share one instruction "
      "stream. When a branch's condition differs between them, the warp runs "

@@ -108,7 +108,8 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
     Apart += " (" + Shape + ")";
   if (Uniform) {
     A.Judged = MemoryAccess::Verdict::Uniform;
-    A.Message = What + ": one address for the whole warp (a broadcast)";
+    A.Message = What + ": one address for the whole " + M.warps() +
+                " (a broadcast)";
     return;
   }
   std::set<int64_t> Distinct(Off.begin(), Off.end());
@@ -124,28 +125,32 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
     bool Good = A.Sectors <= A.IdealSectors;
     A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
     A.Message =
-        Good ? llvm::formatv("coalesced {0}: {1}, {2} sector{4} of {3} bytes "
-                             "per warp",
+        Good ? llvm::formatv("coalesced {0}: {1}, {2} {5}{4} of {3} bytes "
+                             "per {6}",
                              What, Apart, A.Sectors, M.SectorBytes,
-                             A.Sectors == 1 ? "" : "s")
+                             A.Sectors == 1 ? "" : "s", M.Sector, M.Warp)
                    .str()
-             : llvm::formatv("uncoalesced {0}: {1}, {2} sectors of {3} bytes "
-                             "per warp where {4} would do",
+             : llvm::formatv("uncoalesced {0}: {1}, {2} {5}s of {3} bytes "
+                             "per {6} where {4} would do",
                              What, Apart, A.Sectors, M.SectorBytes,
-                             A.IdealSectors)
+                             A.IdealSectors, M.Sector, M.Warp)
                    .str();
     return;
   }
   // Shared memory: different words in one bank are served one after the
-  // other; the same word is broadcast.
-  std::map<int64_t, std::set<int64_t>> WordsPerBank;
-  for (int64_t O : Off) {
-    int64_t Word = floorDiv(O, M.BankBytes);
-    WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
-  }
+  // other; the same word is broadcast. Only the lanes served together
+  // (a wave64's halves) can conflict.
+  size_t Group = M.BankLanes ? M.BankLanes : Off.size();
   unsigned Ways = 1;
-  for (const auto &[Bank, Words] : WordsPerBank)
-    Ways = std::max(Ways, unsigned(Words.size()));
+  for (size_t First = 0; First < Off.size(); First += Group) {
+    std::map<int64_t, std::set<int64_t>> WordsPerBank;
+    for (int64_t O : Off.slice(First, std::min(Group, Off.size() - First))) {
+      int64_t Word = floorDiv(O, M.BankBytes);
+      WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
+    }
+    for (const auto &[Bank, Words] : WordsPerBank)
+      Ways = std::max(Ways, unsigned(Words.size()));
+  }
   A.ConflictWays = Ways;
   if (Ways == 1) {
     A.Judged = MemoryAccess::Verdict::Good;
@@ -153,10 +158,16 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
     return;
   }
   A.Judged = MemoryAccess::Verdict::Poor;
+  std::string Served =
+      M.BankLanes ? llvm::formatv("of the {0} lanes served together (part of "
+                                  "a {1})",
+                                  M.BankLanes, M.Warp)
+                        .str()
+                  : "threads of a " + M.warps();
   A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {0} "
-                            "threads of a warp wait on one of the {3} banks "
-                            "and the access is replayed {0} times",
-                            Ways, What, Apart, M.Banks);
+                            "{4} wait on one of the {3} banks and the access "
+                            "is replayed {0} times",
+                            Ways, What, Apart, M.Banks, Served);
 }
 
 } // namespace
@@ -269,11 +280,11 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         A.Message = llvm::formatv(
             "uncoalesced {0} {1} of {2}-byte values: consecutive "
             "threadIdx().x are {3} × {4} bytes apart, so each thread of a "
-            "warp touches its own {5}-byte sector once {4} ≥ {6} (a "
+            "{7} touches its own {5}-byte {8} once {4} ≥ {6} (a "
             "column-major array is contiguous down a column: index its first "
             "dimension with threadIdx().x)",
             Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
-            (M.SectorBytes + C - 1) / C);
+            (M.SectorBytes + C - 1) / C, M.Warp, M.Sector);
         Out.push_back(std::move(A));
         continue;
       }

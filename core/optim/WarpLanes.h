@@ -60,7 +60,14 @@ struct WarpModel {
   /// their address space only later.
   std::optional<unsigned> GenericAS;
   unsigned SectorBytes = 32;
+  /// What the unit of SectorBytes is called: "sector" (NVIDIA's L1/L2),
+  /// "cache line" (AMD's vector L1).
+  const char *Sector = "sector";
   unsigned Banks = 32, BankBytes = 4;
+  /// Lanes whose shared-memory accesses are served together, so that only
+  /// they can conflict: 0 for the whole warp; 32 for a wave64 (the LDS
+  /// serves it in two halves).
+  unsigned BankLanes = 0;
 
   bool blockKnown() const { return Block[0] && Block[1] && Block[2]; }
   /// "warp", "warps", "wavefront", "wavefronts".

@@ -99,9 +99,17 @@ public:
     M.BlockDimRead = blockDimRead;
     M.WarpSize = wavefrontSize(Arch.empty() ? defaultArch() : Arch);
     M.Warp = "wavefront";
-    // AMD's cache lines and LDS banking (a wave64 access is served in
-    // halves) are not what the sector model describes.
-    M.ModelsMemory = false;
+    // gfx9 (GCN, CDNA; wave64): a wavefront's global access is served in
+    // the vector L1's 64-byte lines, and the LDS's 32 banks of 4 bytes
+    // serve a wave64 in two halves of 32 lanes. RDNA's wave32 and its
+    // LDS are another model, not made.
+    M.ModelsMemory = M.WarpSize == 64;
+    M.GlobalAS = 1;
+    M.SharedAS = 3;
+    M.GenericAS = 0;
+    M.SectorBytes = 64;
+    M.Sector = "cache line";
+    M.BankLanes = 32;
     return M;
   }
 

@@ -149,6 +149,70 @@ TEST_F(AccessPatternsTest, ACompileReportsThemAsRemarksOnTheirLines) {
     EXPECT_NE(M.Pass, "prism-access") << M.Message;
 }
 
+// gfx9's wave64: 64 lanes, served by the vector L1 in 64-byte lines and
+// by the LDS in two halves of 32 lanes. x[t] is 256 bytes in 4 lines;
+// s[32t] puts each half's 32 lanes in one bank (32-way, not 64); s[16t]
+// puts 16 words in each of two banks per half.
+TEST_F(AccessPatternsTest, AGfx9WavefrontIsSixtyFourLanesInTwoLdsHalves) {
+  constexpr const char *Wave =
+      R"(function wave!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    @inbounds v = x[t]
+    s = CuStaticSharedArray(Float32, 4096)
+    @inbounds s[t * 32] = v
+    @inbounds s[t * 16] = v
+    sync_threads()
+    @inbounds y[t] = s[t]
+    return
+end
+)";
+  loadText("wave.jl", Wave);
+  GpuJobOptions O;
+  O.Arch = "gfx90a";
+  CompileResult R = compileFor(
+      "gcn", "wave!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      Stage::LLVMOpt, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = nullptr;
+  for (llvm::Function &Fn : *R.Module)
+    if (!Fn.isDeclaration() && Fn.getName().contains("wave"))
+      F = &Fn;
+  ASSERT_TRUE(F);
+  WarpModel M = *llvm::cantFail(lookupTarget("gcn"))->warpModel("gfx90a");
+  ASSERT_TRUE(M.ModelsMemory);
+  std::multimap<unsigned, MemoryAccess> ByLine;
+  for (MemoryAccess &A : analyseMemoryAccesses(*F, M))
+    ByLine.emplace(lineOf(A), std::move(A));
+  auto One = [&](unsigned Line) -> const MemoryAccess * {
+    auto It = ByLine.find(Line);
+    return It == ByLine.end() ? nullptr : &It->second;
+  };
+  using V = MemoryAccess::Verdict;
+  const MemoryAccess *A = One(3);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Good);
+  EXPECT_EQ(A->Sectors, 4u);
+  EXPECT_NE(A->Message.find("4 cache lines of 64 bytes per wavefront"),
+            std::string::npos)
+      << A->Message;
+  A = One(5);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->Judged, V::Poor);
+  EXPECT_EQ(A->ConflictWays, 32u);
+  EXPECT_NE(A->Message.find("of the 32 lanes served together"),
+            std::string::npos)
+      << A->Message;
+  A = One(6);
+  ASSERT_TRUE(A);
+  EXPECT_EQ(A->ConflictWays, 16u);
+  ASSERT_TRUE(One(8));
+  EXPECT_EQ(One(8)->Judged, V::Good);
+
+  // RDNA's wave32 is not modelled.
+  EXPECT_FALSE(
+      llvm::cantFail(lookupTarget("gcn"))->warpModel("gfx1030")->ModelsMemory);
+}
+
 // The tour's example: rows padded to 33 floats keep the per-thread reads
 // free of bank conflicts; unpadded (32) every lane would hit one bank.
 TEST_F(AccessPatternsTest, TheTourExamplesPaddedTileHasNoBankConflict) {
