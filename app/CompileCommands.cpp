@@ -399,7 +399,7 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
   if (Curve.empty()) {
     if (R.Target == "gcn" && R.Kernel && R.Resources.WavesPerSIMD)
       llvm::outs() << "\n  occupancy: no table for " << R.Arch
-                   << " (the model covers gfx9: GCN and CDNA); waves/SIMD "
+                   << " (the model covers gfx9 to gfx11); waves/SIMD "
                       "above is the backend's own figure\n";
     return;
   }

@@ -95,13 +95,15 @@ const Topic Topics[] = {
      "it with the driver's. High occupancy is not speed by itself (a kernel "
      "with enough independent work per thread can run well at 50%), but a "
      "kernel that is slow and low on occupancy has found its first suspect. "
-     "On AMD (gcn, gfx9: gfx900 to gfx90a and gfx94x) the same model speaks "
-     "AMD's words: workgroups of 64-thread waves on a compute unit of 4 "
+     "On AMD (gcn) the same model speaks AMD's words. gfx9 (gfx900 to "
+     "gfx90a, gfx94x): workgroups of 64-thread waves on a compute unit of 4 "
      "SIMDs (8 wave slots each on gfx90a, 10 before it), the VGPR file (512 "
      "per SIMD lane on gfx90a, 256 before, given to waves in 8s or 4s), the "
      "SGPR file (from 81 SGPRs a wave, fewer waves per SIMD), 64 KiB of LDS "
      "per CU in 512-byte blocks, and 16 barriers for workgroups of more "
-     "than one wave. The backend's own figure (waves/SIMD) counts waves one "
+     "than one wave. RDNA (gfx10, gfx11; wave32): a workgroup processor of "
+     "two CUs, 4 SIMDs of 16 or 20 waves, 128 KiB of LDS, 32 barriers, no "
+     "SGPR limit. The backend's own figure (waves/SIMD) counts waves one "
      "by one for the largest workgroup; the table admits a workgroup whole, "
      "as the hardware does, and report says when the two differ."},
     {"coalescing",

@@ -357,9 +357,9 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
                             Lim(O.ByRegisters).c_str(), Lim(O.ByShared).c_str(),
                             Lim(O.ByWarps).c_str(), Lim(O.ByBlocks).c_str());
       if (L.Amd)
-        ImGui::TextDisabled("per workgroup: %d bytes of LDS (in 512-byte "
+        ImGui::TextDisabled("per workgroup: %d bytes of LDS (in %d-byte "
                             "blocks)",
-                            O.SharedPerBlock);
+                            O.SharedPerBlock, L.SharedAllocUnit);
       else
         ImGui::TextDisabled(
             "per block: %d registers, %d bytes of shared memory",

@@ -231,7 +231,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     const llvm::SCEV *Addr =
         llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(Ptr), SE, SamePhis);
     if (llvm::isa<llvm::SCEVCouldNotCompute>(Addr) ||
-        dependsOnLoadedData(Addr, Dep, Tids))
+        dependsOnLoadedData(Addr, Dep, Tids, SE))
       continue; // a gather, a per-thread select: not an affine function of the
                 // lane
     const llvm::SCEV *Stride = nullptr;

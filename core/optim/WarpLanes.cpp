@@ -68,6 +68,15 @@ public:
     llvm::Value *V = Expr->getValue();
     if (auto It = Map.find(V); It != Map.end())
       return It->second;
+    // A freeze (instcombine's, before a division it splits) of what
+    // becomes a constant is that constant.
+    if (auto *Fr = llvm::dyn_cast<llvm::FreezeInst>(V);
+        Fr && Depth < 8 && SE.isSCEVable(Fr->getType())) {
+      ++Depth;
+      const llvm::SCEV *Op = visit(SE.getSCEV(Fr->getOperand(0)));
+      --Depth;
+      return llvm::isa<llvm::SCEVConstant>(Op) ? Op : Expr;
+    }
     auto *BO = llvm::dyn_cast<llvm::BinaryOperator>(V);
     if (!BO || Depth >= 8 || !SE.isSCEVable(BO->getType()))
       return Expr;
@@ -146,13 +155,31 @@ loadedFromThread(const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep) {
   return threadDependent(Loads);
 }
 
+/// What the lanes' rewriter folds once its operands are constants.
+static bool foldsPerLane(const llvm::Value *V, llvm::ScalarEvolution &SE) {
+  return (llvm::isa<llvm::BinaryOperator>(V) ||
+          llvm::isa<llvm::FreezeInst>(V)) &&
+         SE.isSCEVable(V->getType());
+}
+
 bool dependsOnLoadedData(const llvm::SCEV *S,
                          const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
-                         const llvm::DenseSet<const llvm::Value *> &Tids) {
+                         const llvm::DenseSet<const llvm::Value *> &Tids,
+                         llvm::ScalarEvolution &SE, unsigned Depth) {
   return llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
-    if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
-      return Dep.count(U->getValue()) && !Tids.count(U->getValue());
-    return false;
+    const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+    if (!U || !Dep.count(U->getValue()) || Tids.count(U->getValue()))
+      return false;
+    // An operation SCEV keeps opaque (`sdiv`, `srem`, a freeze) is a
+    // function of the lane when its operands are.
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(U->getValue());
+    if (!I || Depth >= 8 || !foldsPerLane(I, SE))
+      return true;
+    return llvm::any_of(I->operands(), [&](const llvm::Value *Op) {
+      return !SE.isSCEVable(Op->getType()) ||
+             dependsOnLoadedData(SE.getSCEV(const_cast<llvm::Value *>(Op)),
+                                 Dep, Tids, SE, Depth + 1);
+    });
   });
 }
 
@@ -204,12 +231,11 @@ llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
       if (auto *P = llvm::dyn_cast<llvm::PHINode>(U->getValue())) {
         if (LI.isLoopHeader(P->getParent()) && !llvm::is_contained(Phis, P))
           Phis.push_back(P);
-      } else if (auto *BO = llvm::dyn_cast<llvm::BinaryOperator>(
-                     U->getValue());
-                 BO && Depth < 8 && SE.isSCEVable(BO->getType())) {
+      } else if (auto *I = llvm::dyn_cast<llvm::Instruction>(U->getValue());
+                 I && Depth < 8 && foldsPerLane(I, SE)) {
         // An operation SCEV keeps opaque: the lanes' rewriter folds it, so
         // its counters count too.
-        for (llvm::Value *Op : BO->operands())
+        for (llvm::Value *Op : I->operands())
           Work.push_back({SE.getSCEV(Op), Depth + 1});
       }
       return false;

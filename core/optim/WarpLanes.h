@@ -131,10 +131,13 @@ loadedFromThread(const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep);
 
 /// Whether S mentions a thread-dependent value other than the index reads
 /// themselves (a loaded index, a select on the thread): then substituting
-/// the index does not tell what each lane sees.
+/// the index does not tell what each lane sees. Operations SCEV keeps
+/// opaque but the lanes' rewriter folds (`sdiv`, `srem`, a freeze) are
+/// looked through.
 bool dependsOnLoadedData(const llvm::SCEV *S,
                          const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
-                         const llvm::DenseSet<const llvm::Value *> &Tids);
+                         const llvm::DenseSet<const llvm::Value *> &Tids,
+                         llvm::ScalarEvolution &SE, unsigned Depth = 0);
 
 /// Phis outside loop headers whose incoming values are one expression
 /// (GVN's partial redundancy elimination computes a value on two paths

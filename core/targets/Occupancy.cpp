@@ -32,22 +32,38 @@ constexpr SmRow SmTable[] = {
     {9, 0, 2048, 32, 228}, // H100, H200
 };
 
-/// AMD gfx9 processors LLVM 16 knows. Every CU has 4 SIMDs, 64 KiB of LDS
-/// (allocated in 512-byte blocks) and 16 barriers; CDNA2 and later
-/// (gfx90a, gfx94x) have 8 wave slots per SIMD and a 512-entry register
-/// file shared by VGPRs and AGPRs, allocated in 8s; earlier ones 10 slots
-/// and 256 VGPRs, allocated in 4s. These are the figures the backend's
-/// own occupancy uses (AMDGPUBaseInfo: getMaxWavesPerEU,
-/// getTotalNumVGPRs, getVGPRAllocGranule).
+/// AMD processors LLVM 16 knows, with the figures the backend's own
+/// occupancy uses (AMDGPUBaseInfo: getMaxWavesPerEU, getTotalNumVGPRs,
+/// getVGPRAllocGranule, getMaxWorkGroupsPerCU), checked against llc-16's
+/// `; Occupancy:` (tests/core/targets/OccupancyTest.cpp).
+///  - gfx9 (GCN, CDNA): a CU of 4 SIMDs running wave64, 64 KiB of LDS, 16
+///    barriers, and an SGPR file that limits waves from 81 SGPRs. CDNA2
+///    and later (gfx90a, gfx94x) have 8 wave slots per SIMD and 512 VGPRs
+///    (shared with the AGPRs) given in 8s; earlier ones 10 slots and 256
+///    VGPRs in 4s.
+///  - gfx10 and gfx11 (RDNA), compiled for wave32: a workgroup runs on a
+///    WGP (two CUs: 4 SIMD32s, 128 KiB of LDS, 32 barriers); no SGPR limit.
+/// LDS is given in 512-byte blocks, in 1024-byte ones from gfx10.3.
 struct CuRow {
   const char *Arch;
   int MaxWavesPerSimd, VgprsPerSimd, VgprGranule;
+  bool Rdna;
+  int LdsGranule;
 };
 constexpr CuRow CuTable[] = {
-    {"gfx900", 10, 256, 4}, {"gfx902", 10, 256, 4}, {"gfx904", 10, 256, 4},
-    {"gfx906", 10, 256, 4}, {"gfx908", 10, 256, 4}, {"gfx909", 10, 256, 4},
-    {"gfx90c", 10, 256, 4}, {"gfx90a", 8, 512, 8},  {"gfx940", 8, 512, 8},
-    {"gfx941", 8, 512, 8},  {"gfx942", 8, 512, 8},
+    {"gfx900", 10, 256, 4, false, 512},   {"gfx902", 10, 256, 4, false, 512},
+    {"gfx904", 10, 256, 4, false, 512},   {"gfx906", 10, 256, 4, false, 512},
+    {"gfx908", 10, 256, 4, false, 512},   {"gfx909", 10, 256, 4, false, 512},
+    {"gfx90c", 10, 256, 4, false, 512},   {"gfx90a", 8, 512, 8, false, 512},
+    {"gfx940", 8, 512, 8, false, 512},    {"gfx941", 8, 512, 8, false, 512},
+    {"gfx942", 8, 512, 8, false, 512},    {"gfx1010", 20, 1024, 8, true, 512},
+    {"gfx1011", 20, 1024, 8, true, 512},  {"gfx1012", 20, 1024, 8, true, 512},
+    {"gfx1013", 20, 1024, 8, true, 512},  {"gfx1030", 16, 1024, 16, true, 1024},
+    {"gfx1031", 16, 1024, 16, true, 1024}, {"gfx1032", 16, 1024, 16, true, 1024},
+    {"gfx1033", 16, 1024, 16, true, 1024}, {"gfx1034", 16, 1024, 16, true, 1024},
+    {"gfx1035", 16, 1024, 16, true, 1024}, {"gfx1036", 16, 1024, 16, true, 1024},
+    {"gfx1100", 16, 1536, 24, true, 1024}, {"gfx1101", 16, 1536, 24, true, 1024},
+    {"gfx1102", 16, 1024, 16, true, 1024}, {"gfx1103", 16, 1024, 16, true, 1024},
 };
 
 } // namespace
@@ -58,13 +74,14 @@ std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
       continue;
     MultiprocessorLimits L;
     L.Amd = true;
-    L.WarpSize = 64;
+    L.Unit = Row.Rdna ? "WGP" : "CU";
+    L.WarpSize = Row.Rdna ? 32 : 64;
     L.SubPartitions = 4;
     L.MaxWarpsPerPartition = Row.MaxWavesPerSimd;
     L.MaxThreadsPerSM = Row.MaxWavesPerSimd * L.SubPartitions * L.WarpSize;
-    // A workgroup of several waves takes one of the CU's 16 barriers; one
-    // of a single wave needs none, so only the wave slots bound those.
-    L.MaxBlocksPerSM = 16;
+    // A workgroup of several waves takes one of the barriers; one of a
+    // single wave needs none, so only the wave slots bound those.
+    L.MaxBlocksPerSM = Row.Rdna ? 32 : 16;
     L.OneWarpBlocksUnbounded = true;
     // Registers in the NVIDIA model's units: a wave's VGPRs times its 64
     // lanes, allocated in granules, a quarter of the CU's per SIMD.
@@ -72,10 +89,10 @@ std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
     L.RegsPerBlock = L.RegsPerSM;
     L.MaxRegsPerThread = Row.VgprsPerSimd;
     L.RegAllocUnit = Row.VgprGranule * L.WarpSize;
-    L.ScalarRegistersLimit = true;
-    L.SharedPerSM = 64 * 1024;
+    L.ScalarRegistersLimit = !Row.Rdna;
+    L.SharedPerSM = (Row.Rdna ? 128 : 64) * 1024;
     L.SharedPerBlock = 64 * 1024;
-    L.SharedAllocUnit = 512;
+    L.SharedAllocUnit = Row.LdsGranule;
     return L;
   }
   return std::nullopt;
@@ -327,11 +344,11 @@ occupancyRows(const std::vector<Occupancy> &Curve) {
 std::string describeMultiprocessor(llvm::StringRef Arch,
                                    const MultiprocessorLimits &L) {
   if (L.Amd)
-    return llvm::formatv("{0} CU: {5} SIMDs of {1} waves, {2} VGPRs per SIMD "
-                         "lane, {3} barriers, {4} KiB LDS",
+    return llvm::formatv("{0} {6}: {5} SIMDs of {1} wave{7}s, {2} VGPRs per "
+                         "SIMD lane, {3} barriers, {4} KiB LDS",
                          Arch, L.MaxWarpsPerPartition, L.MaxRegsPerThread,
                          L.MaxBlocksPerSM, L.SharedPerSM / 1024,
-                         L.SubPartitions);
+                         L.SubPartitions, L.Unit, L.WarpSize);
   return llvm::formatv("{0} SM: {1} warps, {2} blocks, {3} registers, {4} KiB "
                        "shared memory",
                        Arch, L.maxWarpsPerSM(), L.MaxBlocksPerSM, L.RegsPerSM,

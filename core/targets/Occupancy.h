@@ -14,7 +14,8 @@
 /// (cuda_occupancy.h) where the toolkit is installed, and tests/gpu/run-all
 /// against the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor.
 ///
-/// AMD (gfx9: GCN and CDNA): a compute unit, the same model in AMD's words
+/// AMD (gfx9: GCN and CDNA; gfx10 and gfx11: RDNA): a compute unit (on
+/// RDNA a workgroup processor, two CUs), the same model in AMD's words
 /// (a block is a workgroup, a warp a wavefront, a sub-partition a SIMD,
 /// shared memory the LDS), plus the SGPR file, which on gfx9 also limits
 /// the waves per SIMD. A workgroup is admitted whole, so its size matters
@@ -40,6 +41,7 @@ struct JobReport;
 /// compute unit (the AMDGPU backend's subtarget figures, AMDGPUUsage).
 struct MultiprocessorLimits {
   bool Amd = false; ///< an AMD CU: workgroups, wavefronts, SIMDs, LDS
+  const char *Unit = "SM"; ///< "SM", "CU", "WGP" (RDNA: two CUs)
   int Major = 0, Minor = 0;
   int WarpSize = 32;
   int MaxThreadsPerBlock = 1024;
@@ -66,14 +68,15 @@ struct MultiprocessorLimits {
   /// The vendor's words: "block"/"workgroup", "warp"/"wave", "SM"/"CU".
   const char *blockWord() const { return Amd ? "workgroup" : "block"; }
   const char *warpWord() const { return Amd ? "wave" : "warp"; }
-  const char *unitWord() const { return Amd ? "CU" : "SM"; }
+  const char *unitWord() const { return Unit; }
 };
 
 /// The limits of `sm_XY`; none for an arch the table does not know.
 std::optional<MultiprocessorLimits> smLimits(llvm::StringRef Arch);
 
-/// The limits of an AMD gfx9 processor (`gfx900` ... `gfx90a`,
-/// `gfx940` ... `gfx942`); none for others (gfx10 and later: RDNA).
+/// The limits of an AMD processor LLVM 16 knows: gfx9 (`gfx900` ...
+/// `gfx90a`, `gfx940` ... `gfx942`: a CU running wave64) and gfx10/gfx11
+/// (`gfx1010` ... `gfx1103`: a WGP running wave32); none for others.
 std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch);
 
 /// The waves per SIMD `SGPRs` scalar registers a wave allow on gfx9 (the
@@ -163,7 +166,7 @@ std::vector<const Occupancy *>
 occupancyRows(const std::vector<Occupancy> &Curve);
 
 /// "sm_90 SM: 64 warps, 32 blocks, 65536 registers, 228 KiB shared memory",
-/// "gfx90a CU: 4 SIMDs of 8 waves, 512 VGPRs per SIMD lane, 16 barriers,
+/// "gfx90a CU: 4 SIMDs of 8 wave64s, 512 VGPRs per SIMD lane, 16 barriers,
 /// 64 KiB LDS".
 std::string describeMultiprocessor(llvm::StringRef Arch,
                                    const MultiprocessorLimits &L);

@@ -264,16 +264,54 @@ TEST(Occupancy, AmdRegisterLimitsMatchTheBackend) {
   EXPECT_EQ(occupancy(cu("gfx90a"), 2, 0, 256, 90).Limits, unsigned(LimitWarps));
 }
 
-TEST(Occupancy, AmdKnowsGfx9AndNothingElse) {
-  for (const char *A : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"})
+// RDNA, compiled for wave32, on a WGP: llc-16's figures for the same
+// kind of kernels, with a workgroup of 128 threads (4 waves, one per
+// SIMD) for the registers; LDS is 128 KiB per WGP.
+TEST(Occupancy, RdnaRegisterAndLdsLimitsMatchTheBackend) {
+  struct Point {
+    const char *Arch;
+    int VGPRs, LDS, Threads;
+    double Waves;
+  };
+  const Point Points[] = {
+      {"gfx1010", 49, 4, 128, 18},      {"gfx1010", 65, 4, 128, 14},
+      {"gfx1010", 96, 4, 128, 10},      {"gfx1010", 256, 4, 128, 4},
+      {"gfx1012", 65, 4, 128, 14},      {"gfx1030", 49, 4, 128, 16},
+      {"gfx1030", 65, 4, 128, 12},      {"gfx1030", 96, 4, 128, 10},
+      {"gfx1036", 121, 4, 128, 8},      {"gfx1100", 96, 4, 128, 16},
+      {"gfx1100", 128, 4, 128, 10},     {"gfx1100", 256, 4, 128, 5},
+      {"gfx1101", 121, 4, 128, 10},     {"gfx1102", 65, 4, 128, 12},
+      {"gfx1030", 2, 33792, 256, 6},    {"gfx1030", 2, 16384, 64, 4},
+      {"gfx1030", 2, 8192, 32, 4},      {"gfx1010", 2, 2048, 32, 16},
+  };
+  for (const Point &P : Points) {
+    Occupancy O = occupancy(cu(P.Arch), P.VGPRs, P.LDS, P.Threads, 106);
+    EXPECT_DOUBLE_EQ(O.warpsPerPartition(), P.Waves)
+        << P.Arch << " " << P.VGPRs << " VGPRs, " << P.LDS
+        << " bytes of LDS, " << P.Threads
+        << " threads: " << describeOccupancy(O);
+  }
+  // No SGPR limit from gfx10 on (106 SGPRs above).
+  EXPECT_EQ(occupancy(cu("gfx1030"), 2, 0, 128, 106).Limits,
+            unsigned(LimitWarps));
+}
+
+TEST(Occupancy, AmdKnowsGfx9ToGfx11AndNothingElse) {
+  for (const char *A : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942",
+                        "gfx1010", "gfx1030", "gfx1100", "gfx1103"})
     EXPECT_TRUE(cuLimits(A)) << A;
-  for (const char *A : {"gfx1030", "gfx1100", "sm_90", "gfx90", ""})
+  for (const char *A : {"gfx803", "gfx1150", "sm_90", "gfx90", ""})
     EXPECT_FALSE(cuLimits(A)) << A;
+  EXPECT_EQ(cu("gfx1030").WarpSize, 32);
+  EXPECT_EQ(cu("gfx1030").maxWarpsPerSM(), 64);
+  EXPECT_EQ(describeMultiprocessor("gfx1100", cu("gfx1100")),
+            "gfx1100 WGP: 4 SIMDs of 16 wave32s, 1536 VGPRs per SIMD lane, 32 "
+            "barriers, 128 KiB LDS");
   MultiprocessorLimits L = cu("gfx90a");
   EXPECT_EQ(L.maxWarpsPerSM(), 32);
   EXPECT_EQ(cu("gfx908").maxWarpsPerSM(), 40);
   EXPECT_EQ(describeMultiprocessor("gfx90a", L),
-            "gfx90a CU: 4 SIMDs of 8 waves, 512 VGPRs per SIMD lane, 16 "
+            "gfx90a CU: 4 SIMDs of 8 wave64s, 512 VGPRs per SIMD lane, 16 "
             "barriers, 64 KiB LDS");
 }
 
@@ -337,8 +375,9 @@ TEST(Occupancy, AmdReportExplainsTheBackendsFigure) {
   EXPECT_DOUBLE_EQ(reportOccupancyAt(R, 256)->warpsPerPartition(), 7);
 }
 
-// Compiled kernels: at a launch bound of 256 threads (4 waves, one per
-// SIMD) the model's waves per SIMD must be the backend's own figure.
+// Compiled kernels: at a launch bound of 256 threads (4 wave64s, one per
+// SIMD; 8 wave32s, two per SIMD) the model's waves per SIMD must be the
+// backend's own figure.
 TEST_F(OccupancyJobTest, AmdCurveAgreesWithTheBackendAtItsLaunchBound) {
   loadExample("occupancy.jl");
   loadExample("reduce.jl");
@@ -348,7 +387,7 @@ TEST_F(OccupancyJobTest, AmdCurveAgreesWithTheBackendAtItsLaunchBound) {
       "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
       "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})"};
   int LdsLimited = 0;
-  for (const char *Arch : {"gfx90a", "gfx900"})
+  for (const char *Arch : {"gfx90a", "gfx900", "gfx1030"})
     for (const char *Sig : Sigs) {
       testing::GpuJobOptions O;
       O.Arch = Arch;
@@ -358,7 +397,8 @@ TEST_F(OccupancyJobTest, AmdCurveAgreesWithTheBackendAtItsLaunchBound) {
       const ResourceUsage &U = R.Report->Resources;
       ASSERT_TRUE(U.WavesPerSIMD && U.VGPRs && U.SGPRs) << Sig;
       std::vector<Occupancy> Curve = reportOccupancy(*R.Report);
-      ASSERT_EQ(Curve.size(), 4u) << Sig; // 64 ... 256 threads
+      // 64 ... 256 threads (32 ... 256 in wave32)
+      ASSERT_EQ(Curve.size(), std::string(Arch) == "gfx1030" ? 8u : 4u) << Sig;
       std::optional<Occupancy> At = reportOccupancyAt(*R.Report, 256);
       ASSERT_TRUE(At);
       EXPECT_DOUBLE_EQ(At->warpsPerPartition(), double(*U.WavesPerSIMD))
@@ -367,8 +407,8 @@ TEST_F(OccupancyJobTest, AmdCurveAgreesWithTheBackendAtItsLaunchBound) {
       // Beyond the bound it cannot launch.
       EXPECT_EQ(reportOccupancyAt(*R.Report, 512)->BlocksPerSM, 0);
     }
-  // chunk_sums!'s 33 KiB tile is the limit on both.
-  EXPECT_EQ(LdsLimited, 2);
+  // chunk_sums!'s 33 KiB tile is the limit on all three.
+  EXPECT_EQ(LdsLimited, 3);
 }
 
 } // namespace
