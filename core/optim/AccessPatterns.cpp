@@ -32,15 +32,24 @@ int64_t floorDiv(int64_t A, int64_t B) {
 
 /// Each lane's address relative to lane 0 of the block's first warp, with
 /// the values in Fixed as given; none when an offset is not a constant
-/// (then *Stride, when asked, is lane 1's expression).
+/// (then *Stride, when asked, is lane 1's expression), or when a
+/// thread-dependent operation stayed opaque in a lane's address (a
+/// division of a loop counter the lanes cannot fold): equal opaque terms
+/// would cancel as if every lane had the same value.
 std::optional<std::vector<int64_t>>
 laneOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes,
+            const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
             const llvm::ValueToSCEVMapTy &Fixed, llvm::ScalarEvolution &SE,
             const llvm::SCEV **Stride) {
   std::vector<int64_t> Off;
   const llvm::SCEV *Lane0 = nullptr;
   for (unsigned Lane = 0; Lane < Lanes.lanes(); ++Lane) {
     const llvm::SCEV *At = Lanes.at(Addr, 0, Lane, SE, Fixed);
+    if (llvm::SCEVExprContains(At, [&](const llvm::SCEV *X) {
+          const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+          return U && Dep.count(U->getValue());
+        }))
+      return std::nullopt;
     if (!Lane0) {
       Lane0 = At;
       Off.push_back(0);
@@ -236,18 +245,23 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
                 // lane
     const llvm::SCEV *Stride = nullptr;
     std::optional<std::vector<int64_t>> Off =
-        laneOffsets(Addr, Lanes, llvm::ValueToSCEVMapTy(), SE, &Stride);
+        laneOffsets(Addr, Lanes, Dep, llvm::ValueToSCEVMapTy(), SE, &Stride);
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
     if (!Off) {
-      llvm::SmallVector<llvm::PHINode *, 4> Phis = loopPhisIn(Addr, LI, SE);
-      if (!Phis.empty()) {
+      llvm::SmallVector<llvm::Value *, 4> Counters =
+          loopCountersIn(Addr, LI, SE);
+      if (!Counters.empty()) {
         for (int64_t Sample : {0, 1, 2, 7}) {
           llvm::ValueToSCEVMapTy Fixed;
-          for (llvm::PHINode *P : Phis)
-            Fixed[P] = SE.getConstant(P->getType(), Sample);
-          auto SampleOff = laneOffsets(Addr, Lanes, Fixed, SE, nullptr);
+          for (llvm::Value *C : Counters)
+            Fixed[C] = SE.getConstant(
+                llvm::isa<llvm::BasicBlock>(C)
+                    ? llvm::Type::getInt64Ty(C->getContext())
+                    : C->getType(),
+                Sample);
+          auto SampleOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
           if (!SampleOff || (Off && *Off != *SampleOff)) {
             Off.reset();
             break;

@@ -311,8 +311,9 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
   llvm::SmallVector<llvm::PHINode *, 4> Phis;
   for (const Leaf &X : Leaves)
     for (const llvm::SCEV *Side : {X.L, X.R})
-      for (llvm::PHINode *P : loopPhisIn(Side, LI, SE))
-        if (!llvm::is_contained(Phis, P))
+      for (llvm::Value *C : loopCountersIn(Side, LI, SE))
+        if (auto *P = llvm::dyn_cast<llvm::PHINode>(C);
+            P && !llvm::is_contained(Phis, P))
           Phis.push_back(P);
   std::vector<llvm::ValueToSCEVMapTy> Rounds;
   bool Open = false;

@@ -95,6 +95,17 @@ public:
     return Expr; // division by zero: poison
   }
 
+  /// A loop bound to an iteration (its header block in the map): the
+  /// recurrence's value there.
+  const llvm::SCEV *visitAddRecExpr(const llvm::SCEVAddRecExpr *Expr) {
+    auto It = Map.find(Expr->getLoop()->getHeader());
+    if (It == Map.end())
+      return SCEVRewriteVisitor::visitAddRecExpr(Expr);
+    const llvm::SCEV *N = SE.getTruncateOrZeroExtend(
+        It->second, SE.getEffectiveSCEVType(Expr->getType()));
+    return visit(Expr->evaluateAtIteration(N, SE));
+  }
+
 private:
   const llvm::ValueToSCEVMapTy &Map;
   const llvm::DataLayout &DL;
@@ -217,20 +228,28 @@ llvm::ValueToSCEVMapTy phisOfOneValue(llvm::Function &F,
   return Map;
 }
 
-llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
-                                                 const llvm::LoopInfo &LI,
-                                                 llvm::ScalarEvolution &SE) {
-  llvm::SmallVector<llvm::PHINode *, 4> Phis;
+llvm::SmallVector<llvm::Value *, 4> loopCountersIn(const llvm::SCEV *S,
+                                                   const llvm::LoopInfo &LI,
+                                                   llvm::ScalarEvolution &SE) {
+  llvm::SmallVector<llvm::Value *, 4> Counters;
+  auto Add = [&](llvm::Value *V) {
+    if (!llvm::is_contained(Counters, V))
+      Counters.push_back(V);
+  };
   llvm::SmallVector<std::pair<const llvm::SCEV *, unsigned>, 8> Work{{S, 0}};
   while (!Work.empty()) {
     auto [E, Depth] = Work.pop_back_val();
     llvm::SCEVExprContains(E, [&](const llvm::SCEV *X) {
+      if (const auto *AR = llvm::dyn_cast<llvm::SCEVAddRecExpr>(X)) {
+        Add(AR->getLoop()->getHeader());
+        return false;
+      }
       const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
       if (!U)
         return false;
       if (auto *P = llvm::dyn_cast<llvm::PHINode>(U->getValue())) {
-        if (LI.isLoopHeader(P->getParent()) && !llvm::is_contained(Phis, P))
-          Phis.push_back(P);
+        if (LI.isLoopHeader(P->getParent()))
+          Add(P);
       } else if (auto *I = llvm::dyn_cast<llvm::Instruction>(U->getValue());
                  I && Depth < 8 && foldsPerLane(I, SE)) {
         // An operation SCEV keeps opaque: the lanes' rewriter folds it, so
@@ -241,7 +260,7 @@ llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
       return false;
     });
   }
-  return Phis;
+  return Counters;
 }
 
 std::string scevText(const llvm::SCEV *S) {

@@ -146,11 +146,14 @@ llvm::ValueToSCEVMapTy phisOfOneValue(llvm::Function &F,
                                       const llvm::LoopInfo &LI,
                                       llvm::ScalarEvolution &SE);
 
-/// The loop-header phis (loop counters) S mentions as opaque values, also
-/// through the integer operations SCEV keeps opaque.
-llvm::SmallVector<llvm::PHINode *, 4> loopPhisIn(const llvm::SCEV *S,
-                                                 const llvm::LoopInfo &LI,
-                                                 llvm::ScalarEvolution &SE);
+/// The loop counters S mentions, also through the integer operations SCEV
+/// keeps opaque: loop-header phis SCEV sees as opaque values, and the
+/// header block of each loop one of its recurrences runs in. Bound to a
+/// constant N in the map WarpLanes::at takes, a phi is N and a loop's
+/// recurrences are evaluated at iteration N.
+llvm::SmallVector<llvm::Value *, 4> loopCountersIn(const llvm::SCEV *S,
+                                                   const llvm::LoopInfo &LI,
+                                                   llvm::ScalarEvolution &SE);
 
 /// LLVM's text for \p S.
 std::string scevText(const llvm::SCEV *S);

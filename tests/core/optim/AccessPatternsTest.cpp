@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 using namespace prism;
 using namespace prism::testing;
@@ -227,6 +228,23 @@ TEST_F(AccessPatternsTest, TheTourExamplesPaddedTileHasNoBankConflict) {
       EXPECT_EQ(M.Kind, RemarkKind::Analysis) << M.Message;
     }
   EXPECT_GE(Judged, 4u);
+}
+
+// On gcn the tile's store address divides a loop counter plus the thread
+// index (`j ÷ 32`, an sdiv of a freeze that SCEV keeps opaque, in a loop
+// unrolled by two): judged per iteration, conflict-free, and never taken
+// for one address (equal opaque terms cancelling would say "broadcast").
+TEST_F(AccessPatternsTest, ADivisionOfALoopCounterIsJudgedPerIteration) {
+  loadExample("occupancy.jl");
+  CompileResult R = compileFor(
+      "gcn", "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  std::set<std::string> AtTile;
+  for (const OptRemark &M : R.Report->Remarks)
+    if (M.Pass == "prism-access" && !M.Origin.Frames.empty() &&
+        M.Origin.Frames.back().Line == 19)
+      AtTile.insert(M.Name);
+  EXPECT_EQ(AtTile, std::set<std::string>{"ConflictFree"});
 }
 
 } // namespace
