@@ -11,9 +11,13 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 namespace prism {
@@ -72,6 +76,29 @@ RemarkKind kindOf(const llvm::DiagnosticInfoOptimizationBase &R) {
   return RemarkKind::Analysis; // also the FP-commute and aliasing analyses
 }
 
+/// An argument LLVM printed as a float in `%e` form (regalloc's "total
+/// copies cost 1.593750e+01") as people write it ("15.9"); anything else
+/// as it is.
+std::string readableNumber(llvm::StringRef Val) {
+  llvm::StringRef Mantissa = Val.ltrim('-').take_until([](char C) {
+    return C == 'e';
+  });
+  if (Mantissa.size() == Val.ltrim('-').size() || Mantissa.count('.') != 1 ||
+      !llvm::all_of(Mantissa, [](char C) { return llvm::isDigit(C) || C == '.'; }))
+    return Val.str();
+  double D = 0;
+  if (Val.getAsDouble(D) || !std::isfinite(D))
+    return Val.str();
+  char Buf[64];
+  if (D == std::trunc(D) && std::fabs(D) < 1e15)
+    std::snprintf(Buf, sizeof Buf, "%.0f", D);
+  else if (std::fabs(D) >= 0.1)
+    std::snprintf(Buf, sizeof Buf, "%.1f", D);
+  else
+    std::snprintf(Buf, sizeof Buf, "%.2g", D);
+  return Buf;
+}
+
 /// The whole message, with the arguments LLVM keeps out of getMsg() (GVN's
 /// "because it is clobbered by ..."), and where an instruction it names is
 /// (in a tagged module through \p Tags).
@@ -80,7 +107,7 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
   std::string S;
   const llvm::DiagnosticLocation &Own = R.getLocation();
   for (const llvm::DiagnosticInfoOptimizationBase::Argument &A : R.getArgs()) {
-    S += A.Val;
+    S += readableNumber(A.Val);
     // Not where a callee is defined, nor the remark's own place again
     // (LICM's "hoisting load" names the load the remark is about).
     if (!A.Loc.isValid() || A.Key == "Callee" || A.Key == "Caller")

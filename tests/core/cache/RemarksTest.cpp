@@ -92,6 +92,26 @@ TEST_F(Remarks, BackendRemarksAreUntaggedAndForcedInliningIsLeftOut) {
   EXPECT_NE(Count->Message.find("instructions in function"), std::string::npos);
 }
 
+// The register allocator's copy costs are floats LLVM prints as
+// "1.593750e+01"; a remark shows them as people write them ("15.9").
+TEST_F(Remarks, RegallocCostsReadAsDecimals) {
+  CompileResult C = compileExample(
+      "matmul.jl",
+      "matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
+      "DeviceArray{Float32,2})",
+      "gcn");
+  ASSERT_TRUE(C.ok());
+  size_t Costs = 0;
+  for (const OptRemark &M : C.Report->Remarks) {
+    EXPECT_FALSE(llvm::StringRef(M.Message).contains("e+0")) << M.Message;
+    if (M.Pass == "regalloc" && llvm::StringRef(M.Message).contains("cost")) {
+      ++Costs;
+      EXPECT_TRUE(llvm::StringRef(M.Message).contains(".")) << M.Message;
+    }
+  }
+  EXPECT_GT(Costs, 0u) << "gcn's matmul copies registers in its loop";
+}
+
 TEST_F(Remarks, TheHostVectorisesTheBlockLoopAndFramesEndAtTheJob) {
   CompileResult C = compileExample(
       "saxpy.jl", "saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})",
