@@ -407,9 +407,9 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
   llvm::outs() << "\n  occupancy (" << describeMultiprocessor(R.Arch, L)
                << "):\n";
   // AMD adds the waves per SIMD, the unit of the backend's own figure.
-  std::string Head = llvm::formatv("  {0,7} {1,6} {2,6}", "threads",
-                                   L.Amd ? "groups" : "blocks",
-                                   L.Amd ? "waves" : "warps");
+  std::string Head =
+      llvm::formatv("  {0,7} {1,6} {2,6}", "threads",
+                    L.Amd ? "groups" : "blocks", L.Amd ? "waves" : "warps");
   if (L.Amd)
     Head += llvm::formatv(" {0,10}", "waves/SIMD");
   llvm::outs() << Head
@@ -430,14 +430,11 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
                                   occupancyLimitNames(O->Limits, L.Amd));
   }
   if (const Occupancy *Best = bestOccupancy(Curve))
-    llvm::outs() << llvm::formatv("  highest: {0}% from {1} threads per {2}{3}\n",
-                                  int(Best->fraction() * 100 + 0.5),
-                                  Best->BlockSize, L.blockWord(),
-                                  R.MaxThreads ? llvm::formatv(
-                                                     " (launch bound {0})",
-                                                     R.MaxThreads)
-                                                     .str()
-                                               : std::string());
+    llvm::outs() << llvm::formatv(
+        "  highest: {0}% from {1} threads per {2}{3}\n",
+        int(Best->fraction() * 100 + 0.5), Best->BlockSize, L.blockWord(),
+        R.MaxThreads ? llvm::formatv(" (launch bound {0})", R.MaxThreads).str()
+                     : std::string());
   if (std::string Note = backendOccupancyNote(R, Curve); !Note.empty())
     llvm::outs() << "  " << Note << "\n";
   if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))

@@ -204,11 +204,16 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
     const std::optional<int> &V;
     bool Bytes;
   } Figs[] = {
-      {"registers", U.Registers, false},   {"spills", U.Spills, true},
-      {"stack", U.StackBytes, true},        {"shared memory", U.SharedBytes, true},
-      {"constant memory", U.ConstBytes, true}, {"local memory", U.LocalBytes, true},
-      {"VGPRs", U.VGPRs, false},            {"SGPRs", U.SGPRs, false},
-      {"scratch", U.ScratchBytes, true},    {"LDS", U.LDSBytes, true},
+      {"registers", U.Registers, false},
+      {"spills", U.Spills, true},
+      {"stack", U.StackBytes, true},
+      {"shared memory", U.SharedBytes, true},
+      {"constant memory", U.ConstBytes, true},
+      {"local memory", U.LocalBytes, true},
+      {"VGPRs", U.VGPRs, false},
+      {"SGPRs", U.SGPRs, false},
+      {"scratch", U.ScratchBytes, true},
+      {"LDS", U.LDSBytes, true},
       {"waves/SIMD (backend)", U.WavesPerSIMD, false},
       {"instructions", U.Instructions, false},
   };
@@ -334,8 +339,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
                          "cannot launch: %s", O.Why.c_str());
     } else {
-      ImGui::Text("%d %ss, %d of %d %ss per %s (%.0f%%)", O.BlocksPerSM,
-                  Block, O.WarpsPerSM, O.MaxWarpsPerSM, Warp, L.unitWord(),
+      ImGui::Text("%d %ss, %d of %d %ss per %s (%.0f%%)", O.BlocksPerSM, Block,
+                  O.WarpsPerSM, O.MaxWarpsPerSM, Warp, L.unitWord(),
                   O.fraction() * 100);
       if (L.Amd)
         ImGui::Text("%s waves per SIMD", formatPerPartition(O).c_str());
@@ -398,8 +403,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::PopStyleColor();
   }
   if (Best)
-    ImGui::Text("highest %.0f%% from %d threads per %s",
-                Best->fraction() * 100, Best->BlockSize, Block);
+    ImGui::Text("highest %.0f%% from %d threads per %s", Best->fraction() * 100,
+                Best->BlockSize, Block);
   else
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
                        "no %s size can launch: %s", Block,

@@ -4,6 +4,8 @@
 
 #include "codegen/LineMap.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -11,8 +13,6 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <array>
@@ -80,11 +80,11 @@ RemarkKind kindOf(const llvm::DiagnosticInfoOptimizationBase &R) {
 /// copies cost 1.593750e+01") as people write it ("15.9"); anything else
 /// as it is.
 std::string readableNumber(llvm::StringRef Val) {
-  llvm::StringRef Mantissa = Val.ltrim('-').take_until([](char C) {
-    return C == 'e';
-  });
+  llvm::StringRef Mantissa =
+      Val.ltrim('-').take_until([](char C) { return C == 'e'; });
   if (Mantissa.size() == Val.ltrim('-').size() || Mantissa.count('.') != 1 ||
-      !llvm::all_of(Mantissa, [](char C) { return llvm::isDigit(C) || C == '.'; }))
+      !llvm::all_of(Mantissa,
+                    [](char C) { return llvm::isDigit(C) || C == '.'; }))
     return Val.str();
   double D = 0;
   if (Val.getAsDouble(D) || !std::isfinite(D))

@@ -117,8 +117,8 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
     Apart += " (" + Shape + ")";
   if (Uniform) {
     A.Judged = MemoryAccess::Verdict::Uniform;
-    A.Message = What + ": one address for the whole " + M.warps() +
-                " (a broadcast)";
+    A.Message =
+        What + ": one address for the whole " + M.warps() + " (a broadcast)";
     return;
   }
   std::set<int64_t> Distinct(Off.begin(), Off.end());
@@ -256,11 +256,11 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         for (int64_t Sample : {0, 1, 2, 7}) {
           llvm::ValueToSCEVMapTy Fixed;
           for (llvm::Value *C : Counters)
-            Fixed[C] = SE.getConstant(
-                llvm::isa<llvm::BasicBlock>(C)
-                    ? llvm::Type::getInt64Ty(C->getContext())
-                    : C->getType(),
-                Sample);
+            Fixed[C] =
+                SE.getConstant(llvm::isa<llvm::BasicBlock>(C)
+                                   ? llvm::Type::getInt64Ty(C->getContext())
+                                   : C->getType(),
+                               Sample);
           auto SampleOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
           if (!SampleOff || (Off && *Off != *SampleOff)) {
             Off.reset();

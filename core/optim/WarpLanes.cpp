@@ -188,8 +188,8 @@ bool dependsOnLoadedData(const llvm::SCEV *S,
       return true;
     return llvm::any_of(I->operands(), [&](const llvm::Value *Op) {
       return !SE.isSCEVable(Op->getType()) ||
-             dependsOnLoadedData(SE.getSCEV(const_cast<llvm::Value *>(Op)),
-                                 Dep, Tids, SE, Depth + 1);
+             dependsOnLoadedData(SE.getSCEV(const_cast<llvm::Value *>(Op)), Dep,
+                                 Tids, SE, Depth + 1);
     });
   });
 }

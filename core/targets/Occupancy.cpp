@@ -51,19 +51,32 @@ struct CuRow {
   int LdsGranule;
 };
 constexpr CuRow CuTable[] = {
-    {"gfx900", 10, 256, 4, false, 512},   {"gfx902", 10, 256, 4, false, 512},
-    {"gfx904", 10, 256, 4, false, 512},   {"gfx906", 10, 256, 4, false, 512},
-    {"gfx908", 10, 256, 4, false, 512},   {"gfx909", 10, 256, 4, false, 512},
-    {"gfx90c", 10, 256, 4, false, 512},   {"gfx90a", 8, 512, 8, false, 512},
-    {"gfx940", 8, 512, 8, false, 512},    {"gfx941", 8, 512, 8, false, 512},
-    {"gfx942", 8, 512, 8, false, 512},    {"gfx1010", 20, 1024, 8, true, 512},
-    {"gfx1011", 20, 1024, 8, true, 512},  {"gfx1012", 20, 1024, 8, true, 512},
-    {"gfx1013", 20, 1024, 8, true, 512},  {"gfx1030", 16, 1024, 16, true, 1024},
-    {"gfx1031", 16, 1024, 16, true, 1024}, {"gfx1032", 16, 1024, 16, true, 1024},
-    {"gfx1033", 16, 1024, 16, true, 1024}, {"gfx1034", 16, 1024, 16, true, 1024},
-    {"gfx1035", 16, 1024, 16, true, 1024}, {"gfx1036", 16, 1024, 16, true, 1024},
-    {"gfx1100", 16, 1536, 24, true, 1024}, {"gfx1101", 16, 1536, 24, true, 1024},
-    {"gfx1102", 16, 1024, 16, true, 1024}, {"gfx1103", 16, 1024, 16, true, 1024},
+    {"gfx900", 10, 256, 4, false, 512},
+    {"gfx902", 10, 256, 4, false, 512},
+    {"gfx904", 10, 256, 4, false, 512},
+    {"gfx906", 10, 256, 4, false, 512},
+    {"gfx908", 10, 256, 4, false, 512},
+    {"gfx909", 10, 256, 4, false, 512},
+    {"gfx90c", 10, 256, 4, false, 512},
+    {"gfx90a", 8, 512, 8, false, 512},
+    {"gfx940", 8, 512, 8, false, 512},
+    {"gfx941", 8, 512, 8, false, 512},
+    {"gfx942", 8, 512, 8, false, 512},
+    {"gfx1010", 20, 1024, 8, true, 512},
+    {"gfx1011", 20, 1024, 8, true, 512},
+    {"gfx1012", 20, 1024, 8, true, 512},
+    {"gfx1013", 20, 1024, 8, true, 512},
+    {"gfx1030", 16, 1024, 16, true, 1024},
+    {"gfx1031", 16, 1024, 16, true, 1024},
+    {"gfx1032", 16, 1024, 16, true, 1024},
+    {"gfx1033", 16, 1024, 16, true, 1024},
+    {"gfx1034", 16, 1024, 16, true, 1024},
+    {"gfx1035", 16, 1024, 16, true, 1024},
+    {"gfx1036", 16, 1024, 16, true, 1024},
+    {"gfx1100", 16, 1536, 24, true, 1024},
+    {"gfx1101", 16, 1536, 24, true, 1024},
+    {"gfx1102", 16, 1024, 16, true, 1024},
+    {"gfx1103", 16, 1024, 16, true, 1024},
 };
 
 } // namespace
@@ -212,8 +225,8 @@ Occupancy occupancy(const MultiprocessorLimits &L, int Registers,
     O.ByShared = O.SharedPerBlock ? L.SharedPerSM / O.SharedPerBlock : INT_MAX;
   }
 
-  O.ByBlocks = Warps == 1 && L.OneWarpBlocksUnbounded ? INT_MAX
-                                                      : L.MaxBlocksPerSM;
+  O.ByBlocks =
+      Warps == 1 && L.OneWarpBlocksUnbounded ? INT_MAX : L.MaxBlocksPerSM;
   O.BlocksPerSM = std::min(
       {O.ByWarps, O.ByRegisters, O.ByScalarRegisters, O.ByShared, O.ByBlocks});
   if (O.ByWarps == O.BlocksPerSM)

@@ -40,7 +40,7 @@ struct JobReport;
 /// Guide, "Technical Specifications per Compute Capability") or an AMD
 /// compute unit (the AMDGPU backend's subtarget figures, AMDGPUUsage).
 struct MultiprocessorLimits {
-  bool Amd = false; ///< an AMD CU: workgroups, wavefronts, SIMDs, LDS
+  bool Amd = false;        ///< an AMD CU: workgroups, wavefronts, SIMDs, LDS
   const char *Unit = "SM"; ///< "SM", "CU", "WGP" (RDNA: two CUs)
   int Major = 0, Minor = 0;
   int WarpSize = 32;
@@ -86,10 +86,10 @@ int wavesPerSimdWithSgprs(int SGPRs);
 
 /// What stops a further block from being resident (several may at once).
 enum OccupancyLimit : unsigned {
-  LimitWarps = 1,     ///< the SM's warp slots
-  LimitRegisters = 2, ///< the register file
-  LimitShared = 4,    ///< shared memory
-  LimitBlocks = 8,    ///< the SM's resident-block limit
+  LimitWarps = 1,            ///< the SM's warp slots
+  LimitRegisters = 2,        ///< the register file
+  LimitShared = 4,           ///< shared memory
+  LimitBlocks = 8,           ///< the SM's resident-block limit
   LimitScalarRegisters = 16, ///< AMD gfx9: the SGPR file
 };
 /// "warps", "registers", "shared memory", "blocks" joined by ", "; for AMD
@@ -102,8 +102,8 @@ struct Occupancy {
   int BlocksPerSM = 0; ///< resident blocks; 0: the block cannot launch
   int WarpsPerSM = 0;  ///< resident warps
   int MaxWarpsPerSM = 0;
-  int Partitions = 4;  ///< sub-partitions (AMD: SIMDs) sharing the warps
-  bool Amd = false;    ///< about an AMD CU (names, as in MultiprocessorLimits)
+  int Partitions = 4; ///< sub-partitions (AMD: SIMDs) sharing the warps
+  bool Amd = false;   ///< about an AMD CU (names, as in MultiprocessorLimits)
   /// Blocks each resource alone would allow (INT_MAX: no limit).
   int ByWarps = 0, ByRegisters = 0, ByShared = 0, ByBlocks = 0;
   int ByScalarRegisters = INT_MAX;

@@ -95,11 +95,11 @@ TEST_F(Remarks, BackendRemarksAreUntaggedAndForcedInliningIsLeftOut) {
 // The register allocator's copy costs are floats LLVM prints as
 // "1.593750e+01"; a remark shows them as people write them ("15.9").
 TEST_F(Remarks, RegallocCostsReadAsDecimals) {
-  CompileResult C = compileExample(
-      "matmul.jl",
-      "matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
-      "DeviceArray{Float32,2})",
-      "gcn");
+  CompileResult C =
+      compileExample("matmul.jl",
+                     "matmul!(DeviceArray{Float32,2}, DeviceArray{Float32,2}, "
+                     "DeviceArray{Float32,2})",
+                     "gcn");
   ASSERT_TRUE(C.ok());
   size_t Costs = 0;
   for (const OptRemark &M : C.Report->Remarks) {

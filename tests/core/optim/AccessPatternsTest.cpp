@@ -170,9 +170,9 @@ end
   loadText("wave.jl", Wave);
   GpuJobOptions O;
   O.Arch = "gfx90a";
-  CompileResult R = compileFor(
-      "gcn", "wave!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
-      Stage::LLVMOpt, O);
+  CompileResult R =
+      compileFor("gcn", "wave!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+                 Stage::LLVMOpt, O);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   llvm::Function *F = nullptr;
   for (llvm::Function &Fn : *R.Module)

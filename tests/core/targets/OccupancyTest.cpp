@@ -225,72 +225,70 @@ TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
   EXPECT_TRUE(reportOccupancy(*R.Report).empty());
 }
 
+/// A kernel's resources and the waves per SIMD llc-16 printed for it
+/// (`; Occupancy:`).
+struct AmdPoint {
+  const char *Arch;
+  int VGPRs, SGPRs, LDS, Threads;
+  double Waves;
+};
+
+void expectBackendsWaves(llvm::ArrayRef<AmdPoint> Points) {
+  for (const AmdPoint &P : Points) {
+    Occupancy O = occupancy(cu(P.Arch), P.VGPRs, P.LDS, P.Threads, P.SGPRs);
+    EXPECT_DOUBLE_EQ(O.warpsPerPartition(), P.Waves)
+        << P.Arch << " " << P.VGPRs << " VGPRs, " << P.SGPRs << " SGPRs, "
+        << P.LDS << " bytes of LDS, " << P.Threads
+        << " threads: " << describeOccupancy(O);
+  }
+}
+
 // The AMD model, on figures llc-16 printed for kernels that clobber a
 // chosen register (`call void asm sideeffect "", "~{v64}"()` and the
 // like) with `amdgpu-flat-work-group-size` 1,256: a workgroup of 4 waves,
 // one per SIMD, where workgroup granularity cannot differ from the
 // backend's wave-by-wave count.
 TEST(Occupancy, AmdRegisterLimitsMatchTheBackend) {
-  struct Point {
-    const char *Arch;
-    int VGPRs, SGPRs, LDS;
-    double Waves; ///< `; Occupancy:` per SIMD
+  const AmdPoint Points[] = {
+      {"gfx900", 25, 1, 4, 256, 9},    {"gfx900", 32, 1, 4, 256, 8},
+      {"gfx900", 33, 1, 4, 256, 7},    {"gfx900", 65, 1, 4, 256, 3},
+      {"gfx900", 85, 1, 4, 256, 2},    {"gfx900", 128, 1, 4, 256, 2},
+      {"gfx900", 256, 1, 4, 256, 1},   {"gfx900", 2, 80, 4, 256, 10},
+      {"gfx900", 2, 81, 4, 256, 9},    {"gfx900", 2, 88, 4, 256, 9},
+      {"gfx900", 2, 89, 4, 256, 8},    {"gfx900", 2, 100, 4, 256, 8},
+      {"gfx900", 2, 101, 4, 256, 7},   {"gfx908", 33, 1, 4, 256, 7},
+      {"gfx90a", 34, 1, 4, 256, 8},    {"gfx90a", 65, 1, 4, 256, 7},
+      {"gfx90a", 85, 1, 4, 256, 5},    {"gfx90a", 128, 1, 4, 256, 4},
+      {"gfx90a", 256, 1, 4, 256, 2},   {"gfx90a", 2, 100, 4, 256, 8},
+      {"gfx90a", 2, 101, 4, 256, 7},   {"gfx940", 2, 106, 4, 256, 7},
+      {"gfx90a", 2, 1, 16384, 256, 4}, {"gfx90a", 2, 1, 33792, 256, 1},
   };
-  const Point Points[] = {
-      {"gfx900", 25, 1, 4, 9},  {"gfx900", 32, 1, 4, 8},
-      {"gfx900", 33, 1, 4, 7},  {"gfx900", 65, 1, 4, 3},
-      {"gfx900", 85, 1, 4, 2},  {"gfx900", 128, 1, 4, 2},
-      {"gfx900", 256, 1, 4, 1}, {"gfx900", 2, 80, 4, 10},
-      {"gfx900", 2, 81, 4, 9},  {"gfx900", 2, 88, 4, 9},
-      {"gfx900", 2, 89, 4, 8},  {"gfx900", 2, 100, 4, 8},
-      {"gfx900", 2, 101, 4, 7}, {"gfx908", 33, 1, 4, 7},
-      {"gfx90a", 34, 1, 4, 8},  {"gfx90a", 65, 1, 4, 7},
-      {"gfx90a", 85, 1, 4, 5},  {"gfx90a", 128, 1, 4, 4},
-      {"gfx90a", 256, 1, 4, 2}, {"gfx90a", 2, 100, 4, 8},
-      {"gfx90a", 2, 101, 4, 7}, {"gfx940", 2, 106, 4, 7},
-      {"gfx90a", 2, 1, 16384, 4}, {"gfx90a", 2, 1, 33792, 1},
-  };
-  for (const Point &P : Points) {
-    Occupancy O = occupancy(cu(P.Arch), P.VGPRs, P.LDS, 256, P.SGPRs);
-    EXPECT_DOUBLE_EQ(O.warpsPerPartition(), P.Waves)
-        << P.Arch << " " << P.VGPRs << " VGPRs, " << P.SGPRs << " SGPRs, "
-        << P.LDS << " bytes of LDS: " << describeOccupancy(O);
-  }
+  expectBackendsWaves(Points);
   EXPECT_EQ(occupancy(cu("gfx90a"), 65, 0, 256).Limits,
             unsigned(LimitRegisters));
   EXPECT_EQ(occupancy(cu("gfx900"), 2, 0, 256, 90).Limits,
             unsigned(LimitScalarRegisters));
   // SGPRs within the SIMD's slots are no limit.
-  EXPECT_EQ(occupancy(cu("gfx90a"), 2, 0, 256, 90).Limits, unsigned(LimitWarps));
+  EXPECT_EQ(occupancy(cu("gfx90a"), 2, 0, 256, 90).Limits,
+            unsigned(LimitWarps));
 }
 
 // RDNA, compiled for wave32, on a WGP: llc-16's figures for the same
 // kind of kernels, with a workgroup of 128 threads (4 waves, one per
 // SIMD) for the registers; LDS is 128 KiB per WGP.
 TEST(Occupancy, RdnaRegisterAndLdsLimitsMatchTheBackend) {
-  struct Point {
-    const char *Arch;
-    int VGPRs, LDS, Threads;
-    double Waves;
+  const AmdPoint Points[] = {
+      {"gfx1010", 49, 106, 4, 128, 18},   {"gfx1010", 65, 106, 4, 128, 14},
+      {"gfx1010", 96, 106, 4, 128, 10},   {"gfx1010", 256, 106, 4, 128, 4},
+      {"gfx1012", 65, 106, 4, 128, 14},   {"gfx1030", 49, 106, 4, 128, 16},
+      {"gfx1030", 65, 106, 4, 128, 12},   {"gfx1030", 96, 106, 4, 128, 10},
+      {"gfx1036", 121, 106, 4, 128, 8},   {"gfx1100", 96, 106, 4, 128, 16},
+      {"gfx1100", 128, 106, 4, 128, 10},  {"gfx1100", 256, 106, 4, 128, 5},
+      {"gfx1101", 121, 106, 4, 128, 10},  {"gfx1102", 65, 106, 4, 128, 12},
+      {"gfx1030", 2, 106, 33792, 256, 6}, {"gfx1030", 2, 106, 16384, 64, 4},
+      {"gfx1030", 2, 106, 8192, 32, 4},   {"gfx1010", 2, 106, 2048, 32, 16},
   };
-  const Point Points[] = {
-      {"gfx1010", 49, 4, 128, 18},      {"gfx1010", 65, 4, 128, 14},
-      {"gfx1010", 96, 4, 128, 10},      {"gfx1010", 256, 4, 128, 4},
-      {"gfx1012", 65, 4, 128, 14},      {"gfx1030", 49, 4, 128, 16},
-      {"gfx1030", 65, 4, 128, 12},      {"gfx1030", 96, 4, 128, 10},
-      {"gfx1036", 121, 4, 128, 8},      {"gfx1100", 96, 4, 128, 16},
-      {"gfx1100", 128, 4, 128, 10},     {"gfx1100", 256, 4, 128, 5},
-      {"gfx1101", 121, 4, 128, 10},     {"gfx1102", 65, 4, 128, 12},
-      {"gfx1030", 2, 33792, 256, 6},    {"gfx1030", 2, 16384, 64, 4},
-      {"gfx1030", 2, 8192, 32, 4},      {"gfx1010", 2, 2048, 32, 16},
-  };
-  for (const Point &P : Points) {
-    Occupancy O = occupancy(cu(P.Arch), P.VGPRs, P.LDS, P.Threads, 106);
-    EXPECT_DOUBLE_EQ(O.warpsPerPartition(), P.Waves)
-        << P.Arch << " " << P.VGPRs << " VGPRs, " << P.LDS
-        << " bytes of LDS, " << P.Threads
-        << " threads: " << describeOccupancy(O);
-  }
+  expectBackendsWaves(Points);
   // No SGPR limit from gfx10 on (106 SGPRs above).
   EXPECT_EQ(occupancy(cu("gfx1030"), 2, 0, 128, 106).Limits,
             unsigned(LimitWarps));
