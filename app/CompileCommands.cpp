@@ -548,22 +548,22 @@ int runReport(const CommandOptions &O) {
   llvm::outs() << "\n  passes that changed the IR: " << R.Passes.size() << "\n";
   llvm::outs() << "  optimisation remarks: " << summarizeRemarks(R.Remarks)
                << " (prism remarks lists them)\n";
+  // The target's word for its warps: "wavefront" on gcn.
+  std::string Warp = "warp";
+  if (auto T = lookupTarget(R.Target)) {
+    if (std::optional<WarpModel> M = (*T)->warpModel(R.Arch))
+      Warp = M->Warp;
+  } else {
+    llvm::consumeError(T.takeError());
+  }
   if (AccessCounts A = countAccessRemarks(R.Remarks); A.total())
     llvm::outs() << llvm::formatv(
-        "  memory accesses of a warp: global {0} coalesced, {1} uncoalesced; "
+        "  memory accesses of a {5}: global {0} coalesced, {1} uncoalesced; "
         "shared {2} conflict-free, {3} with bank conflicts; {4} with a "
         "run-time stride (prism remarks --pass prism-access)\n",
         A.Coalesced, A.Uncoalesced, A.ConflictFree, A.BankConflicts,
-        A.RuntimeStride);
+        A.RuntimeStride, Warp);
   if (BranchCounts B = countBranchRemarks(R.Remarks); B.total()) {
-    // The target's word for its warps: "wavefront" on gcn.
-    std::string Warp = "warp";
-    if (auto T = lookupTarget(R.Target)) {
-      if (std::optional<WarpModel> M = (*T)->warpModel(R.Arch))
-        Warp = M->Warp;
-    } else {
-      llvm::consumeError(T.takeError());
-    }
     llvm::outs() << llvm::formatv(
         "  branches on the thread index: {0} divergent in every {6}, {1} in "
         "some {6}s, {2} at a run-time bound, {3} {6}-uniform, {4} on loaded "

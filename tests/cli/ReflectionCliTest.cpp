@@ -156,6 +156,7 @@ TEST(ReflectionCli, ReportPrintsAmdOccupancyByWorkgroupSize) {
                        "gcn", "--threads", "256"});
   ASSERT_EQ(Gcn.ExitCode, 0) << Gcn.Err;
   EXPECT_TRUE(has(Gcn.Out, "  waves/SIMD     4\n")) << Gcn.Out;
+  EXPECT_TRUE(has(Gcn.Out, "  memory accesses of a wavefront: ")) << Gcn.Out;
   EXPECT_TRUE(has(Gcn.Out, "  occupancy (gfx90a CU: 4 SIMDs of 8 wave64s, 512 "
                            "VGPRs per SIMD lane, 16 barriers, 64 KiB LDS):\n"))
       << Gcn.Out;
