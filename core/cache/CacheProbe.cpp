@@ -1,5 +1,6 @@
 #include "cache/CacheProbe.h"
 
+#include "infer/Inference.h"
 #include "support/Allocation.h"
 
 #include <chrono>
@@ -8,8 +9,10 @@ namespace prism {
 
 llvm::Error probeCache(CompileCache &Cache, const CompilerConfig &Config,
                        const FunctionSpec &Spec, unsigned Probes,
-                       CacheFigures &Out) {
-  auto First = Cache.cachedCompilation(Config, Spec.Func, Spec.ArgTuple);
+                       CacheFigures &Out, const std::atomic<bool> *Cancel) {
+  auto First =
+      Cache.cachedCompilation(Config, Spec.Func, Spec.ArgTuple,
+                              Cache.engine().env().currentWorld(), Cancel);
   if (!First)
     return First.takeError();
   Out.FromDisk = (*First)->FromDisk;

@@ -11,9 +11,12 @@
 
 namespace prism {
 
-/// Fills Out from the entry of (Config, Spec); errors are the compile's.
+/// Fills Out from the entry of (Config, Spec); errors are the compile's,
+/// or "cancelled" when `Cancel` was raised during it (Out is then as it
+/// was).
 llvm::Error probeCache(CompileCache &Cache, const CompilerConfig &Config,
                        const FunctionSpec &Spec, unsigned Probes,
-                       CacheFigures &Out);
+                       CacheFigures &Out,
+                       const std::atomic<bool> *Cancel = nullptr);
 
 } // namespace prism

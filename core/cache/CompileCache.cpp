@@ -156,7 +156,8 @@ CompileCache::cachedCompilation(const CompilerConfig &C, GenericFunction *F,
 
 llvm::Expected<const CachedArtefact *>
 CompileCache::cachedCompilation(const CompilerConfig &C, GenericFunction *F,
-                                Type *Args, World W) {
+                                Type *Args, World W,
+                                const std::atomic<bool> *Cancel) {
   uint64_t H = keyHash(C.hash(), F, Args);
   Entry *E = find(H, C, F, Args);
   if (E) [[likely]] {
@@ -168,11 +169,11 @@ CompileCache::cachedCompilation(const CompilerConfig &C, GenericFunction *F,
   } else {
     E = findOrInsert(H, C, F, Args);
   }
-  return slowPath(*E, W);
+  return slowPath(*E, W, Cancel);
 }
 
-llvm::Expected<const CachedArtefact *> CompileCache::slowPath(Entry &E,
-                                                              World W) {
+llvm::Expected<const CachedArtefact *>
+CompileCache::slowPath(Entry &E, World W, const std::atomic<bool> *Cancel) {
   std::unique_lock<std::mutex> L(E.Lock);
   ++E.Slow.Misses;
   for (;;) {
@@ -201,7 +202,7 @@ llvm::Expected<const CachedArtefact *> CompileCache::slowPath(Entry &E,
 
     AllocationScope Allocs;
     auto Start = std::chrono::steady_clock::now();
-    auto Compiled = compileEntry(E, W);
+    auto Compiled = compileEntry(E, W, Cancel);
     double Ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - Start)
                     .count();
@@ -210,6 +211,13 @@ llvm::Expected<const CachedArtefact *> CompileCache::slowPath(Entry &E,
     L.lock();
     E.Compiling = false;
     ++E.Generation;
+    if (!Compiled && Cancel && Cancel->load(std::memory_order_relaxed)) {
+      // Not a result: the entry stays as it was and a waiting thread
+      // compiles it itself.
+      --E.Slow.Compiles;
+      E.Done.notify_all();
+      return Compiled.takeError();
+    }
     E.Slow.LastCompileMs = Ms;
     E.Slow.LastCompileAllocs = Used;
     if (!Compiled) {
@@ -249,7 +257,8 @@ DiskCache *CompileCache::diskCacheFor(const CompilerConfig &C,
 }
 
 llvm::Expected<std::unique_ptr<CachedArtefact>>
-CompileCache::compileEntry(Entry &E, World W) {
+CompileCache::compileEntry(Entry &E, World W,
+                           const std::atomic<bool> *Cancel) {
   const CompilerConfig &C = *E.Config;
   FunctionSpec Spec{E.F, E.Args};
   FunctionSpec Specs[] = {Spec};
@@ -294,6 +303,7 @@ CompileCache::compileEntry(Entry &E, World W) {
     O.RawAsm = true;
     O.KeepModule = false;
     O.EmitObject = Opts.EmitObject && !C.target().objectIsAsm();
+    O.Cancel = Cancel;
     CompileResult R =
         compileInferred(*Inferred, Job, Stage::Asm, {}, O, &Engine);
     if (!R.ok()) {

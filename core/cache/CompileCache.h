@@ -102,10 +102,14 @@ public:
   llvm::Expected<const CachedArtefact *>
   cachedCompilation(const CompilerConfig &Config, GenericFunction *F,
                     Type *ArgTuple);
-  /// The same, in world W.
+  /// The same, in world W. A compile this call makes stops early when
+  /// `Cancel` is raised (another thread's newer edit) and returns a
+  /// "cancelled" error; the entry stays as it was, the compile uncounted,
+  /// and the next lookup compiles again.
   llvm::Expected<const CachedArtefact *>
   cachedCompilation(const CompilerConfig &Config, GenericFunction *F,
-                    Type *ArgTuple, World W);
+                    Type *ArgTuple, World W,
+                    const std::atomic<bool> *Cancel = nullptr);
 
   /// Figures of one entry (all zero when there is none).
   CacheEntryStats entryStats(const CompilerConfig &Config, GenericFunction *F,
@@ -122,9 +126,10 @@ private:
               Type *Args) const;
   Entry *findOrInsert(uint64_t Hash, const CompilerConfig &C,
                       GenericFunction *F, Type *Args);
-  llvm::Expected<const CachedArtefact *> slowPath(Entry &E, World W);
-  llvm::Expected<std::unique_ptr<CachedArtefact>> compileEntry(Entry &E,
-                                                               World W);
+  llvm::Expected<const CachedArtefact *>
+  slowPath(Entry &E, World W, const std::atomic<bool> *Cancel);
+  llvm::Expected<std::unique_ptr<CachedArtefact>>
+  compileEntry(Entry &E, World W, const std::atomic<bool> *Cancel);
   DiskCache *diskCacheFor(const CompilerConfig &C, std::string &Error);
 
   InferenceEngine &Engine;

@@ -113,13 +113,20 @@ JobCompiler makeDriverJobCompiler() {
       Out.Finish.push_back([Config = *Config,
                             Asm = std::move(R.DeferredAsm)](JobReport &Report) {
         measureResources(*Config, Asm, Report.Resources);
+        return true;
       });
-    Out.Finish.push_back([Config = *Config, State, &Engine,
-                          Spec](JobReport &Report) {
-      Report.Cache.Pending = false;
+    // The cache's compile stops when an edit arrives (it may take as long
+    // as the job's own); the step is then run again.
+    Out.Finish.push_back([Config = *Config, State, &Engine, Spec,
+                          &Cancel](JobReport &Report) {
       if (llvm::Error E = probeCache(State->cacheFor(Engine), *Config, Spec,
-                                     CacheProbes, Report.Cache))
+                                     CacheProbes, Report.Cache, &Cancel)) {
         llvm::consumeError(std::move(E)); // the stages above show why
+        if (Cancel.load(std::memory_order_relaxed))
+          return false;
+      }
+      Report.Cache.Pending = false;
+      return true;
     });
     return Out;
   };

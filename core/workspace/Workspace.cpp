@@ -69,7 +69,7 @@ struct WatchedJob {
   std::vector<const CodeInstance *> Used;
   bool NeedsCompile = true;
   /// The report's figures still to measure (CompiledJob::Finish), in order.
-  std::vector<std::function<void(JobReport &)>> PendingFinish;
+  std::vector<CompiledJob::FinishStep> PendingFinish;
 };
 } // namespace
 
@@ -589,7 +589,9 @@ void Workspace::finishPending() {
   for (WatchedJob &J : S->Jobs) {
     while (!J.PendingFinish.empty() && J.State.Report) {
       // A newer edit comes first; what is left is measured after it (or
-      // replaced by its recompile).
+      // replaced by its recompile). Lowered first, as for a compile, so
+      // that an edit posted from here on is seen or cancels the step.
+      CancelCompile.store(false, std::memory_order_relaxed);
       if (newerEditQueued())
         return;
       // What is known so far before each step: the recompiled code before
@@ -597,7 +599,10 @@ void Workspace::finishPending() {
       // publishes the last step's).
       publish();
       auto Measured = std::make_shared<JobReport>(*J.State.Report);
-      J.PendingFinish.front()(*Measured);
+      if (!J.PendingFinish.front()(*Measured)) {
+        ++S->Cancelled;
+        return; // cancelled by an edit: run again after it
+      }
       J.PendingFinish.erase(J.PendingFinish.begin()); // two steps at most
       J.State.Report = std::move(Measured);
     }

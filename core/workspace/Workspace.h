@@ -143,8 +143,12 @@ struct CompiledJob {
   /// resource figures that take a tool (ptxas), then the compile cache's
   /// figures (the cache compiles the job on its own, as a launch would).
   /// Each fills its figures into a copy of Report, which is published; a
-  /// newer edit goes first between two steps.
-  std::vector<std::function<void(JobReport &)>> Finish;
+  /// newer edit goes first between two steps. A step returns false when
+  /// the compile's cancel flag stopped it (a newer edit arrived): its copy
+  /// is dropped and the step runs again after the edit, unless the edit
+  /// recompiles the job.
+  using FinishStep = std::function<bool(JobReport &)>;
+  std::vector<FinishStep> Finish;
 };
 /// The last argument is raised when a newer edit arrives: the compile
 /// should stop early (CompileOptions::Cancel) and report "cancelled".

@@ -196,6 +196,28 @@ TEST_F(CompileCacheTest, FailureReachesEveryWaiterAndIsNotCached) {
   EXPECT_NE(A, nullptr);
 }
 
+// A compile stopped by its cancel flag (the workspace's newer edit) is not
+// a result: neither counted nor kept as a failure, and the next lookup
+// compiles.
+TEST_F(CompileCacheTest, ACancelledCompileIsNotAResult) {
+  loadText("k.jl", "f(x) = x * 2\n");
+  CompileCache Cache(Engine);
+  auto C = config();
+  FunctionSpec S = spec("f(Int64)");
+  std::atomic<bool> Cancel{true};
+  auto A = Cache.cachedCompilation(*C, S.Func, S.ArgTuple,
+                                   Env.currentWorld(), &Cancel);
+  ASSERT_FALSE(A);
+  EXPECT_NE(prism::testing::renderAll(A.takeError()).find("cancelled"),
+            std::string::npos);
+  CacheEntryStats St = Cache.entryStats(*C, S.Func, S.ArgTuple);
+  EXPECT_EQ(St.Compiles, 0u);
+  EXPECT_EQ(St.Failures, 0u);
+  Cancel = false;
+  EXPECT_NE(get(Cache, *C, S), nullptr);
+  EXPECT_EQ(Cache.entryStats(*C, S.Func, S.ArgTuple).Compiles, 1u);
+}
+
 TEST_F(CompileCacheTest, LinkerRunsOncePerCompile) {
   loadText("k.jl", "f(x) = x * 2\n");
   std::atomic<int> Links{0};

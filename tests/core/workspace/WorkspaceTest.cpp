@@ -426,6 +426,48 @@ TEST_F(WorkspaceTest, AnEditCancelsTheCompileInFlight) {
   llvm::sys::fs::remove(Path);
 }
 
+// The compile cache's own compile of a job (a finish step, after the code
+// is shown) stops too when an edit arrives; an edit that leaves the job as
+// it was (a new function) runs the step again, and the figures are the
+// completed compile's alone.
+TEST_F(WorkspaceTest, AnEditCancelsTheCacheCompileAndItRunsAgain) {
+  std::string Path = writeTemp(Program);
+  Workspace *WSP = nullptr;
+  std::atomic<int> Probes{0};
+  JobCompiler Driver = makeDriverJobCompiler();
+  Workspace WS([&](const JobSpec &Spec, GlobalEnv &Env, InferenceEngine &Engine,
+                   World W, const std::atomic<bool> &Cancel) {
+    CompiledJob R = Driver(Spec, Env, Engine, W, Cancel);
+    if (R.Finish.empty())
+      return R;
+    // The last step is the cache's: the edit arrives as it starts.
+    CompiledJob::FinishStep Probe = std::move(R.Finish.back());
+    R.Finish.back() = [&, Probe](JobReport &Report) {
+      if (Probes++ == 0)
+        WSP->setSource(std::string(Program) + "extra(i::Int) = i\n");
+      return Probe(Report);
+    };
+    return R;
+  });
+  WSP = &WS;
+  WS.openFile(Path);
+  WS.addJob(nativeJob("kernel(Int)"));
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  EXPECT_EQ(Probes.load(), 2) << "cancelled once, then run to the end";
+  EXPECT_EQ(S->CancelledCompiles, 1u);
+  const JobState *K = findJob(*S, "kernel(Int)");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Status, JobStatus::Ok);
+  EXPECT_EQ(K->Compiles, 1u) << "the edit left the job as it was";
+  const CacheFigures &C = K->Report->Cache;
+  EXPECT_TRUE(C.Measured);
+  EXPECT_FALSE(C.Pending);
+  EXPECT_EQ(C.Compiles, 1u) << "the cancelled compile is not counted";
+  EXPECT_EQ(C.HitProbes, 10000u);
+  llvm::sys::fs::remove(Path);
+}
+
 TEST_F(WorkspaceTest, AutosaveSurvivesKillDashNine) {
   // A child process opens the file, edits it, waits for the autosave and
   // is killed with SIGKILL mid-session; a new Workspace offers the edit.
