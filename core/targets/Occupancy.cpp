@@ -96,11 +96,12 @@ std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
     // single wave needs none, so only the wave slots bound those.
     L.MaxBlocksPerSM = Row.Rdna ? 32 : 16;
     L.OneWarpBlocksUnbounded = true;
-    // Registers in the NVIDIA model's units: a wave's VGPRs times its 64
-    // lanes, allocated in granules, a quarter of the CU's per SIMD.
+    // Registers in the NVIDIA model's units: a wave's VGPRs times its
+    // lanes, allocated in granules, a quarter of the CU's per SIMD. A wave
+    // addresses at most 256 (gfx90a: 512, with the AGPRs).
     L.RegsPerSM = Row.VgprsPerSimd * L.WarpSize * L.SubPartitions;
     L.RegsPerBlock = L.RegsPerSM;
-    L.MaxRegsPerThread = Row.VgprsPerSimd;
+    L.MaxRegsPerThread = std::min(Row.VgprsPerSimd, Row.Rdna ? 256 : 512);
     L.RegAllocUnit = Row.VgprGranule * L.WarpSize;
     L.ScalarRegistersLimit = !Row.Rdna;
     L.SharedPerSM = (Row.Rdna ? 128 : 64) * 1024;
@@ -188,7 +189,7 @@ Occupancy occupancy(const MultiprocessorLimits &L, int Registers,
           "a workgroup of {0} threads is {1} waves of {2} VGPRs, {3} per "
           "SIMD; a SIMD's {4} VGPRs hold {5} such waves",
           BlockSize, Warps, Registers, ceilDiv(Warps, L.SubPartitions),
-          L.MaxRegsPerThread,
+          L.vgprsPerSimdLane(),
           L.RegsPerSM / L.SubPartitions / std::max(RegsPerWarp, 1));
     else if (O.Why.empty())
       O.Why = llvm::formatv(
@@ -278,11 +279,13 @@ KernelFigures kernelFigures(const JobReport &R) {
   const ResourceUsage &U = R.Resources;
   if (R.Target != "gcn")
     return {U.Registers.value_or(0), U.SharedBytes.value_or(0), 0};
-  // gfx90a and later keep VGPRs and AGPRs in one file: the AGPRs follow
-  // the VGPRs, aligned to 4 (the backend's TotalNumVgprs).
+  // gfx90a and gfx94x keep VGPRs and AGPRs in one file: the AGPRs follow
+  // the VGPRs, aligned to 4 (the backend's TotalNumVgprs); gfx908's are a
+  // file of their own, as large.
   int VGPRs = U.VGPRs.value_or(0);
+  llvm::StringRef Arch(R.Arch);
   if (U.AGPRs && *U.AGPRs > 0)
-    VGPRs = cuLimits(R.Arch)->MaxRegsPerThread == 512
+    VGPRs = Arch == "gfx90a" || Arch.startswith("gfx94")
                 ? roundUp(VGPRs, 4) + *U.AGPRs
                 : std::max(VGPRs, *U.AGPRs);
   return {VGPRs, U.LDSBytes.value_or(0), U.SGPRs.value_or(0)};
@@ -359,7 +362,7 @@ std::string describeMultiprocessor(llvm::StringRef Arch,
   if (L.Amd)
     return llvm::formatv("{0} {6}: {5} SIMDs of {1} wave{7}s, {2} VGPRs per "
                          "SIMD lane, {3} barriers, {4} KiB LDS",
-                         Arch, L.MaxWarpsPerPartition, L.MaxRegsPerThread,
+                         Arch, L.MaxWarpsPerPartition, L.vgprsPerSimdLane(),
                          L.MaxBlocksPerSM, L.SharedPerSM / 1024,
                          L.SubPartitions, L.Unit, L.WarpSize);
   return llvm::formatv("{0} SM: {1} warps, {2} blocks, {3} registers, {4} KiB "

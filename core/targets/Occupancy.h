@@ -65,6 +65,8 @@ struct MultiprocessorLimits {
   int SharedAllocUnit = 256;
 
   int maxWarpsPerSM() const { return MaxThreadsPerSM / WarpSize; }
+  /// AMD: the register file of one SIMD lane (512 VGPRs on gfx90a).
+  int vgprsPerSimdLane() const { return RegsPerSM / SubPartitions / WarpSize; }
   /// The vendor's words: "block"/"workgroup", "warp"/"wave", "SM"/"CU".
   const char *blockWord() const { return Amd ? "workgroup" : "block"; }
   const char *warpWord() const { return Amd ? "wave" : "warp"; }
