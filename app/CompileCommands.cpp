@@ -516,6 +516,7 @@ int runReport(const CommandOptions &O) {
                             {"local_bytes", optionalInt(U.LocalBytes)},
                             {"vgprs", optionalInt(U.VGPRs)},
                             {"sgprs", optionalInt(U.SGPRs)},
+                            {"agprs", optionalInt(U.AGPRs)},
                             {"scratch_bytes", optionalInt(U.ScratchBytes)},
                             {"lds_bytes", optionalInt(U.LDSBytes)},
                             {"waves_per_simd", optionalInt(U.WavesPerSIMD)},
@@ -587,6 +588,8 @@ int runReport(const CommandOptions &O) {
   Fig("local bytes", U.LocalBytes);
   Fig("VGPRs", U.VGPRs);
   Fig("SGPRs", U.SGPRs);
+  if (U.AGPRs && *U.AGPRs > 0) // only kernels with MFMA use them
+    Fig("AGPRs", U.AGPRs);
   Fig("scratch bytes", U.ScratchBytes);
   Fig("LDS bytes", U.LDSBytes);
   Fig("waves/SIMD", U.WavesPerSIMD);
