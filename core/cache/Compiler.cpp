@@ -336,7 +336,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       Optimized = Engine->optimizeForCodegen(*Inferred);
       ForCodegen = &Optimized;
       if (Opts.Remarks)
-        addInliningRemarks(Optimized, report().Remarks);
+        addInliningRemarks(Optimized, report().Remarks.mut());
     }
     Result.Context = std::make_unique<llvm::LLVMContext>();
     auto Handler = std::make_unique<CollectingDiagnosticHandler>(BackendDiags);
@@ -394,7 +394,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       Tgt.tunePipeline(PB, Config);
     };
     if (Opts.Remarks)
-      Diagnostics->collectRemarks(&report().Remarks, Stage::LLVMOpt);
+      Diagnostics->collectRemarks(&report().Remarks.mut(), Stage::LLVMOpt);
     llvm::Expected<OptimizeResult> Opt = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return optimizeModule(*Result.Module, TM, OO);
@@ -407,8 +407,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
         W->Block = Opts.Block;
         std::string Fn = Job.Spec.Func ? Job.Spec.Func->Name.string() : "";
         if (W->ModelsMemory)
-          addAccessRemarks(*Result.Module, *W, Fn, report().Remarks);
-        addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks);
+          addAccessRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
+        addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
       }
     if (!Opt) {
       fail(Opt.takeError());
@@ -458,7 +458,7 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (Annotate)
       Tags = tagLocations(*ForAsm);
     if (Opts.Remarks)
-      Diagnostics->collectRemarks(&report().Remarks, Stage::Asm, Tags);
+      Diagnostics->collectRemarks(&report().Remarks.mut(), Stage::Asm, Tags);
     llvm::Expected<std::string> Asm = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return Tgt.emitAsm(*ForAsm, *TM);

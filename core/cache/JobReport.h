@@ -8,6 +8,7 @@
 
 #include "infer/CheckBounds.h"
 #include "optim/Pipeline.h"
+#include "support/CopyOnWrite.h"
 #include "support/Diagnostic.h"
 #include "support/Timer.h"
 
@@ -126,12 +127,15 @@ struct JobReport {
   std::string EntryName; ///< the LLVM/asm symbol of the entry
   uint64_t World = 0;
 
-  std::array<StageOutput, static_cast<size_t>(Stage::NumStages)> Stages;
-  std::vector<PassSnapshot> Passes;
+  // The large parts are shared between a report and its copies until one
+  // writes them (support/CopyOnWrite.h).
+  CopyOnWrite<std::array<StageOutput, static_cast<size_t>(Stage::NumStages)>>
+      Stages;
+  CopyOnWrite<std::vector<PassSnapshot>> Passes;
   std::vector<Diagnostic> Diagnostics;
   /// Optimisation remarks of the LLVM pipeline and the backend, in the
   /// order the passes made them.
-  std::vector<OptRemark> Remarks;
+  CopyOnWrite<std::vector<OptRemark>> Remarks;
   ResourceUsage Resources;
   CacheFigures Cache;
   /// Source files the line maps refer to (name → text), for correlation views.
@@ -141,7 +145,7 @@ struct JobReport {
   const StageOutput &stage(Stage S) const {
     return Stages[static_cast<size_t>(S)];
   }
-  StageOutput &stage(Stage S) { return Stages[static_cast<size_t>(S)]; }
+  StageOutput &stage(Stage S) { return Stages.mut()[static_cast<size_t>(S)]; }
 };
 
 using JobReportRef = std::shared_ptr<const JobReport>;

@@ -273,7 +273,7 @@ void Workspace::setOnPublish(std::function<void()> F) {
 
 void Workspace::waitIdle() {
   std::unique_lock<std::mutex> L(QueueLock);
-  IdleCV.wait(L, [&] { return Queue.empty() && !InFlight; });
+  IdleCV.wait(L, [&] { return Queue.empty() && !InFlight && !Publishing; });
 }
 
 bool Workspace::newerEditQueued() {
@@ -304,9 +304,14 @@ void Workspace::workerLoop() {
     process(C);
     {
       std::lock_guard<std::mutex> G(QueueLock);
-      InFlight = false;
+      InFlight = false; // the snapshot below says "not busy"
+      Publishing = true;
     }
     publish();
+    {
+      std::lock_guard<std::mutex> G(QueueLock);
+      Publishing = false;
+    }
     IdleCV.notify_all();
   }
 }

@@ -222,6 +222,9 @@ private:
   std::condition_variable QueueCV, IdleCV;
   std::deque<WorkspaceCommand> Queue;
   bool Stop = false, InFlight = false;
+  /// The last command is done but its snapshot not yet published: not idle
+  /// (waitIdle's caller would read the snapshot before it).
+  bool Publishing = false;
   /// Raised by an edit posted while a job compiles; lowered by the worker
   /// before each compile.
   std::atomic<bool> CancelCompile{false};
