@@ -292,8 +292,8 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
     ImGui::SetTooltip("%s\nThe kernel's registers and %s stay as compiled; a "
                       "%s size\nthe kernel was not written for may still be "
                       "wrong for it.",
-                      describeMultiprocessor(R.Arch, L).c_str(),
-                      L.Amd ? "LDS" : "shared memory", Block);
+                      describeMultiprocessor(R.Arch, L).c_str(), L.sharedWord(),
+                      Block);
 
   float W = ImGui::GetContentRegionAvail().x;
   // Room below for the axis, the legend, the Run form's line (often two)
@@ -349,26 +349,16 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
       auto Lim = [](int N) {
         return N == INT_MAX ? std::string("no limit") : std::to_string(N);
       };
-      if (L.Amd)
-        ImGui::TextDisabled("workgroups each allows: VGPRs %s, SGPRs %s, LDS "
-                            "%s, wave slots %s, barriers %s",
-                            Lim(O.ByRegisters).c_str(),
-                            Lim(O.ByScalarRegisters).c_str(),
-                            Lim(O.ByShared).c_str(), Lim(O.ByWarps).c_str(),
-                            Lim(O.ByBlocks).c_str());
-      else
-        ImGui::TextDisabled("blocks each allows: registers %s, shared memory "
-                            "%s, warp slots %s, block limit %s",
-                            Lim(O.ByRegisters).c_str(), Lim(O.ByShared).c_str(),
-                            Lim(O.ByWarps).c_str(), Lim(O.ByBlocks).c_str());
-      if (L.Amd)
-        ImGui::TextDisabled("per workgroup: %d bytes of LDS (in %d-byte "
-                            "blocks)",
-                            O.SharedPerBlock, L.SharedAllocUnit);
-      else
-        ImGui::TextDisabled(
-            "per block: %d registers, %d bytes of shared memory",
-            O.RegistersPerBlock, O.SharedPerBlock);
+      std::string Sgprs =
+          L.ScalarRegistersLimit ? ", SGPRs " + Lim(O.ByScalarRegisters) : "";
+      ImGui::TextDisabled(
+          "%ss each allows: %s %s%s, %s %s, %s slots %s, %s "
+          "%s",
+          Block, L.registersWord(), Lim(O.ByRegisters).c_str(), Sgprs.c_str(),
+          L.sharedWord(), Lim(O.ByShared).c_str(), Warp, Lim(O.ByWarps).c_str(),
+          L.Amd ? "barriers" : "block limit", Lim(O.ByBlocks).c_str());
+      ImGui::TextDisabled("per %s: %d bytes of %s (in %d-byte blocks)", Block,
+                          O.SharedPerBlock, L.sharedWord(), L.SharedAllocUnit);
     }
     ImGui::EndTooltip();
   }
@@ -392,7 +382,7 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   };
   Key(C.Ok, L.Amd ? "waves/barriers" : "warps/blocks");
   Key(C.Warning, L.Amd ? "VGPRs/SGPRs" : "registers");
-  Key(C.Busy, L.Amd ? "LDS" : "shared memory");
+  Key(C.Busy, L.sharedWord());
   ImGui::NewLine();
   if (AtLaunch) {
     std::string Line = describeOccupancy(*AtLaunch);

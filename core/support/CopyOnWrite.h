@@ -6,8 +6,7 @@
 /// must not cost a copy of megabytes of text (64 ms for a 10 000-statement
 /// kernel).
 ///
-/// Reading is as through a const T; the mutating container calls used on
-/// reports (push_back, emplace_back, ...) and mut() detach first. A value
+/// Reading is as through a const T; push_back and mut() detach first. A value
 /// shared with another thread is never written: reports are published as
 /// `shared_ptr<const JobReport>`.
 #pragma once
@@ -20,9 +19,6 @@ namespace prism {
 
 template <class T> class CopyOnWrite {
 public:
-  CopyOnWrite() = default;
-  CopyOnWrite(T V) : P(std::make_shared<T>(std::move(V))) {}
-
   const T &get() const { return P ? *P : none(); }
   const T &operator*() const { return get(); }
   const T *operator->() const { return &get(); }
@@ -47,16 +43,9 @@ public:
   size_t size() const { return get().size(); }
   bool empty() const { return get().empty(); }
   decltype(auto) operator[](size_t I) const { return get()[I]; }
-  decltype(auto) front() const { return get().front(); }
-  decltype(auto) back() const { return get().back(); }
-  template <class... A> decltype(auto) push_back(A &&...Args) {
-    return mut().push_back(std::forward<A>(Args)...);
+  template <class V> void push_back(V &&Val) {
+    mut().push_back(std::forward<V>(Val));
   }
-  template <class... A> decltype(auto) emplace_back(A &&...Args) {
-    return mut().emplace_back(std::forward<A>(Args)...);
-  }
-  void clear() { mut().clear(); }
-  void reserve(size_t N) { mut().reserve(N); }
 
   /// Whether two copies still share one value (tests).
   bool sharesWith(const CopyOnWrite &O) const { return P && P == O.P; }

@@ -79,6 +79,14 @@ constexpr CuRow CuTable[] = {
     {"gfx1103", 16, 1024, 16, true, 1024},
 };
 
+/// The waves per SIMD `SGPRs` scalar registers a wave allow on gfx9 (the
+/// count the backend prints, with VCC and the other extras), before the
+/// SIMD's own wave slots.
+int wavesPerSimdWithSgprs(int SGPRs) {
+  // The SGPR file holds 800 per SIMD, given to waves in 16s (gfx9).
+  return SGPRs <= 80 ? 10 : SGPRs <= 88 ? 9 : SGPRs <= 100 ? 8 : 7;
+}
+
 } // namespace
 
 std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
@@ -110,11 +118,6 @@ std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch) {
     return L;
   }
   return std::nullopt;
-}
-
-int wavesPerSimdWithSgprs(int SGPRs) {
-  // The SGPR file holds 800 per SIMD, given to waves in 16s (gfx9).
-  return SGPRs <= 80 ? 10 : SGPRs <= 88 ? 9 : SGPRs <= 100 ? 8 : 7;
 }
 
 std::optional<MultiprocessorLimits> smLimits(llvm::StringRef Arch) {
@@ -161,7 +164,7 @@ Occupancy occupancy(const MultiprocessorLimits &L, int Registers,
   O.Partitions = L.SubPartitions;
   O.Amd = L.Amd;
   const char *Block = L.blockWord();
-  const char *Shared = L.Amd ? "LDS" : "shared memory";
+  const char *Shared = L.sharedWord();
   if (BlockSize <= 0) {
     O.Why = llvm::formatv("a {0} needs at least one thread", Block);
     return O;

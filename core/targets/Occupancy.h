@@ -71,6 +71,8 @@ struct MultiprocessorLimits {
   const char *blockWord() const { return Amd ? "workgroup" : "block"; }
   const char *warpWord() const { return Amd ? "wave" : "warp"; }
   const char *unitWord() const { return Unit; }
+  const char *registersWord() const { return Amd ? "VGPRs" : "registers"; }
+  const char *sharedWord() const { return Amd ? "LDS" : "shared memory"; }
 };
 
 /// The limits of `sm_XY`; none for an arch the table does not know.
@@ -80,11 +82,6 @@ std::optional<MultiprocessorLimits> smLimits(llvm::StringRef Arch);
 /// `gfx90a`, `gfx940` ... `gfx942`: a CU running wave64) and gfx10/gfx11
 /// (`gfx1010` ... `gfx1103`: a WGP running wave32); none for others.
 std::optional<MultiprocessorLimits> cuLimits(llvm::StringRef Arch);
-
-/// The waves per SIMD `SGPRs` scalar registers a wave allow on gfx9 (the
-/// count the backend prints, with VCC and the other extras), before the
-/// SIMD's own wave slots: 10 up to 80 SGPRs, then 9, 8 and 7.
-int wavesPerSimdWithSgprs(int SGPRs);
 
 /// What stops a further block from being resident (several may at once).
 enum OccupancyLimit : unsigned {

@@ -15,7 +15,7 @@ TEST(CopyOnWrite, CopiesShareUntilOneWrites) {
   CopyOnWrite<std::vector<std::string>> A;
   EXPECT_TRUE(A.empty()); // nothing allocated yet, still readable
   A.push_back("ld.global");
-  A.emplace_back("st.global");
+  A.push_back("st.global");
   CopyOnWrite<std::vector<std::string>> B = A;
   EXPECT_TRUE(B.sharesWith(A));
   EXPECT_EQ(&B.get(), &A.get());
@@ -25,7 +25,7 @@ TEST(CopyOnWrite, CopiesShareUntilOneWrites) {
   EXPECT_FALSE(B.sharesWith(A));
   EXPECT_EQ(A.size(), 2u);
   EXPECT_EQ(B.size(), 3u);
-  EXPECT_EQ(B.back(), "bar.sync");
+  EXPECT_EQ(B[2], "bar.sync");
 
   // The sole owner writes in place.
   const std::string *Before = &B.get()[0];
