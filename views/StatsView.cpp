@@ -357,8 +357,12 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
           Block, L.registersWord(), Lim(O.ByRegisters).c_str(), Sgprs.c_str(),
           L.sharedWord(), Lim(O.ByShared).c_str(), Warp, Lim(O.ByWarps).c_str(),
           L.Amd ? "barriers" : "block limit", Lim(O.ByBlocks).c_str());
-      ImGui::TextDisabled("per %s: %d bytes of %s (in %d-byte blocks)", Block,
-                          O.SharedPerBlock, L.sharedWord(), L.SharedAllocUnit);
+      // The registers a block holds; an AMD wave's VGPRs are counted above.
+      std::string Regs =
+          L.Amd ? "" : std::to_string(O.RegistersPerBlock) + " registers, ";
+      ImGui::TextDisabled("per %s: %s%d bytes of %s (in %d-byte blocks)", Block,
+                          Regs.c_str(), O.SharedPerBlock, L.sharedWord(),
+                          L.SharedAllocUnit);
     }
     ImGui::EndTooltip();
   }
