@@ -16,6 +16,8 @@
 #include "types/Method.h"
 #include "types/Type.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <atomic>
 #include <iterator>
 #include <memory>
@@ -72,7 +74,9 @@ public:
 private:
   friend class InferenceEngine;
   mutable std::mutex Lock;
-  std::vector<CodeInstance *> Backedges;
+  /// A set as well as a list: a prelude method called from thousands of
+  /// functions would otherwise make adding its backedges quadratic.
+  llvm::SetVector<CodeInstance *> Backedges;
   std::vector<std::unique_ptr<CodeInstance>> Cache;
 };
 

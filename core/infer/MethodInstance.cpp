@@ -45,15 +45,12 @@ std::string MethodInstance::str() const {
 
 void MethodInstance::addBackedge(CodeInstance *Caller) {
   std::lock_guard<std::mutex> G(Lock);
-  for (CodeInstance *C : Backedges)
-    if (C == Caller)
-      return;
-  Backedges.push_back(Caller);
+  Backedges.insert(Caller);
 }
 
 std::vector<CodeInstance *> MethodInstance::backedges() const {
   std::lock_guard<std::mutex> G(Lock);
-  return Backedges;
+  return Backedges.getArrayRef().vec();
 }
 
 CodeInstance *MethodInstance::cachedIn(World W) const {

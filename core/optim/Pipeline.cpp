@@ -2,29 +2,37 @@
 //
 // Snapshots come from PassInstrumentationCallbacks: before a pass we take
 // the text of the IR unit it runs on, after it we print the unit again and
-// diff. Printing is the whole cost, so it is kept to one print per pass run:
-// the text after a pass is cached per function and is the "before" of the
-// next pass on that function, as long as nothing else can have touched the
-// function in between:
-//   - a function or loop pass may only change its own function;
-//   - a CGSCC pass changes the functions of its SCC, but some (argument
-//     promotion, function attributes) also rewrite callers elsewhere, so when
-//     one changed anything the cached text of every other function is
-//     dropped and printed afresh the next time it is needed;
-//   - a module pass may change anything: it is compared as the whole module
-//     and, if it changed something, every cached function text is dropped.
-// Nothing here trusts a pass's PreservedAnalyses to decide whether it changed
-// the IR: the texts are compared.
+// diff. Printing is the whole cost, so it is avoided where possible:
+//   - The text after a pass is cached per function and is the "before" of
+//     the next pass on that function. Each cached text carries the
+//     fingerprint of the IR it was printed from (IRFingerprint.h), and is
+//     printed afresh when the IR's fingerprint no longer matches.
+//   - After a pass, the unit is printed only if the pass did not preserve
+//     every analysis or the fingerprint changed. Most pass runs change
+//     nothing; neither signal alone is trusted: some passes change the IR
+//     while saying they preserved everything (IndVarSimplify's nsw flags,
+//     Reassociate's operand order), and a hash could in principle miss a
+//     change. VerifySkippedPrints checks the skips in tests.
+//   - What a function's text owes to the module (attribute group and
+//     metadata numbers) is outside its fingerprint: a pass that changed that
+//     numbering (fingerprintModuleNumbering), a CGSCC pass that changed
+//     anything (argument promotion and function attributes rewrite callers
+//     elsewhere too) or a module pass that did drops every other cached
+//     function text.
+//   - A module pass is compared as the whole module.
+// The printer writes through a buffered stream: over LLVM's unbuffered
+// raw_string_ostream, each token is its own chain of virtual calls.
 //
 //===----------------------------------------------------------------------===//
 
 #include "optim/Pipeline.h"
 
+#include "optim/IRFingerprint.h"
+
 #include "support/Diagnostic.h"
 #include "support/TextDiff.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LazyCallGraph.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -33,6 +41,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -60,17 +69,40 @@ bool isContainerOrUtilityPass(StringRef Name) {
          Name == "PrintModulePass" || Name == "PrintFunctionPass";
 }
 
+/// A string stream with a buffer. The IR printer writes through a
+/// formatted_raw_ostream that takes its buffering from the stream it wraps;
+/// over an unbuffered raw_string_ostream every token of the IR becomes its
+/// own chain of virtual writes, which was a third of a snapshot's cost.
+class BufferedStringStream : public raw_ostream {
+public:
+  explicit BufferedStringStream(std::string &Text) : Text(Text) {
+    SetBufferSize(64 * 1024);
+  }
+  ~BufferedStringStream() override { flush(); }
+
+private:
+  std::string &Text;
+  void write_impl(const char *Ptr, size_t Size) override {
+    Text.append(Ptr, Size);
+  }
+  uint64_t current_pos() const override { return Text.size(); }
+};
+
 std::string printFunction(const Function &F) {
   std::string Text;
-  raw_string_ostream OS(Text);
-  F.print(OS);
+  {
+    BufferedStringStream OS(Text);
+    F.print(OS);
+  }
   return Text;
 }
 
 std::string printModule(const Module &M) {
   std::string Text;
-  raw_string_ostream OS(Text);
-  M.print(OS, nullptr);
+  {
+    BufferedStringStream OS(Text);
+    M.print(OS, nullptr);
+  }
   return Text;
 }
 
@@ -79,7 +111,7 @@ std::string printModule(const Module &M) {
 class PassObserver {
 public:
   PassObserver(const Module &M, const OptimizeOptions &Opts)
-      : M(M), Opts(Opts) {}
+      : M(M), Opts(Opts), ModuleNumbering(fingerprintModuleNumbering(M)) {}
 
   /// Registers exactly the callbacks the options need; returns how many.
   unsigned registerCallbacks(PassInstrumentationCallbacks &PIC);
@@ -93,17 +125,25 @@ private:
   /// codegen pipeline ever be instrumented through here).
   enum class UnitKind { Module, Function, SCC, Other };
 
+  /// The printed text of a function or of the module, and the fingerprint
+  /// of the IR it was printed from.
+  struct UnitText {
+    std::string Text;
+    uint64_t Fingerprint = 0;
+  };
+
   /// A pass that has started and not yet finished.
   struct PendingPass {
     std::string Name;
     UnitKind Kind;
     /// The functions the pass runs on (the loop's function for loop passes,
-    /// the SCC's members for CGSCC passes); empty for module passes.
-    SmallVector<const Function *, 4> Functions;
+    /// the SCC's members for CGSCC passes); empty for module passes. Weak
+    /// handles: the inliner deletes callees that became dead.
+    SmallVector<WeakVH, 4> Functions;
     /// Their names, kept in case the pass deletes a function.
     SmallVector<std::string, 4> Names;
     /// Their texts before the pass (one for the module for module passes).
-    SmallVector<std::string, 4> Before;
+    SmallVector<UnitText, 4> Before;
     /// Another pass started inside this one: it is a container after all.
     bool HadNested = false;
   };
@@ -115,18 +155,27 @@ private:
 
   SmallVector<PendingPass, 4> Stack;
   /// The current text of functions whose text is known (see file comment).
-  DenseMap<const Function *, std::string> FunctionText;
-  /// The current text of the whole module, when known.
-  std::optional<std::string> ModuleText;
+  DenseMap<const Function *, UnitText> FunctionText;
+  /// The text of the whole module when it was last printed.
+  std::optional<UnitText> ModuleText;
+  /// fingerprintModuleNumbering when the cached function texts were valid.
+  uint64_t ModuleNumbering = 0;
 
   void beforePass(StringRef Name, Any IR);
-  void afterPass(StringRef Name);
+  void afterPass(StringRef Name, const PreservedAnalyses &PA);
   void verifyAfterPass(StringRef Name, Any IR);
 
-  const std::string &functionText(const Function &F);
-  void noteFunctionChanged() { ModuleText.reset(); }
+  const UnitText &functionText(const Function &F);
+  /// With VerifySkippedPrints: prints \p F (null: the module) and notes a
+  /// mismatch with \p Text, the text reused instead of that print.
+  void checkReused(const std::string &Text, const Function *F,
+                   StringRef Where);
+  /// The unit's text after a pass: \p Before's when the pass preserved
+  /// everything and the fingerprint says the IR is as it was, else printed.
+  UnitText textAfter(const PendingPass &P, const UnitText &Before,
+                     const Function *F, bool AllPreserved);
   void record(unsigned Index, const std::string &Pass, std::string Function,
-              std::string Before, std::string After);
+              std::string Before, const std::string &After);
 };
 
 unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
@@ -135,14 +184,16 @@ unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
     PIC.registerBeforeNonSkippedPassCallback(
         [this](StringRef Name, Any IR) { beforePass(Name, IR); });
     PIC.registerAfterPassCallback(
-        [this](StringRef Name, Any IR, const PreservedAnalyses &) {
-          afterPass(Name);
+        [this](StringRef Name, Any IR, const PreservedAnalyses &PA) {
+          afterPass(Name, PA);
         });
     // A loop that was deleted, or an SCC that was merged away: the pass
     // finished but its IR unit no longer exists. The pending entry still
     // names the functions involved, which is all afterPass needs.
     PIC.registerAfterPassInvalidatedCallback(
-        [this](StringRef Name, const PreservedAnalyses &) { afterPass(Name); });
+        [this](StringRef Name, const PreservedAnalyses &PA) {
+          afterPass(Name, PA);
+        });
     Count += 3;
   }
   if (Opts.VerifyEach) {
@@ -167,11 +218,28 @@ unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
   return Count;
 }
 
-const std::string &PassObserver::functionText(const Function &F) {
+const PassObserver::UnitText &
+PassObserver::functionText(const Function &F) {
+  // A cached text whose fingerprint no longer matches was changed by
+  // something this observer did not see change it: print it again.
+  uint64_t Fingerprint = fingerprintFunction(F);
   auto [It, Inserted] = FunctionText.try_emplace(&F);
-  if (Inserted)
-    It->second = printFunction(F);
+  if (Inserted || It->second.Fingerprint != Fingerprint)
+    It->second = {printFunction(F), Fingerprint};
+  else
+    checkReused(It->second.Text, &F, "before a pass");
   return It->second;
+}
+
+void PassObserver::checkReused(const std::string &Text, const Function *F,
+                               StringRef Where) {
+  if (!Opts.VerifySkippedPrints)
+    return;
+  std::string Printed = F ? printFunction(*F) : printModule(M);
+  if (Printed != Text)
+    Result.SkippedPrintMismatches.push_back(
+        (F ? F->getName().str() : std::string(ModuleUnitName)) + " " +
+        Where.str() + ":\n" + unifiedDiff(Text, Printed, "reused", "printed"));
 }
 
 void PassObserver::beforePass(StringRef Name, Any IR) {
@@ -182,37 +250,57 @@ void PassObserver::beforePass(StringRef Name, Any IR) {
 
   PendingPass P;
   P.Name = Name.str();
+  SmallVector<const Function *, 4> Functions;
   if (const auto *MP = any_cast<const Module *>(&IR)) {
     assert(*MP == &M && "a pass ran on another module");
     (void)MP;
     P.Kind = UnitKind::Module;
-    if (!ModuleText)
-      ModuleText = printModule(M);
+    uint64_t Fingerprint = fingerprintModule(M);
+    if (!ModuleText || ModuleText->Fingerprint != Fingerprint)
+      ModuleText = UnitText{printModule(M), Fingerprint};
+    else
+      checkReused(ModuleText->Text, nullptr, "before " + P.Name);
     P.Before.push_back(*ModuleText);
   } else if (const auto *FP = any_cast<const Function *>(&IR)) {
     P.Kind = UnitKind::Function;
-    P.Functions.push_back(*FP);
+    Functions.push_back(*FP);
   } else if (const auto *LP = any_cast<const Loop *>(&IR)) {
     // A loop is shown as its whole function: a loop's blocks alone do not
     // read as IR, and preheaders/exits outside the loop change too.
     P.Kind = UnitKind::Function;
-    P.Functions.push_back((*LP)->getHeader()->getParent());
+    Functions.push_back((*LP)->getHeader()->getParent());
   } else if (const auto *CP = any_cast<const LazyCallGraph::SCC *>(&IR)) {
     P.Kind = UnitKind::SCC;
     for (const LazyCallGraph::Node &N : **CP)
-      P.Functions.push_back(&N.getFunction());
+      Functions.push_back(&N.getFunction());
   } else {
     // Still pushed, so that its "after" callback finds its own entry.
     P.Kind = UnitKind::Other;
   }
-  for (const Function *F : P.Functions) {
+  for (const Function *F : Functions) {
+    P.Functions.emplace_back(const_cast<Function *>(F));
     P.Names.push_back(F->getName().str());
     P.Before.push_back(functionText(*F));
   }
   Stack.push_back(std::move(P));
 }
 
-void PassObserver::afterPass(StringRef Name) {
+PassObserver::UnitText PassObserver::textAfter(const PendingPass &P,
+                                               const UnitText &Before,
+                                               const Function *F,
+                                               bool AllPreserved) {
+  uint64_t Fingerprint = F ? fingerprintFunction(*F) : fingerprintModule(M);
+  // A pass's word that it preserved every analysis is not enough alone:
+  // IndVarSimplify adds nsw flags and Reassociate swaps operands while
+  // saying so. Both must agree before the print is skipped.
+  if (!AllPreserved || Fingerprint != Before.Fingerprint)
+    return {F ? printFunction(*F) : printModule(M), Fingerprint};
+  ++Result.PrintsSkipped;
+  checkReused(Before.Text, F, "after " + P.Name);
+  return Before;
+}
+
+void PassObserver::afterPass(StringRef Name, const PreservedAnalyses &PA) {
   if (isContainerOrUtilityPass(Name) || Stack.empty())
     return;
   // Only passes we pushed come back here: the filter above is the same, and
@@ -224,52 +312,52 @@ void PassObserver::afterPass(StringRef Name) {
             // unit we do not show.
 
   unsigned Index = Result.PassesRun++;
+  bool AllPreserved = PA.areAllPreserved();
   switch (P.Kind) {
   case UnitKind::Module: {
-    std::string After = printModule(M);
-    bool Changed = After != P.Before.front();
-    if (Changed)
+    UnitText After = textAfter(P, P.Before.front(), nullptr, AllPreserved);
+    if (After.Text != P.Before.front().Text) {
       FunctionText.clear();
-    record(Index, P.Name, ModuleUnitName, std::move(P.Before.front()), After);
+      ModuleNumbering = fingerprintModuleNumbering(M);
+    }
+    record(Index, P.Name, ModuleUnitName, std::move(P.Before.front().Text),
+           After.Text);
     ModuleText = std::move(After);
     return;
   }
-  case UnitKind::Function: {
-    const Function &F = *P.Functions.front();
-    std::string After = printFunction(F);
-    if (After != P.Before.front())
-      noteFunctionChanged();
-    FunctionText[&F] = After;
-    record(Index, P.Name, std::move(P.Names.front()),
-           std::move(P.Before.front()), std::move(After));
-    return;
-  }
+  case UnitKind::Function:
   case UnitKind::SCC: {
-    // The pass may have deleted functions of the SCC (the inliner removes
-    // callees that became dead): only dereference those still in the module.
-    DenseSet<const Function *> Live;
-    for (const Function &F : M)
-      Live.insert(&F);
+    // A CGSCC pass may have deleted functions of its SCC (the inliner
+    // removes callees that became dead): their handles are null now.
     bool AnyChanged = false;
-    DenseMap<const Function *, std::string> NewTexts;
+    DenseMap<const Function *, UnitText> NewTexts;
     for (size_t I = 0; I < P.Functions.size(); ++I) {
-      const Function *F = P.Functions[I];
-      bool Alive = Live.contains(F);
+      const auto *F = cast_or_null<Function>(P.Functions[I]);
       // A deleted function reads as a diff that removes all of it.
-      std::string After = Alive ? printFunction(*F) : std::string();
-      AnyChanged |= After != P.Before[I];
-      if (Alive)
-        NewTexts[F] = After;
-      record(Index, P.Name, std::move(P.Names[I]), std::move(P.Before[I]),
-             std::move(After));
+      UnitText After =
+          F ? textAfter(P, P.Before[I], F, AllPreserved) : UnitText();
+      AnyChanged |= After.Text != P.Before[I].Text;
+      record(Index, P.Name, std::move(P.Names[I]), std::move(P.Before[I].Text),
+             After.Text);
+      if (F)
+        NewTexts[F] = std::move(After);
     }
+    // Some CGSCC passes (argument promotion, function attributes) also
+    // rewrite callers outside the SCC: when one changed anything, no other
+    // cached text is trusted. Nor when the numbering every function's text
+    // shares changed (a pass that calls a new intrinsic declares it, and
+    // its attributes shift every `#N` attribute group after it).
+    bool NumberingChanged = false;
     if (AnyChanged) {
-      noteFunctionChanged();
+      uint64_t Numbering = fingerprintModuleNumbering(M);
+      NumberingChanged = Numbering != ModuleNumbering;
+      ModuleNumbering = Numbering;
+    }
+    if ((AnyChanged && P.Kind == UnitKind::SCC) || NumberingChanged)
       FunctionText = std::move(NewTexts);
-    } else {
+    else
       for (auto &[F, Text] : NewTexts)
         FunctionText[F] = std::move(Text);
-    }
     return;
   }
   case UnitKind::Other:
@@ -279,7 +367,7 @@ void PassObserver::afterPass(StringRef Name) {
 
 void PassObserver::record(unsigned Index, const std::string &Pass,
                           std::string Function, std::string Before,
-                          std::string After) {
+                          const std::string &After) {
   bool Changed = Before != After;
   if (!Changed && !Opts.KeepUnchanged)
     return;
@@ -291,7 +379,7 @@ void PassObserver::record(unsigned Index, const std::string &Pass,
   if (Changed)
     S.Diff = unifiedDiff(Before, After, "before " + Pass, "after " + Pass);
   S.Before = std::move(Before);
-  S.After = std::move(After);
+  S.After = After;
   Result.Snapshots.push_back(std::move(S));
 }
 

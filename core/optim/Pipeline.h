@@ -37,6 +37,9 @@ struct OptimizeOptions {
   bool CollectSnapshots = false;  ///< record passes that changed the IR
   bool KeepUnchanged = false;     ///< also record passes that changed nothing
   bool VerifyEach = false;        ///< run the verifier after every pass (debug)
+  /// Tests: print the IR wherever a cached text is reused because the
+  /// fingerprint says the IR is unchanged, and list every mismatch.
+  bool VerifySkippedPrints = false;
   /// The caller has just verified the module: skip the verifier on entry.
   bool InputVerified = false;
   /// Target-specific pipeline tuning (extra passes at extension points).
@@ -56,6 +59,12 @@ struct OptimizeResult {
   /// snapshots nor VerifyEach were asked for (the pipeline then runs with no
   /// instrumentation at all). Tests use it to check that.
   unsigned InstrumentationCallbacks = 0;
+  /// Units (functions, or the module) not printed after a pass because the
+  /// pass preserved everything and the IR's fingerprint was unchanged.
+  unsigned PrintsSkipped = 0;
+  /// With VerifySkippedPrints: "function before a pass" or "function after
+  /// Pass" for each reused text that differs from a fresh print.
+  std::vector<std::string> SkippedPrintMismatches;
 };
 
 /// Verifies (unless Opts.InputVerified), optimises in place, and verifies

@@ -1,9 +1,10 @@
 //===- TextDiff.cpp - Myers line diff and unified diff text ---------------===//
 //
 // The diff runs on interned line ids rather than on strings, so that the
-// inner "follow the snake" loop compares integers. Common prefixes and
-// suffixes are stripped before the search: a pass usually changes a few lines
-// of a long function, and stripping turns that case into a tiny search.
+// inner "follow the snake" loop compares integers. Lines found on one side
+// only are taken out before the search, and common prefixes and suffixes are
+// stripped: a pass usually changes a few lines of a long function, and
+// stripping turns that case into a tiny search.
 //
 // The search is the linear-space variant of Myers' algorithm ("An O(ND)
 // Difference Algorithm and Its Variations", 1986, section 4b): find the middle
@@ -197,10 +198,47 @@ std::vector<DiffLine> prism::diffLines(std::string_view Old,
   std::vector<uint32_t> A = intern(OldLines);
   std::vector<uint32_t> B = intern(NewLines);
 
-  MyersDiff Diff(A, B);
+  // A line that occurs on one side only can never be matched: it is marked
+  // changed here, and the search runs on the other lines (GNU diff discards
+  // them too). The diff stays minimal, since a common subsequence only holds
+  // lines both sides have; and a module pass that deletes whole functions,
+  // thousands of lines found nowhere else, no longer makes the search
+  // quadratic.
+  std::vector<uint32_t> InA(Ids.size(), 0), InB(Ids.size(), 0);
+  for (uint32_t Id : A)
+    ++InA[Id];
+  for (uint32_t Id : B)
+    ++InB[Id];
+  std::vector<bool> Removed(A.size(), false), Added(B.size(), false);
+  auto keepMatchable = [](const std::vector<uint32_t> &Side,
+                          const std::vector<uint32_t> &OtherCount,
+                          std::vector<bool> &Changed,
+                          std::vector<uint32_t> &Kept,
+                          std::vector<size_t> &Index) {
+    for (size_t I = 0; I < Side.size(); ++I) {
+      if (OtherCount[Side[I]] == 0) {
+        Changed[I] = true;
+        continue;
+      }
+      Kept.push_back(Side[I]);
+      Index.push_back(I);
+    }
+  };
+  std::vector<uint32_t> KeptA, KeptB;
+  std::vector<size_t> IndexA, IndexB;
+  keepMatchable(A, InB, Removed, KeptA, IndexA);
+  keepMatchable(B, InA, Added, KeptB, IndexB);
+
+  MyersDiff Diff(KeptA, KeptB);
   Diff.run();
-  std::vector<bool> Removed = Diff.takeRemoved();
-  std::vector<bool> Added = Diff.takeAdded();
+  std::vector<bool> KeptRemoved = Diff.takeRemoved();
+  std::vector<bool> KeptAdded = Diff.takeAdded();
+  for (size_t I = 0; I < KeptA.size(); ++I)
+    if (KeptRemoved[I])
+      Removed[IndexA[I]] = true;
+  for (size_t J = 0; J < KeptB.size(); ++J)
+    if (KeptAdded[J])
+      Added[IndexB[J]] = true;
 
   std::vector<DiffLine> Out;
   Out.reserve(std::max(A.size(), B.size()));

@@ -464,6 +464,49 @@ TEST(Pipeline, TuneHookRunsBeforeThePipelineIsBuilt) {
   }
 }
 
+namespace {
+/// Sets nsw on every add and says it preserved every analysis, as LLVM 16's
+/// IndVarSimplify does when it only strengthens flags.
+struct FlagsWithoutSayingSoPass : PassInfoMixin<FlagsWithoutSayingSoPass> {
+  static StringRef name() { return "FlagsWithoutSayingSoPass"; }
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (I.getOpcode() == Instruction::Add)
+          I.setHasNoSignedWrap(true);
+    return PreservedAnalyses::all();
+  }
+};
+} // namespace
+
+// A pass's PreservedAnalyses::all() does not hide its change: the print is
+// skipped only when the IR's fingerprint agrees.
+TEST(Pipeline, APassThatChangesTheIRWhileSayingItPreservedAllIsRecorded) {
+  LLVMContext Ctx;
+  auto M = prism::test::parseIR(Ctx, CallIR);
+  ASSERT_TRUE(M);
+  OptimizeOptions Opts = withSnapshots(1);
+  Opts.VerifySkippedPrints = true;
+  Opts.TuneHook = [](PassBuilder &PB) {
+    PB.registerPipelineStartEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(
+              createModuleToFunctionPassAdaptor(FlagsWithoutSayingSoPass()));
+        });
+  };
+  Expected<OptimizeResult> R = optimizeModule(*M, nullptr, Opts);
+  ASSERT_OK(R);
+  const PassSnapshot *S = findPass(*R, "FlagsWithoutSayingSoPass", "caller");
+  ASSERT_NE(S, nullptr) << passList(*R);
+  EXPECT_NE(S->Diff.find("+  %d = add nsw i32 %c, 1"), std::string::npos)
+      << S->Diff;
+  // Most pass runs change nothing and print nothing; none of those skips
+  // reused a text that differs from a fresh print.
+  EXPECT_GT(R->PrintsSkipped, R->Snapshots.size());
+  EXPECT_TRUE(R->SkippedPrintMismatches.empty())
+      << R->SkippedPrintMismatches.front();
+}
+
 TEST(Pipeline, SnapshotCostOnASaxpySizedModule) {
   auto run = [](bool Snapshots) {
     LLVMContext Ctx;
