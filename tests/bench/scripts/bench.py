@@ -1098,6 +1098,9 @@ def section_scaling(a, R, prism, outdir):
     valgrind = shutil.which("valgrind")
     if not valgrind:
         R.skip(sec, "scaling instruction counts", "valgrind not installed")
+    opt = shutil.which("opt-16")
+    if not opt:
+        R.skip(sec, "pipeline peer (opt-16)", "opt-16 not installed")
     data = {}
     for kind in ("functions", "statements"):
         pts = []
@@ -1129,6 +1132,27 @@ def section_scaling(a, R, prism, outdir):
                 else:
                     pt["clang_wall_s"] = summary(cw)
                     pt["clang_max_rss_mib"] = summary(crss) if crss else None
+            # The pass pipeline with every changed pass's diff (what the GUI's
+            # Pipeline panel records on each recompile), against LLVM's own
+            # `opt -print-changed=diff` on the same raw IR for the sizes it
+            # finishes in reasonable time.
+            pw, _, err = measure_process([prism, "pipeline", path, sig, "--target", "ptx",
+                                          "--arch", a.arch], runs)
+            if err:
+                R.skip(sec, "pipeline %s %d" % (kind, n), err)
+            else:
+                pt["pipeline_s"] = summary(pw)
+            if opt and n <= 1000 and not err:
+                ll = os.path.join(work, "%s_%d.raw.ll" % (kind, n))
+                with open(ll, "w") as f:
+                    f.write(run([prism, "code_llvm", path, sig, "--target", "ptx", "--arch",
+                                 a.arch, "--optimize=no", "--dump-module", "--raw"]).stdout)
+                ow, _, err = measure_process([opt, "-O2", "-print-changed=diff",
+                                              "-disable-output", ll], runs)
+                if err:
+                    R.skip(sec, "pipeline peer %s %d" % (kind, n), err)
+                else:
+                    pt["opt_print_changed_s"] = summary(ow)
             # Instructions executed, for the sizes the exponent compares: a
             # count that load and caches do not move (the wall time pays for
             # the cache misses and page faults of a larger working set too).
@@ -1186,6 +1210,20 @@ def section_scaling(a, R, prism, outdir):
                      "exponent above the %d-%s baseline" % (pts[0]["n"], kind), "—", None,
                      "the work itself, without the machine's noise: the wall-time exponent "
                      "also pays for cache misses and page faults of the larger program")
+        # The largest program LLVM's own pass printer was timed on.
+        both = [p for p in pts if p.get("pipeline_s") and p.get("opt_print_changed_s")]
+        if both:
+            p = both[-1]
+            big = next((q for q in reversed(pts) if q.get("pipeline_s")), p)
+            R.figure(sec, "Pass pipeline with a diff per changed pass, %d %s" % (p["n"], kind),
+                     p["pipeline_s"], p["opt_print_changed_s"],
+                     "opt-16 -O2 -print-changed=diff on the same raw IR", "s",
+                     med(p["pipeline_s"]) / med(p["opt_print_changed_s"]),
+                     "Prism ÷ opt-16", "—", None,
+                     "`prism pipeline` (the GUI's Pipeline panel records the same on every "
+                     "recompile) includes Prism's front end; opt reads the IR Prism emitted. "
+                     "%d %s: Prism %s s" % (big["n"], kind, fmt_num(med(big["pipeline_s"])))
+                     if big is not p else "")
         if last.get("clang_wall_s"):
             ratio = med(last["wall_s"]) / med(last["clang_wall_s"])
             fe = med(last["front_end_s"]) if last.get("front_end_s") else None
