@@ -37,6 +37,10 @@ struct CommandOptions {
   /// all) and only passes with this name (empty: all).
   std::vector<std::string> RemarkKinds;
   std::string RemarkPass;
+  /// pipeline: only passes and functions whose names contain these (any
+  /// case; empty: all), and one line a pass instead of its diff.
+  std::string PipelinePass, PipelineFunction;
+  bool PipelineSummary = false;
   bool Kernel = false;
   bool NoKernel = false;
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;

@@ -9,7 +9,10 @@
 #include "devices/CallRunner.h"
 #include "targets/Occupancy.h"
 #include "targets/Target.h"
+#include "support/TextDiff.h"
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -198,10 +201,48 @@ int runPipeline(const CommandOptions &O) {
   llvm::outs() << "; " << R.Passes.size() << " passes changed "
                << R.Signature << " (" << R.Target << ", O" << R.OptLevel
                << ")\n";
-  for (const PassSnapshot &P : R.Passes) {
-    llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P.Index, P.Pass,
-                                  P.Function)
-                 << P.Diff;
+  auto Matches = [](llvm::StringRef Name, llvm::StringRef Filter) {
+    return Filter.empty() || Name.contains_insensitive(Filter);
+  };
+  std::vector<const PassSnapshot *> Shown;
+  for (const PassSnapshot &P : R.Passes)
+    if (Matches(P.Pass, O.PipelinePass) &&
+        Matches(P.Function, O.PipelineFunction))
+      Shown.push_back(&P);
+  bool Filtered = !O.PipelinePass.empty() || !O.PipelineFunction.empty();
+  if (Filtered) {
+    llvm::outs() << "; " << Shown.size() << " of them";
+    if (!O.PipelinePass.empty())
+      llvm::outs() << " with a pass matching '" << O.PipelinePass << "'";
+    if (!O.PipelineFunction.empty())
+      llvm::outs() << (O.PipelinePass.empty() ? "" : " and")
+                   << " on a function matching '" << O.PipelineFunction
+                   << "'";
+    llvm::outs() << "\n";
+  }
+  if (Filtered && Shown.empty()) {
+    // Most likely a misspelt name: say which ones there are.
+    llvm::SetVector<llvm::StringRef> Passes, Functions;
+    for (const PassSnapshot &P : R.Passes) {
+      Passes.insert(P.Pass);
+      Functions.insert(P.Function);
+    }
+    llvm::outs() << "; passes that changed something: "
+                 << llvm::join(Passes, ", ") << "\n; on: "
+                 << llvm::join(Functions, ", ") << "\n";
+    return ExitOk;
+  }
+  for (const PassSnapshot *P : Shown) {
+    if (O.PipelineSummary) {
+      DiffCounts D = countUnified(P->Diff);
+      llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}\n",
+                                    P->Index, P->Pass, P->Function, D.Added,
+                                    D.Removed);
+      continue;
+    }
+    llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P->Index,
+                                  P->Pass, P->Function)
+                 << P->Diff;
   }
   return ExitOk;
 }

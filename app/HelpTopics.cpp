@@ -48,7 +48,8 @@ const Topic Topics[] = {
      "through inlining."},
     {"pipeline",
      "The pipeline (prism pipeline) lists every LLVM pass that changed the "
-     "IR of the job, in the order they ran, each with a unified diff: SROA "
+     "IR of the job, in the order they ran, each with a unified diff "
+     "(--summary: one line a pass; --pass and --function narrow it): SROA "
      "turning allocas into registers, InstCombine simplifying arithmetic, "
      "SimplifyCFG merging blocks, the inliner. Prism records these in-process "
      "with LLVM's pass instrumentation; when nobody asks, no callback is "

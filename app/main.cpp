@@ -152,7 +152,17 @@ int main(int argc, char **argv) {
       "pipeline", "every pass that changed the IR, with a diff");
   addFileAndSig(*Pipe, O);
   addTargetOptions(*Pipe, O, /*TargetRequired=*/false);
-  Pipe->footer(example("pipeline", SaxpySig + std::string(" --target ptx")));
+  Pipe->add_option("--pass", O.PipelinePass,
+                   "only passes whose name contains this, in any case "
+                   "(instcombine, sroa, loop)");
+  Pipe->add_option("--function", O.PipelineFunction,
+                   "only changes to functions whose name contains this "
+                   "([module] for module passes)");
+  Pipe->add_flag("--summary", O.PipelineSummary,
+                 "one line a pass: lines added and removed, no diff");
+  Pipe->footer(example("pipeline", SaxpySig + std::string(" --target ptx")) +
+               "  prism pipeline assets/examples/saxpy.jl " + SaxpySig +
+               " --target ptx --summary --pass instcombine\n");
   On(Pipe, runPipeline);
 
   auto *Remarks = App.add_subcommand(

@@ -62,18 +62,4 @@ DiffText diffTextFromUnified(std::string_view U) {
   return D;
 }
 
-DiffCounts countUnified(std::string_view U) {
-  DiffCounts C;
-  while (!U.empty()) {
-    size_t NL = U.find('\n');
-    std::string_view L = U.substr(0, NL);
-    U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
-    if (L.starts_with("+++ ") || L.starts_with("--- "))
-      continue;
-    C.Added += !L.empty() && L[0] == '+';
-    C.Removed += !L.empty() && L[0] == '-';
-  }
-  return C;
-}
-
 } // namespace prism::views

@@ -31,10 +31,4 @@ DiffText diffTextFromLines(const std::vector<DiffLine> &Lines);
 /// Parses `diff -u` output (as PassSnapshot::Diff holds).
 DiffText diffTextFromUnified(std::string_view Unified);
 
-/// Lines added and removed by a unified diff, without building rows.
-struct DiffCounts {
-  uint32_t Added = 0, Removed = 0;
-};
-DiffCounts countUnified(std::string_view Unified);
-
 } // namespace prism::views

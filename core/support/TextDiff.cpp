@@ -343,3 +343,17 @@ std::string prism::unifiedDiff(std::string_view Old, std::string_view New,
   }
   return Out;
 }
+
+DiffCounts prism::countUnified(std::string_view U) {
+  DiffCounts C;
+  while (!U.empty()) {
+    size_t NL = U.find('\n');
+    std::string_view L = U.substr(0, NL);
+    U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
+    if (L.starts_with("+++ ") || L.starts_with("--- "))
+      continue;
+    C.Added += !L.empty() && L[0] == '+';
+    C.Removed += !L.empty() && L[0] == '-';
+  }
+  return C;
+}

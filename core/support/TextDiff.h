@@ -3,6 +3,7 @@
 /// show them. Pure functions, unit-tested without a window.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,13 @@ struct DiffLine {
 
 /// A minimal line diff (Myers' O(ND) algorithm).
 std::vector<DiffLine> diffLines(std::string_view Old, std::string_view New);
+
+/// Lines added and removed by a unified diff (`unifiedDiff`'s text),
+/// without building rows.
+struct DiffCounts {
+  uint32_t Added = 0, Removed = 0;
+};
+DiffCounts countUnified(std::string_view Unified);
 
 /// `diff -u` style text with `@@ -a,b +c,d @@` hunks and Context lines around
 /// each change; empty when the texts are equal.

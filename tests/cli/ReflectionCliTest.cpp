@@ -78,6 +78,51 @@ TEST(ReflectionCli, PipelineListsPassesWithDiffs) {
   EXPECT_TRUE(has(R.Out, "\n-")) << R.Out;
 }
 
+// --pass and --function narrow the list (any case, part of the name);
+// --summary prints one line a pass with its counts; a filter that matches
+// nothing names what there is.
+TEST(ReflectionCli, PipelineFiltersAndSummarises) {
+  auto S = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "ptx", "--summary", "--pass", "instcombine"});
+  ASSERT_EQ(S.ExitCode, 0) << S.Err;
+  EXPECT_TRUE(has(S.Out, "with a pass matching 'instcombine'")) << S.Out;
+  EXPECT_TRUE(has(S.Out, "InstCombinePass on julia_saxpy!  +")) << S.Out;
+  EXPECT_FALSE(has(S.Out, "SROAPass")) << S.Out;
+  EXPECT_FALSE(has(S.Out, "\n---")) << "a summary has no diff\n" << S.Out;
+  // The summary's counts are those of the full diff.
+  auto F = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "ptx", "--pass", "instcombine"});
+  ASSERT_EQ(F.ExitCode, 0) << F.Err;
+  size_t First = F.Out.find(";; [");
+  size_t Second = F.Out.find(";; [", First + 1);
+  ASSERT_NE(First, std::string::npos) << F.Out;
+  std::string Diff = F.Out.substr(First, Second - First);
+  unsigned Added = 0, Removed = 0;
+  for (size_t P = Diff.find('\n'); P != std::string::npos;
+       P = Diff.find('\n', P + 1)) {
+    if (Diff.compare(P + 1, 4, "+++ ") == 0 || Diff.compare(P + 1, 4, "--- ") == 0)
+      continue;
+    Added += Diff.compare(P + 1, 1, "+") == 0;
+    Removed += Diff.compare(P + 1, 1, "-") == 0;
+  }
+  EXPECT_TRUE(has(S.Out, "+" + std::to_string(Added) + " -" +
+                             std::to_string(Removed) + "\n"))
+      << Diff << S.Out;
+
+  auto M = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "ptx", "--function", "[MODULE]", "--summary"});
+  ASSERT_EQ(M.ExitCode, 0) << M.Err;
+  EXPECT_TRUE(has(M.Out, "on [module]")) << M.Out;
+  EXPECT_FALSE(has(M.Out, "on julia_saxpy!")) << M.Out;
+
+  auto None = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                        "ptx", "--pass", "instcombin3"});
+  ASSERT_EQ(None.ExitCode, 0) << None.Err;
+  EXPECT_TRUE(has(None.Out, "0 of them")) << None.Out;
+  EXPECT_TRUE(has(None.Out, "passes that changed something: ")) << None.Out;
+  EXPECT_TRUE(has(None.Out, "InstCombinePass")) << None.Out;
+}
+
 TEST(ReflectionCli, NativePipelineSplitsTheBlockLoopAtTheGuard) {
   // Prism's own pass, as a user finds it (docs/tour.md, `help pipeline`).
   auto R = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
