@@ -5,9 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <algorithm>
 #include <functional>
 #include <new>
 
@@ -32,7 +34,9 @@ int main(int argc, char **argv) {
                                         " (LLVM " LLVM_VERSION_STRING ")");
   App.require_subcommand(0, 1);
   App.footer("Run `prism COMMAND --help` for a command's options, "
-             "`prism help TOPIC` for what a stage is.");
+             "`prism help TOPIC` for what a stage is. Without a command, "
+             "`prism [gui options]` is `prism gui [options]` on the built-in "
+             "example.");
   CommandOptions O;
   std::function<int()> Action;
   auto On = [&](CLI::App *Cmd, int (*Fn)(const CommandOptions &)) {
@@ -236,8 +240,16 @@ int main(int argc, char **argv) {
   Help->footer("\nExample:\n  prism help world-age\n");
   On(Help, runHelp);
 
+  // `prism` alone opens the GUI, so `prism --screenshot out.png` (or any
+  // other option of `gui` without the word) means `prism gui ...`.
+  std::vector<std::string> Args(argv + 1, argv + argc);
+  if (!Args.empty() && llvm::StringRef(Args.front()).startswith("-") &&
+      Args.front() != "-h" && Args.front() != "--help" &&
+      Args.front() != "--version")
+    Args.insert(Args.begin(), "gui");
+  std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
   try {
-    App.parse(argc, argv);
+    App.parse(Args);
   } catch (const CLI::ParseError &E) {
     int RC = App.exit(E);
     return RC == 0 ? ExitOk : ExitUsage;

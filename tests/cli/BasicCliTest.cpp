@@ -39,3 +39,22 @@ TEST(Cli, DevicesJson) {
   EXPECT_NE(R.Out.find("\"devices\""), std::string::npos);
   EXPECT_NE(R.Out.find("\"name\": \"host\""), std::string::npos);
 }
+
+// `prism` alone is the GUI, so a gui option without the word goes to it:
+// without a display the screenshot fails as `prism gui --screenshot` does,
+// not as an unknown option.
+TEST(Cli, GuiOptionsWithoutTheWordGoToTheGui) {
+  auto R = runPrism({"--screenshot", "/nonexistent/out.png"},
+                    {"DISPLAY=", "WAYLAND_DISPLAY="});
+  EXPECT_NE(R.ExitCode, 0);
+  EXPECT_EQ(R.Err.find("not expected"), std::string::npos) << R.Err;
+  if (R.Err.find("this build has no GUI") == std::string::npos) {
+    EXPECT_NE(R.ExitCode, 2) << R.Err;
+    EXPECT_NE(R.Err.find("screenshot"), std::string::npos) << R.Err;
+  }
+  // Unknown options are still bad usage, and --help stays the top level's.
+  EXPECT_EQ(runPrism({"--bogus"}).ExitCode, 2);
+  auto H = runPrism({"--help"});
+  EXPECT_EQ(H.ExitCode, 0);
+  EXPECT_NE(H.Out.find("code_typed"), std::string::npos) << H.Out;
+}
