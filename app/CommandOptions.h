@@ -38,8 +38,9 @@ struct CommandOptions {
   std::vector<std::string> RemarkKinds;
   std::string RemarkPass;
   /// pipeline: only passes and functions whose names contain these (any
-  /// case; empty: all), and one line a pass instead of its diff.
-  std::string PipelinePass, PipelineFunction;
+  /// case; empty: all), only passes that added or removed a line holding
+  /// PipelineGrep, and one line a pass instead of its diff.
+  std::string PipelinePass, PipelineFunction, PipelineGrep;
   bool PipelineSummary = false;
   bool Kernel = false;
   bool NoKernel = false;

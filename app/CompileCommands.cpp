@@ -204,23 +204,40 @@ int runPipeline(const CommandOptions &O) {
   auto Matches = [](llvm::StringRef Name, llvm::StringRef Filter) {
     return Filter.empty() || Name.contains_insensitive(Filter);
   };
+  // How many lines holding the text a pass added, less those it removed
+  // (the diff's ---/+++ header aside): a pass that only renumbers a line
+  // holding it changes nothing, one that makes an fma or drops a throw does.
+  auto LinesWithDelta = [](llvm::StringRef Diff, llvm::StringRef Text) {
+    int Delta = 0;
+    llvm::SmallVector<llvm::StringRef> Lines;
+    Diff.split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (!L.startswith("+++ ") && !L.startswith("--- ") &&
+          L.drop_front().contains(Text))
+        Delta += L.startswith("+") - L.startswith("-");
+    return Delta;
+  };
   std::vector<const PassSnapshot *> Shown;
   for (const PassSnapshot &P : R.Passes)
     if (Matches(P.Pass, O.PipelinePass) &&
-        Matches(P.Function, O.PipelineFunction))
+        Matches(P.Function, O.PipelineFunction) &&
+        (O.PipelineGrep.empty() || LinesWithDelta(P.Diff, O.PipelineGrep)))
       Shown.push_back(&P);
-  bool Filtered = !O.PipelinePass.empty() || !O.PipelineFunction.empty();
-  if (Filtered) {
-    llvm::outs() << "; " << Shown.size() << " of them";
-    if (!O.PipelinePass.empty())
-      llvm::outs() << " with a pass matching '" << O.PipelinePass << "'";
-    if (!O.PipelineFunction.empty())
-      llvm::outs() << (O.PipelinePass.empty() ? "" : " and")
-                   << " on a function matching '" << O.PipelineFunction
-                   << "'";
-    llvm::outs() << "\n";
-  }
-  if (Filtered && Shown.empty()) {
+  std::vector<std::string> Conditions;
+  if (!O.PipelinePass.empty())
+    Conditions.push_back("with a pass matching '" + O.PipelinePass + "'");
+  if (!O.PipelineFunction.empty())
+    Conditions.push_back("on a function matching '" + O.PipelineFunction +
+                         "'");
+  if (!O.PipelineGrep.empty())
+    Conditions.push_back("changing how many lines hold '" +
+                         O.PipelineGrep + "'");
+  bool Filtered = !Conditions.empty();
+  if (Filtered)
+    llvm::outs() << "; " << Shown.size() << " of them "
+                 << llvm::join(Conditions, " and ") << "\n";
+  if (Shown.empty() &&
+      (!O.PipelinePass.empty() || !O.PipelineFunction.empty())) {
     // Most likely a misspelt name: say which ones there are.
     llvm::SetVector<llvm::StringRef> Passes, Functions;
     for (const PassSnapshot &P : R.Passes) {
@@ -235,9 +252,15 @@ int runPipeline(const CommandOptions &O) {
   for (const PassSnapshot *P : Shown) {
     if (O.PipelineSummary) {
       DiffCounts D = countUnified(P->Diff);
-      llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}\n",
+      llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}",
                                     P->Index, P->Pass, P->Function, D.Added,
                                     D.Removed);
+      if (!O.PipelineGrep.empty()) {
+        int Delta = LinesWithDelta(P->Diff, O.PipelineGrep);
+        llvm::outs() << "  (" << (Delta > 0 ? "+" : "") << Delta
+                     << " with '" << O.PipelineGrep << "')";
+      }
+      llvm::outs() << "\n";
       continue;
     }
     llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P->Index,

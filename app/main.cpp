@@ -162,6 +162,9 @@ int main(int argc, char **argv) {
   Pipe->add_option("--function", O.PipelineFunction,
                    "only changes to functions whose name contains this "
                    "([module] for module passes)");
+  Pipe->add_option("--grep", O.PipelineGrep,
+                   "only passes that changed how many lines contain this "
+                   "(which pass made the fma, which dropped a throw)");
   Pipe->add_flag("--summary", O.PipelineSummary,
                  "one line a pass: lines added and removed, no diff");
   Pipe->footer(example("pipeline", SaxpySig + std::string(" --target ptx")) +

@@ -115,6 +115,21 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
   EXPECT_TRUE(has(M.Out, "on [module]")) << M.Out;
   EXPECT_FALSE(has(M.Out, "on julia_saxpy!")) << M.Out;
 
+  // --grep keeps the passes that changed how many lines hold the text: on
+  // the host, the loop vectoriser is the one that makes <16 x float>.
+  auto G = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "native", "--summary", "--grep", "x float>"});
+  ASSERT_EQ(G.ExitCode, 0) << G.Err;
+  EXPECT_TRUE(has(G.Out, "changing how many lines hold 'x float>'")) << G.Out;
+  EXPECT_TRUE(has(G.Out, "LoopVectorizePass on jfptr_block_saxpy!")) << G.Out;
+  EXPECT_FALSE(has(G.Out, "SROAPass")) << G.Out;
+  for (size_t P = G.Out.find(";; ["); P != std::string::npos;
+       P = G.Out.find(";; [", P + 1)) {
+    std::string Line = G.Out.substr(P, G.Out.find('\n', P) - P);
+    EXPECT_TRUE(has(Line, " with 'x float>')")) << Line;
+    EXPECT_FALSE(has(Line, "(0 with")) << Line;
+  }
+
   auto None = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
                         "ptx", "--pass", "instcombin3"});
   ASSERT_EQ(None.ExitCode, 0) << None.Err;
