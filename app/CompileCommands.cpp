@@ -204,24 +204,12 @@ int runPipeline(const CommandOptions &O) {
   auto Matches = [](llvm::StringRef Name, llvm::StringRef Filter) {
     return Filter.empty() || Name.contains_insensitive(Filter);
   };
-  // How many lines holding the text a pass added, less those it removed
-  // (the diff's ---/+++ header aside): a pass that only renumbers a line
-  // holding it changes nothing, one that makes an fma or drops a throw does.
-  auto LinesWithDelta = [](llvm::StringRef Diff, llvm::StringRef Text) {
-    int Delta = 0;
-    llvm::SmallVector<llvm::StringRef> Lines;
-    Diff.split(Lines, '\n');
-    for (llvm::StringRef L : Lines)
-      if (!L.startswith("+++ ") && !L.startswith("--- ") &&
-          L.drop_front().contains(Text))
-        Delta += L.startswith("+") - L.startswith("-");
-    return Delta;
-  };
   std::vector<const PassSnapshot *> Shown;
   for (const PassSnapshot &P : R.Passes)
     if (Matches(P.Pass, O.PipelinePass) &&
         Matches(P.Function, O.PipelineFunction) &&
-        (O.PipelineGrep.empty() || LinesWithDelta(P.Diff, O.PipelineGrep)))
+        (O.PipelineGrep.empty() ||
+         linesContainingDelta(P.Diff, O.PipelineGrep) != 0))
       Shown.push_back(&P);
   std::vector<std::string> Conditions;
   if (!O.PipelinePass.empty())
@@ -256,7 +244,7 @@ int runPipeline(const CommandOptions &O) {
                                     P->Index, P->Pass, P->Function, D.Added,
                                     D.Removed);
       if (!O.PipelineGrep.empty()) {
-        int Delta = LinesWithDelta(P->Diff, O.PipelineGrep);
+        int Delta = linesContainingDelta(P->Diff, O.PipelineGrep);
         llvm::outs() << "  (" << (Delta > 0 ? "+" : "") << Delta
                      << " with '" << O.PipelineGrep << "')";
       }

@@ -37,6 +37,8 @@ void PipelineView::load(const JobEntry &J) {
   Shown = J.Report;
   Counts.clear();
   Functions.clear();
+  Deltas.clear();
+  DeltasFor.clear();
   DiffFor = -1;
   if (!Shown)
     return;
@@ -49,7 +51,24 @@ void PipelineView::load(const JobEntry &J) {
                   Functions.end());
 }
 
+void PipelineView::countLines(const JobReport &R, const std::string &Text) {
+  if (Text == DeltasFor && Deltas.size() == R.Passes.size())
+    return;
+  DeltasFor = Text;
+  Deltas.assign(R.Passes.size(), 0);
+  if (Text.empty())
+    return;
+  for (uint32_t I = 0; I < R.Passes.size(); ++I) {
+    const PassSnapshot &P = R.Passes[I];
+    if (!P.Changed)
+      continue;
+    Deltas[I] = linesContainingDelta(
+        P.Diff.empty() ? unifiedDiff(P.Before, P.After) : P.Diff, Text);
+  }
+}
+
 void PipelineView::filter(const JobReport &R, const JobUi &U) {
+  countLines(R, U.LineFilter);
   Visible.clear();
   for (uint32_t I = 0; I < R.Passes.size(); ++I) {
     const PassSnapshot &P = R.Passes[I];
@@ -58,6 +77,8 @@ void PipelineView::filter(const JobReport &R, const JobUi &U) {
     if (!U.Function.empty() && P.Function != U.Function)
       continue;
     if (!containsNoCase(P.Pass, U.NameFilter))
+      continue;
+    if (!U.LineFilter.empty() && Deltas[I] == 0)
       continue;
     Visible.push_back(I);
   }
@@ -98,8 +119,11 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   }
   JobUi &U = PerJob[J->Id];
   filter(R, U);
-  if (U.Selected < 0 && !Visible.empty())
-    U.Selected = Visible.front();
+  // The diff on the right is always of a pass the list shows.
+  if (!std::binary_search(Visible.begin(), Visible.end(),
+                          static_cast<uint32_t>(std::max(U.Selected, 0))) ||
+      U.Selected < 0)
+    U.Selected = Visible.empty() ? -1 : int32_t(Visible.front());
 
   // Left: the pass list with its filters.
   float ListW = std::max(220.0f, ImGui::GetContentRegionAvail().x * 0.36f);
@@ -110,6 +134,15 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   if (ImGui::InputTextWithHint("##filter", "filter passes (e.g. instcombine)",
                                Buf, sizeof Buf))
     U.NameFilter = Buf;
+  std::snprintf(Buf, sizeof Buf, "%s", U.LineFilter.c_str());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::InputTextWithHint("##lines", "lines made or removed (e.g. fma)",
+                               Buf, sizeof Buf))
+    U.LineFilter = Buf;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Only the passes that changed how many lines contain "
+                      "this text,\nwith the change: which pass made the fma, "
+                      "which removed a throw.\nRenumbered lines do not count.");
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
   if (ImGui::BeginCombo("##fn", U.Function.empty() ? "all functions"
                                                    : U.Function.c_str())) {
@@ -155,6 +188,16 @@ void PipelineView::drawContent(ViewContext &Ctx) {
         const DiffCounts &C = Counts[I];
         if (!P.Changed) {
           ImGui::TextDisabled("=");
+        } else if (!U.LineFilter.empty()) {
+          // The change in matching lines says more than the diff's size.
+          int D = Deltas[I];
+          ImGui::TextColored(
+              ImGui::ColorConvertU32ToFloat4(D > 0 ? Ctx.Colors.DiffAddedText
+                                                   : Ctx.Colors.DiffRemovedText),
+              "%+d", D);
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%+d lines with \"%s\" (the diff: +%u -%u)", D,
+                              U.LineFilter.c_str(), C.Added, C.Removed);
         } else {
           ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.DiffAddedText),
                              "+%u", C.Added);

@@ -357,3 +357,17 @@ DiffCounts prism::countUnified(std::string_view U) {
   }
   return C;
 }
+
+int prism::linesContainingDelta(std::string_view U, std::string_view Text) {
+  int Delta = 0;
+  while (!U.empty()) {
+    size_t NL = U.find('\n');
+    std::string_view L = U.substr(0, NL);
+    U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
+    if (L.empty() || L.starts_with("+++ ") || L.starts_with("--- ") ||
+        L.substr(1).find(Text) == std::string_view::npos)
+      continue;
+    Delta += (L[0] == '+') - (L[0] == '-');
+  }
+  return Delta;
+}

@@ -27,6 +27,11 @@ struct DiffCounts {
 };
 DiffCounts countUnified(std::string_view Unified);
 
+/// How many lines containing \p Text a unified diff adds, less those it
+/// removes: nonzero when the change made or removed such lines (an fma, a
+/// throw), zero when it only rewrote them (renumbered values).
+int linesContainingDelta(std::string_view Unified, std::string_view Text);
+
 /// `diff -u` style text with `@@ -a,b +c,d @@` hunks and Context lines around
 /// each change; empty when the texts are equal.
 std::string unifiedDiff(std::string_view Old, std::string_view New,

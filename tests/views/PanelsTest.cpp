@@ -160,6 +160,19 @@ TEST(Panels, PipelineFiltersPasses) {
   Shell.pipeline().selectPass(1); // no Diff text: rendered through diffLines
   H.frame([&] { Shell.draw(S, Q); });
   EXPECT_GT(drawnVertices("Pipeline"), 200);
+  // The line filter keeps the passes that made or removed matching lines:
+  // SROA removed the alloca (and its store), nothing else touched one.
+  Shell.pipeline().setNameFilter("");
+  Shell.pipeline().setLineFilter("%a.addr");
+  H.frame([&] { Shell.draw(S, Q); });
+  ASSERT_EQ(Shell.pipeline().visiblePasses().size(), 1u);
+  EXPECT_EQ(Shell.pipeline().visiblePasses()[0], 0u);
+  EXPECT_LT(Shell.pipeline().lineDelta(0), 0);
+  H.frame([&] { Shell.draw(S, Q); });
+  gallery(H, "pipeline-line-filter");
+  Shell.pipeline().setLineFilter("no such line");
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_TRUE(Shell.pipeline().visiblePasses().empty());
 }
 
 TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {

@@ -265,3 +265,23 @@ TEST(TextDiff, ManyScatteredDeletionsStayFast) {
   std::printf("100 000 lines, 10 000 functions deleted: %lld ms\n",
               (long long)Ms);
 }
+
+// What `prism pipeline --grep` and the Pipeline panel's line filter count:
+// lines made or removed, not lines rewritten.
+TEST(TextDiff, LinesContainingDeltaCountsMadeAndRemovedLines) {
+  std::string Before = "%1 = fmul float %a, %b\n%2 = fadd float %1, %c\n"
+                       "call void @throw(i32 1)\ncall void @throw(i32 2)\n";
+  std::string After = "%1 = call float @llvm.fma.f32(float %a, float %b, "
+                      "float %c)\ncall void @throw(i32 2)\n";
+  std::string D = unifiedDiff(Before, After);
+  EXPECT_EQ(linesContainingDelta(D, "fma"), 1);
+  EXPECT_EQ(linesContainingDelta(D, "fmul"), -1);
+  EXPECT_EQ(linesContainingDelta(D, "@throw"), -1);
+  EXPECT_EQ(linesContainingDelta(D, "nothing"), 0);
+  // A renumbering rewrites a line without making or removing one; the
+  // diff's own header does not count either.
+  std::string R = unifiedDiff("%3 = fmul float %x, %y\n",
+                              "%2 = fmul float %x, %y\n", "fmul before",
+                              "fmul after");
+  EXPECT_EQ(linesContainingDelta(R, "fmul"), 0);
+}
