@@ -42,6 +42,7 @@ struct CommandOptions {
   /// PipelineGrep, and one line a pass instead of its diff.
   std::string PipelinePass, PipelineFunction, PipelineGrep;
   bool PipelineSummary = false;
+  bool PipelineAll = false; ///< also the passes that changed nothing
   bool Kernel = false;
   bool NoKernel = false;
   int MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;

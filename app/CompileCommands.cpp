@@ -193,14 +193,19 @@ int runPipeline(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
   Opts.Snapshots = true;
+  Opts.KeepUnchangedPasses = O.PipelineAll;
   Opts.Remarks = false;
   auto C = compileFor(O, Stage::LLVMOpt, Opts, RC);
   if (!C)
     return RC;
   const JobReport &R = *C->Result.Report;
-  llvm::outs() << "; " << R.Passes.size() << " passes changed "
-               << R.Signature << " (" << R.Target << ", O" << R.OptLevel
-               << ")\n";
+  size_t Changed = llvm::count_if(
+      R.Passes, [](const PassSnapshot &P) { return P.Changed; });
+  llvm::outs() << "; " << Changed << " passes changed " << R.Signature
+               << " (" << R.Target << ", O" << R.OptLevel << ")";
+  if (O.PipelineAll)
+    llvm::outs() << "; " << R.Passes.size() << " ran";
+  llvm::outs() << "\n";
   auto Matches = [](llvm::StringRef Name, llvm::StringRef Filter) {
     return Filter.empty() || Name.contains_insensitive(Filter);
   };
@@ -229,6 +234,8 @@ int runPipeline(const CommandOptions &O) {
     // Most likely a misspelt name: say which ones there are.
     llvm::SetVector<llvm::StringRef> Passes, Functions;
     for (const PassSnapshot &P : R.Passes) {
+      if (!P.Changed)
+        continue;
       Passes.insert(P.Pass);
       Functions.insert(P.Function);
     }
@@ -238,6 +245,12 @@ int runPipeline(const CommandOptions &O) {
     return ExitOk;
   }
   for (const PassSnapshot *P : Shown) {
+    if (!P->Changed) { // --all
+      llvm::outs() << llvm::formatv("{0};; [{1}] {2} on {3}  =\n",
+                                    O.PipelineSummary ? "" : "\n", P->Index,
+                                    P->Pass, P->Function);
+      continue;
+    }
     if (O.PipelineSummary) {
       DiffCounts D = countUnified(P->Diff);
       llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}",

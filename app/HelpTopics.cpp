@@ -49,7 +49,8 @@ const Topic Topics[] = {
     {"pipeline",
      "The pipeline (prism pipeline) lists every LLVM pass that changed the "
      "IR of the job, in the order they ran, each with a unified diff "
-     "(--summary: one line a pass; --pass and --function narrow it; --grep "
+     "(--summary: one line a pass; --all: also those that changed nothing; "
+     "--pass and --function narrow it; --grep "
      "TEXT finds the passes that changed how many lines hold TEXT): SROA "
      "turning allocas into registers, InstCombine simplifying arithmetic, "
      "SimplifyCFG merging blocks, the inliner. Prism records these in-process "

@@ -376,10 +376,14 @@ void PassObserver::record(unsigned Index, const std::string &Pass,
   S.Pass = Pass;
   S.Function = std::move(Function);
   S.Changed = Changed;
-  if (Changed)
+  // A pass that changed nothing keeps no text: the IR is the one the
+  // previous change left, and most pass runs are such (thousands of copies
+  // of a function's text for a large program).
+  if (Changed) {
     S.Diff = unifiedDiff(Before, After, "before " + Pass, "after " + Pass);
-  S.Before = std::move(Before);
-  S.After = After;
+    S.Before = std::move(Before);
+    S.After = After;
+  }
   Result.Snapshots.push_back(std::move(S));
 }
 

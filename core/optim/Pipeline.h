@@ -27,15 +27,19 @@ struct PassSnapshot {
   std::string Pass;     ///< "InstCombinePass"
   std::string Function; ///< the IR unit the pass ran on ("[module]" for module passes)
   bool Changed = false; ///< false only when snapshots of unchanged passes are kept
-  std::string Before;   ///< IR text of the unit before the pass
-  std::string After;    ///< IR text after (empty: the pass deleted it)
+  /// IR text of the unit before the pass; empty when it did not change.
+  std::string Before;
+  /// IR text after (empty: the pass deleted it, or did not change it).
+  std::string After;
   std::string Diff;     ///< unified diff Before → After
 };
 
 struct OptimizeOptions {
   unsigned OptLevel = 2;          ///< 0..3
   bool CollectSnapshots = false;  ///< record passes that changed the IR
-  bool KeepUnchanged = false;     ///< also record passes that changed nothing
+  /// Also record passes that changed nothing (without their text): the
+  /// whole pipeline in the order it ran.
+  bool KeepUnchanged = false;
   bool VerifyEach = false;        ///< run the verifier after every pass (debug)
   /// Tests: print the IR wherever a cached text is reused because the
   /// fingerprint says the IR is unchanged, and list every mismatch.

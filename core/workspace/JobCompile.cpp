@@ -91,6 +91,9 @@ JobCompiler makeDriverJobCompiler() {
       return failed(S, Inferred.takeError());
     CompileOptions Opts;
     Opts.Snapshots = true;
+    // The Pipeline panel can show every pass that ran ("changed" unticked);
+    // those that changed nothing cost a list entry, no text.
+    Opts.KeepUnchangedPasses = true;
     Opts.TypedOptimized = true;
     Opts.Cancel = &Cancel;
     Opts.DeferResources = true; // ptxas runs after the code is shown

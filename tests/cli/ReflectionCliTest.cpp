@@ -130,6 +130,29 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
     EXPECT_FALSE(has(Line, "(0 with")) << Line;
   }
 
+  // --all: every pass that ran, in order, those that changed nothing as "=".
+  auto A = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
+                     "ptx", "--summary", "--all"});
+  ASSERT_EQ(A.ExitCode, 0) << A.Err;
+  size_t Ran = 0;
+  {
+    size_t P = A.Out.find(" ran\n");
+    ASSERT_NE(P, std::string::npos) << A.Out;
+    size_t B = A.Out.rfind(' ', P - 1);
+    Ran = std::stoul(A.Out.substr(B + 1, P - B - 1));
+  }
+  size_t Rows = 0, Unchanged = 0;
+  for (size_t P = A.Out.find(";; ["); P != std::string::npos;
+       P = A.Out.find(";; [", P + 1)) {
+    std::string Line = A.Out.substr(P, A.Out.find('\n', P) - P);
+    EXPECT_TRUE(has(Line, ";; [" + std::to_string(Rows) + "] ")) << Line;
+    Unchanged += Line.size() >= 3 && Line.substr(Line.size() - 3) == "  =";
+    ++Rows;
+  }
+  EXPECT_EQ(Rows, Ran) << A.Out;
+  EXPECT_GT(Unchanged, Rows / 2) << "most pass runs change nothing";
+  EXPECT_TRUE(has(A.Out, "InstCombinePass on julia_saxpy!  +")) << A.Out;
+
   auto None = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
                         "ptx", "--pass", "instcombin3"});
   ASSERT_EQ(None.ExitCode, 0) << None.Err;
