@@ -27,6 +27,7 @@ public:
   const std::vector<uint32_t> &visiblePasses() const { return Visible; }
   void setNameFilter(std::string F) { PerJob[ShownJob].NameFilter = std::move(F); }
   void setLineFilter(std::string F) { PerJob[ShownJob].LineFilter = std::move(F); }
+  void setChangedOnly(bool On) { PerJob[ShownJob].ChangedOnly = On; }
   /// With a line filter: per visible pass, lines holding it added less
   /// removed (tests).
   int lineDelta(uint32_t Pass) const {

@@ -173,6 +173,14 @@ TEST(Panels, PipelineFiltersPasses) {
   Shell.pipeline().setLineFilter("no such line");
   H.frame([&] { Shell.draw(S, Q); });
   EXPECT_TRUE(Shell.pipeline().visiblePasses().empty());
+  // Unticking "changed" lists the pass that left the IR as it was too.
+  Shell.pipeline().setLineFilter("");
+  Shell.pipeline().setChangedOnly(false);
+  Shell.pipeline().selectPass(2);
+  H.frame([&] { Shell.draw(S, Q); });
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.pipeline().visiblePasses().size(), 4u);
+  gallery(H, "pipeline-unchanged-pass");
 }
 
 TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {

@@ -200,7 +200,7 @@ JobReportRef makeSaxpyReport(unsigned O) {
   PassSnapshot P1{3, "SROAPass", "julia_saxpy__1", true, Raw, Mid,
                   unifiedDiff(Raw, Mid, "before SROAPass", "after SROAPass")};
   PassSnapshot P2{7, "InstCombinePass", "julia_saxpy__1", true, Mid, After, ""};
-  PassSnapshot P3{9, "SimplifyCFGPass", "julia_saxpy__1", false, After, After, ""};
+  PassSnapshot P3{9, "SimplifyCFGPass", "julia_saxpy__1", false, "", "", ""};
   PassSnapshot P4{12, "GlobalDCEPass", "[module]", true, After, After + "\n",
                   unifiedDiff(After, After + "\n")};
   R->Passes = {P1, P2, P3, P4};
