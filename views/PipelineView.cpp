@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
+#include <unordered_set>
 
 namespace prism::views {
 
@@ -34,7 +36,13 @@ void PipelineView::load(const JobEntry &J) {
   ShownJob = J.Id;
   if (Shown == J.Report)
     return;
+  // Each step after a compile (resources, the cache's figures) publishes a
+  // new report that shares its passes with the one before: nothing to redo.
+  bool SamePasses =
+      Shown && J.Report && Shown->Passes.sharesWith(J.Report->Passes);
   Shown = J.Report;
+  if (SamePasses)
+    return;
   Counts.clear();
   Functions.clear();
   Deltas.clear();
@@ -42,13 +50,17 @@ void PipelineView::load(const JobEntry &J) {
   DiffFor = -1;
   if (!Shown)
     return;
-  for (const PassSnapshot &P : Shown->Passes) {
-    Counts.push_back(P.Diff.empty() ? DiffCounts{} : countUnified(P.Diff));
-    Functions.push_back(P.Function);
-  }
+  // A large program's report lists tens of thousands of pass runs (those
+  // that changed nothing too) over far fewer functions, and megabytes of
+  // diffs: this runs on the UI thread when a new report arrives, so the
+  // functions are deduplicated before sorting and each pass's line counts
+  // wait until its row is drawn.
+  std::unordered_set<std::string_view> Seen;
+  Counts.assign(Shown->Passes.size(), std::nullopt);
+  for (const PassSnapshot &P : Shown->Passes)
+    if (Seen.insert(P.Function).second)
+      Functions.push_back(P.Function);
   std::sort(Functions.begin(), Functions.end());
-  Functions.erase(std::unique(Functions.begin(), Functions.end()),
-                  Functions.end());
 }
 
 void PipelineView::countLines(const JobReport &R, const std::string &Text) {
@@ -185,7 +197,9 @@ void PipelineView::drawContent(ViewContext &Ctx) {
           ImGui::TextDisabled("%s", P.Function.c_str());
         }
         ImGui::TableNextColumn();
-        const DiffCounts &C = Counts[I];
+        if (!Counts[I])
+          Counts[I] = P.Diff.empty() ? DiffCounts{} : countUnified(P.Diff);
+        const DiffCounts &C = *Counts[I];
         if (!P.Changed) {
           ImGui::TextDisabled("=");
         } else if (!U.LineFilter.empty()) {

@@ -12,6 +12,7 @@
 #include "RemarksView.h"
 #include "ViewContext.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,7 +57,7 @@ private:
   JobReportRef Shown;
   JobId ShownJob = 0;
   std::unordered_map<JobId, JobUi> PerJob;
-  std::vector<DiffCounts> Counts;          ///< per pass
+  std::vector<std::optional<DiffCounts>> Counts; ///< per pass, once drawn
   std::vector<int> Deltas;                 ///< per pass, for DeltasFor
   std::string DeltasFor;                   ///< the line filter Deltas count
   std::vector<std::string> Functions;      ///< distinct, sorted

@@ -173,6 +173,35 @@ TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   llvm::sys::fs::remove(Path);
 }
 
+// A report the GUI still shows when a recompile replaces it is freed by the
+// worker, never by the GUI thread dropping its last view of it (a large
+// program's report took tens of milliseconds to free: a dropped frame).
+TEST_F(WorkspaceTest, TheWorkerFreesTheReportsTheGuiDropped) {
+  std::string Path = writeTemp(Program);
+  Workspace WS(makeDriverJobCompiler());
+  openWithKernelAndSolo(WS, Path);
+  auto S = WS.snapshot();
+  const JobState *K = findJob(*S, "kernel(Int)");
+  ASSERT_TRUE(K && K->Report);
+  std::weak_ptr<const JobReport> Old = K->Report;
+
+  std::string Edited = Program;
+  Edited.replace(Edited.find("i * 2"), 5, "i * 3");
+  WS.setSource(Edited);
+  WS.waitIdle();
+  ASSERT_NE(findJob(*WS.snapshot(), "kernel(Int)")->Report, Old.lock());
+  // The GUI lets go of its snapshot: the report is not freed here, since
+  // the workspace still holds it...
+  S.reset();
+  K = nullptr;
+  EXPECT_FALSE(Old.expired());
+  // ...but the worker frees it the next time it publishes.
+  WS.setSource(Edited + "\n");
+  WS.waitIdle();
+  EXPECT_TRUE(Old.expired());
+  llvm::sys::fs::remove(Path);
+}
+
 TEST_F(WorkspaceTest, ADefinitionThatMovedRecompilesWithItsNewLines) {
   std::string Path = writeTemp(Program);
   Workspace WS(makeDriverJobCompiler());
