@@ -7,9 +7,9 @@
 #include "cache/Compiler.h"
 #include "cache/Remarks.h"
 #include "devices/CallRunner.h"
+#include "support/TextDiff.h"
 #include "targets/Occupancy.h"
 #include "targets/Target.h"
-#include "support/TextDiff.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -199,10 +199,10 @@ int runPipeline(const CommandOptions &O) {
   if (!C)
     return RC;
   const JobReport &R = *C->Result.Report;
-  size_t Changed = llvm::count_if(
-      R.Passes, [](const PassSnapshot &P) { return P.Changed; });
-  llvm::outs() << "; " << Changed << " passes changed " << R.Signature
-               << " (" << R.Target << ", O" << R.OptLevel << ")";
+  size_t Changed =
+      llvm::count_if(R.Passes, [](const PassSnapshot &P) { return P.Changed; });
+  llvm::outs() << "; " << Changed << " passes changed " << R.Signature << " ("
+               << R.Target << ", O" << R.OptLevel << ")";
   if (O.PipelineAll)
     llvm::outs() << "; " << R.Passes.size() << " ran";
   llvm::outs() << "\n";
@@ -220,11 +220,10 @@ int runPipeline(const CommandOptions &O) {
   if (!O.PipelinePass.empty())
     Conditions.push_back("with a pass matching '" + O.PipelinePass + "'");
   if (!O.PipelineFunction.empty())
-    Conditions.push_back("on a function matching '" + O.PipelineFunction +
-                         "'");
+    Conditions.push_back("on a function matching '" + O.PipelineFunction + "'");
   if (!O.PipelineGrep.empty())
-    Conditions.push_back("changing how many lines hold '" +
-                         O.PipelineGrep + "'");
+    Conditions.push_back("changing how many lines hold '" + O.PipelineGrep +
+                         "'");
   bool Filtered = !Conditions.empty();
   if (Filtered)
     llvm::outs() << "; " << Shown.size() << " of them "
@@ -240,8 +239,8 @@ int runPipeline(const CommandOptions &O) {
       Functions.insert(P.Function);
     }
     llvm::outs() << "; passes that changed something: "
-                 << llvm::join(Passes, ", ") << "\n; on: "
-                 << llvm::join(Functions, ", ") << "\n";
+                 << llvm::join(Passes, ", ")
+                 << "\n; on: " << llvm::join(Functions, ", ") << "\n";
     return ExitOk;
   }
   for (const PassSnapshot *P : Shown) {
@@ -253,19 +252,18 @@ int runPipeline(const CommandOptions &O) {
     }
     if (O.PipelineSummary) {
       DiffCounts D = countUnified(P->Diff);
-      llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}",
-                                    P->Index, P->Pass, P->Function, D.Added,
-                                    D.Removed);
+      llvm::outs() << llvm::formatv(";; [{0}] {1} on {2}  +{3} -{4}", P->Index,
+                                    P->Pass, P->Function, D.Added, D.Removed);
       if (!O.PipelineGrep.empty()) {
         int Delta = linesContainingDelta(P->Diff, O.PipelineGrep);
-        llvm::outs() << "  (" << (Delta > 0 ? "+" : "") << Delta
-                     << " with '" << O.PipelineGrep << "')";
+        llvm::outs() << "  (" << (Delta > 0 ? "+" : "") << Delta << " with '"
+                     << O.PipelineGrep << "')";
       }
       llvm::outs() << "\n";
       continue;
     }
-    llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P->Index,
-                                  P->Pass, P->Function)
+    llvm::outs() << llvm::formatv("\n;; [{0}] {1} on {2}\n", P->Index, P->Pass,
+                                  P->Function)
                  << P->Diff;
   }
   return ExitOk;

@@ -8,8 +8,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <csignal>
 #include <algorithm>
+#include <csignal>
 #include <functional>
 #include <new>
 

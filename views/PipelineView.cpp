@@ -205,10 +205,10 @@ void PipelineView::drawContent(ViewContext &Ctx) {
         } else if (!U.LineFilter.empty()) {
           // The change in matching lines says more than the diff's size.
           int D = Deltas[I];
-          ImGui::TextColored(
-              ImGui::ColorConvertU32ToFloat4(D > 0 ? Ctx.Colors.DiffAddedText
-                                                   : Ctx.Colors.DiffRemovedText),
-              "%+d", D);
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(
+                                 D > 0 ? Ctx.Colors.DiffAddedText
+                                       : Ctx.Colors.DiffRemovedText),
+                             "%+d", D);
           if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%+d lines with \"%s\" (the diff: +%u -%u)", D,
                               U.LineFilter.c_str(), C.Added, C.Removed);

@@ -27,7 +27,9 @@ public:
   /// Indices into JobReport::Passes that pass the current filters (tests).
   const std::vector<uint32_t> &visiblePasses() const { return Visible; }
   void setNameFilter(std::string F) { PerJob[ShownJob].NameFilter = std::move(F); }
-  void setLineFilter(std::string F) { PerJob[ShownJob].LineFilter = std::move(F); }
+  void setLineFilter(std::string F) {
+    PerJob[ShownJob].LineFilter = std::move(F);
+  }
   void setChangedOnly(bool On) { PerJob[ShownJob].ChangedOnly = On; }
   /// With a line filter: per visible pass, lines holding it added less
   /// removed (tests).
@@ -58,7 +60,7 @@ private:
   JobId ShownJob = 0;
   std::unordered_map<JobId, JobUi> PerJob;
   std::vector<std::optional<DiffCounts>> Counts; ///< per pass, once drawn
-  std::vector<int> Deltas;                 ///< per pass, for DeltasFor
+  std::vector<int> Deltas;                       ///< per pass, for DeltasFor
   std::string DeltasFor;                   ///< the line filter Deltas count
   std::vector<std::string> Functions;      ///< distinct, sorted
   std::vector<uint32_t> Visible;

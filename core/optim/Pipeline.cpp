@@ -168,8 +168,7 @@ private:
   const UnitText &functionText(const Function &F);
   /// With VerifySkippedPrints: prints \p F (null: the module) and notes a
   /// mismatch with \p Text, the text reused instead of that print.
-  void checkReused(const std::string &Text, const Function *F,
-                   StringRef Where);
+  void checkReused(const std::string &Text, const Function *F, StringRef Where);
   /// The unit's text after a pass: \p Before's when the pass preserved
   /// everything and the fingerprint says the IR is as it was, else printed.
   UnitText textAfter(const PendingPass &P, const UnitText &Before,
@@ -218,8 +217,7 @@ unsigned PassObserver::registerCallbacks(PassInstrumentationCallbacks &PIC) {
   return Count;
 }
 
-const PassObserver::UnitText &
-PassObserver::functionText(const Function &F) {
+const PassObserver::UnitText &PassObserver::functionText(const Function &F) {
   // A cached text whose fingerprint no longer matches was changed by
   // something this observer did not see change it: print it again.
   uint64_t Fingerprint = fingerprintFunction(F);

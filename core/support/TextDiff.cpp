@@ -210,20 +210,19 @@ std::vector<DiffLine> prism::diffLines(std::string_view Old,
   for (uint32_t Id : B)
     ++InB[Id];
   std::vector<bool> Removed(A.size(), false), Added(B.size(), false);
-  auto keepMatchable = [](const std::vector<uint32_t> &Side,
-                          const std::vector<uint32_t> &OtherCount,
-                          std::vector<bool> &Changed,
-                          std::vector<uint32_t> &Kept,
-                          std::vector<size_t> &Index) {
-    for (size_t I = 0; I < Side.size(); ++I) {
-      if (OtherCount[Side[I]] == 0) {
-        Changed[I] = true;
-        continue;
-      }
-      Kept.push_back(Side[I]);
-      Index.push_back(I);
-    }
-  };
+  auto keepMatchable =
+      [](const std::vector<uint32_t> &Side,
+         const std::vector<uint32_t> &OtherCount, std::vector<bool> &Changed,
+         std::vector<uint32_t> &Kept, std::vector<size_t> &Index) {
+        for (size_t I = 0; I < Side.size(); ++I) {
+          if (OtherCount[Side[I]] == 0) {
+            Changed[I] = true;
+            continue;
+          }
+          Kept.push_back(Side[I]);
+          Index.push_back(I);
+        }
+      };
   std::vector<uint32_t> KeptA, KeptB;
   std::vector<size_t> IndexA, IndexB;
   keepMatchable(A, InB, Removed, KeptA, IndexA);

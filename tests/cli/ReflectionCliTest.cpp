@@ -82,16 +82,16 @@ TEST(ReflectionCli, PipelineListsPassesWithDiffs) {
 // --summary prints one line a pass with its counts; a filter that matches
 // nothing names what there is.
 TEST(ReflectionCli, PipelineFiltersAndSummarises) {
-  auto S = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
-                     "ptx", "--summary", "--pass", "instcombine"});
+  auto S = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--summary", "--pass", "instcombine"});
   ASSERT_EQ(S.ExitCode, 0) << S.Err;
   EXPECT_TRUE(has(S.Out, "with a pass matching 'instcombine'")) << S.Out;
   EXPECT_TRUE(has(S.Out, "InstCombinePass on julia_saxpy!  +")) << S.Out;
   EXPECT_FALSE(has(S.Out, "SROAPass")) << S.Out;
   EXPECT_FALSE(has(S.Out, "\n---")) << "a summary has no diff\n" << S.Out;
   // The summary's counts are those of the full diff.
-  auto F = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
-                     "ptx", "--pass", "instcombine"});
+  auto F = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--pass", "instcombine"});
   ASSERT_EQ(F.ExitCode, 0) << F.Err;
   size_t First = F.Out.find(";; [");
   size_t Second = F.Out.find(";; [", First + 1);
@@ -100,7 +100,8 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
   unsigned Added = 0, Removed = 0;
   for (size_t P = Diff.find('\n'); P != std::string::npos;
        P = Diff.find('\n', P + 1)) {
-    if (Diff.compare(P + 1, 4, "+++ ") == 0 || Diff.compare(P + 1, 4, "--- ") == 0)
+    if (Diff.compare(P + 1, 4, "+++ ") == 0 ||
+        Diff.compare(P + 1, 4, "--- ") == 0)
       continue;
     Added += Diff.compare(P + 1, 1, "+") == 0;
     Removed += Diff.compare(P + 1, 1, "-") == 0;
@@ -109,8 +110,8 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
                              std::to_string(Removed) + "\n"))
       << Diff << S.Out;
 
-  auto M = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
-                     "ptx", "--function", "[MODULE]", "--summary"});
+  auto M = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--function", "[MODULE]", "--summary"});
   ASSERT_EQ(M.ExitCode, 0) << M.Err;
   EXPECT_TRUE(has(M.Out, "on [module]")) << M.Out;
   EXPECT_FALSE(has(M.Out, "on julia_saxpy!")) << M.Out;
@@ -131,8 +132,8 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
   }
 
   // --all: every pass that ran, in order, those that changed nothing as "=".
-  auto A = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target",
-                     "ptx", "--summary", "--all"});
+  auto A = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--summary", "--all"});
   ASSERT_EQ(A.ExitCode, 0) << A.Err;
   size_t Ran = 0;
   {

@@ -82,8 +82,8 @@ TEST_F(SnapshotReuse, EveryReusedTextIsWhatAFreshPrintGives) {
       ASSERT_TRUE(!!Buf);
       auto Loaded = loadFile(FileEnv, parseFile(SourceFile::create(
                                           J.File, (*Buf)->getBuffer().str())));
-      ASSERT_TRUE(!!Loaded) << J.File << ": "
-                            << prism::testing::renderAll(Loaded.takeError());
+      ASSERT_TRUE(!!Loaded)
+          << J.File << ": " << prism::testing::renderAll(Loaded.takeError());
     }
     InferenceEngine FileEngine(FileEnv);
     for (size_t S = 0; S < J.Sigs.size(); ++S) {
@@ -96,9 +96,9 @@ TEST_F(SnapshotReuse, EveryReusedTextIsWhatAFreshPrintGives) {
         ASSERT_TRUE(!!C) << prism::testing::renderAll(C.takeError());
         auto Sig = parseSignature(FileEnv, J.Sigs[S]);
         ASSERT_TRUE(!!Sig) << prism::testing::renderAll(Sig.takeError());
-        CompilerJob Job{FunctionSpec{Sig->Func, TypeContext::get().tuple(
-                                                    Sig->ArgTypes)},
-                        *C, FileEnv.currentWorld()};
+        CompilerJob Job{
+            FunctionSpec{Sig->Func, TypeContext::get().tuple(Sig->ArgTypes)},
+            *C, FileEnv.currentWorld()};
         CompileResult R = compile(FileEngine, Job, Stage::LLVMRaw, {}, {});
         if (!R.ok() || !R.Module)
           continue; // unstable.jl's job fails on purpose, before LLVM.

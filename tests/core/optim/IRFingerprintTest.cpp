@@ -121,18 +121,16 @@ TEST_F(IRFingerprintTest, StableWhenNothingChanges) {
 TEST_F(IRFingerprintTest, SeesFlagsAndOperandOrder) {
   ASSERT_TRUE(M);
   expectSeen("nsw", [&] { named("s").setHasNoSignedWrap(true); });
-  expectSeen("operands swapped", [&] {
-    cast<BinaryOperator>(named("m")).swapOperands();
-  });
+  expectSeen("operands swapped",
+             [&] { cast<BinaryOperator>(named("m")).swapOperands(); });
 }
 
 TEST_F(IRFingerprintTest, SeesStateOutsideOperands) {
   ASSERT_TRUE(M);
   expectSeen("alignment", [&] { first<LoadInst>().setAlignment(Align(16)); });
   expectSeen("volatile", [&] { first<StoreInst>().setVolatile(true); });
-  expectSeen("predicate", [&] {
-    first<ICmpInst>().setPredicate(CmpInst::ICMP_SLE);
-  });
+  expectSeen("predicate",
+             [&] { first<ICmpInst>().setPredicate(CmpInst::ICMP_SLE); });
   expectSeen("a name", [&] { named("v").setName("loaded"); });
   expectSeen("an argument's name", [&] { F.getArg(0)->setName("x"); });
   expectSeen("a block's name", [&] { F.getEntryBlock().setName("start"); });
@@ -143,9 +141,7 @@ TEST_F(IRFingerprintTest, SeesStateOutsideOperands) {
   expectSeen("a debug location", [&] {
     named("s").setDebugLoc(DILocation::get(Ctx, 5, 2, F.getSubprogram()));
   });
-  expectSeen("function attributes", [&] {
-    F.addFnAttr(Attribute::NoUnwind);
-  });
+  expectSeen("function attributes", [&] { F.addFnAttr(Attribute::NoUnwind); });
   expectSeen("a phi's incoming block", [&] {
     PHINode &P = first<PHINode>();
     BasicBlock *A = P.getIncomingBlock(0), *B = P.getIncomingBlock(1);
@@ -155,9 +151,8 @@ TEST_F(IRFingerprintTest, SeesStateOutsideOperands) {
     P.setIncomingBlock(1, A);
     P.setIncomingValue(1, VA);
   });
-  expectSeen("an instruction removed", [&] {
-    first<StoreInst>().eraseFromParent();
-  });
+  expectSeen("an instruction removed",
+             [&] { first<StoreInst>().eraseFromParent(); });
 }
 
 // RAUW rewrites the ValueAsMetadata under a debug intrinsic in place: the
@@ -167,8 +162,7 @@ TEST_F(IRFingerprintTest, SeesAValueReplacedUnderADebugIntrinsic) {
   ASSERT_TRUE(M);
   Instruction &U = named("u");
   ASSERT_EQ(U.getNumUses(), 0u) << "debug uses are not uses";
-  expectSeen("dbg.value's value",
-             [&] { U.replaceAllUsesWith(F.getArg(1)); });
+  expectSeen("dbg.value's value", [&] { U.replaceAllUsesWith(F.getArg(1)); });
 }
 
 TEST_F(IRFingerprintTest, ModuleSeesGlobals) {

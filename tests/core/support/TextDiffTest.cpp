@@ -280,8 +280,8 @@ TEST(TextDiff, LinesContainingDeltaCountsMadeAndRemovedLines) {
   EXPECT_EQ(linesContainingDelta(D, "nothing"), 0);
   // A renumbering rewrites a line without making or removing one; the
   // diff's own header does not count either.
-  std::string R = unifiedDiff("%3 = fmul float %x, %y\n",
-                              "%2 = fmul float %x, %y\n", "fmul before",
-                              "fmul after");
+  std::string R =
+      unifiedDiff("%3 = fmul float %x, %y\n", "%2 = fmul float %x, %y\n",
+                  "fmul before", "fmul after");
   EXPECT_EQ(linesContainingDelta(R, "fmul"), 0);
 }
