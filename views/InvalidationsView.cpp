@@ -13,6 +13,7 @@ void InvalidationsView::draw(ViewContext &Ctx, bool *Open) {
 }
 
 void InvalidationsView::drawContent(ViewContext &Ctx) {
+  RowsDrawn = 0;
   const auto &Log = Ctx.Snap.Invalidations;
   const Palette &P = Ctx.Colors;
   if (Log.empty()) {
@@ -46,14 +47,24 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
     if (Open) {
       if (!E.ChangedMethods.empty()) {
         ImGui::TextDisabled("changed methods");
-        for (const std::string &M : E.ChangedMethods)
-          ImGui::BulletText("%s", M.c_str());
+        // Opening a 2 400-function file changes every method: only the rows
+        // on screen are drawn (all of them took 4-6 ms a frame).
+        ImGuiListClipper Clip;
+        Clip.Begin(int(E.ChangedMethods.size()));
+        while (Clip.Step())
+          for (int I = Clip.DisplayStart; I < Clip.DisplayEnd; ++I, ++RowsDrawn)
+            ImGui::BulletText("%s", E.ChangedMethods[I].c_str());
       }
       if (!E.Invalidated.empty()) {
         // A tree: each root's cause, then the callers its backedges reached.
         ImGui::TextDisabled("invalidated CodeInstances");
         float Step = ImGui::GetStyle().IndentSpacing;
-        for (const InvalidatedInstance &I : E.Invalidated) {
+        ImGuiListClipper Clip;
+        Clip.Begin(int(E.Invalidated.size()));
+        while (Clip.Step())
+          for (int Row = Clip.DisplayStart; Row < Clip.DisplayEnd; ++Row) {
+          ++RowsDrawn;
+          const InvalidatedInstance &I = E.Invalidated[Row];
           float Indent = Step * float(I.Depth);
           if (Indent > 0)
             ImGui::Indent(Indent);
@@ -66,7 +77,7 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
           }
           if (Indent > 0)
             ImGui::Unindent(Indent);
-        }
+          }
       }
       if (!E.Recompiled.empty()) {
         ImGui::TextDisabled("recompiled jobs");

@@ -12,9 +12,13 @@ class InvalidationsView {
 public:
   void draw(ViewContext &Ctx, bool *Open);
   void drawContent(ViewContext &Ctx);
+  /// Method and instance rows submitted in the last frame (tests: only the
+  /// rows on screen are).
+  unsigned rowsDrawn() const { return RowsDrawn; }
 
 private:
   uint64_t NewestSeen = 0; ///< opens the newest entry when it arrives
+  unsigned RowsDrawn = 0;
 };
 
 } // namespace prism::views

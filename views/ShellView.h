@@ -88,6 +88,7 @@ public:
   SourceView &source() { return Source; }
   StagePane &stage(Panel P);
   PipelineView &pipeline() { return Pipeline; }
+  InvalidationsView &invalidations() { return Invalidations; }
   StatsView &stats() { return Stats; }
   DevicesView &devices() { return Devices; }
   CompareView &compare() { return Compare; }
