@@ -34,6 +34,13 @@ void SourceView::sync(const GuiSnapshot &Snap) {
 void SourceView::indexReport(const JobReport *R, const std::string &File) {
   if (Indexed.get() == R && IndexedFile == File)
     return;
+  // The reports published after the code (resources, the cache's figures)
+  // share its stages and remarks: the gutter stands (indexing a large
+  // program's line maps took 10-17 ms of a frame).
+  if (Indexed && R && IndexedFile == File &&
+      Indexed->Stages.sharesWith(R->Stages) &&
+      Indexed->Remarks.sharesWith(R->Remarks))
+    return;
   OutputCount.clear();
   MissedByLine.clear();
   IndexedFile = File;
