@@ -63,20 +63,20 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
         Clip.Begin(int(E.Invalidated.size()));
         while (Clip.Step())
           for (int Row = Clip.DisplayStart; Row < Clip.DisplayEnd; ++Row) {
-          ++RowsDrawn;
-          const InvalidatedInstance &I = E.Invalidated[Row];
-          float Indent = Step * float(I.Depth);
-          if (Indent > 0)
-            ImGui::Indent(Indent);
-          ImGui::BulletText("%s", I.Instance.c_str());
-          if (!I.Reason.empty()) {
-            ImGui::SameLine();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(
-                                   I.Depth ? P.Muted : P.Stale),
-                               "— %s", I.Reason.c_str());
-          }
-          if (Indent > 0)
-            ImGui::Unindent(Indent);
+            ++RowsDrawn;
+            const InvalidatedInstance &I = E.Invalidated[Row];
+            float Indent = Step * float(I.Depth);
+            if (Indent > 0)
+              ImGui::Indent(Indent);
+            ImGui::BulletText("%s", I.Instance.c_str());
+            if (!I.Reason.empty()) {
+              ImGui::SameLine();
+              ImGui::TextColored(
+                  ImGui::ColorConvertU32ToFloat4(I.Depth ? P.Muted : P.Stale),
+                  "— %s", I.Reason.c_str());
+            }
+            if (Indent > 0)
+              ImGui::Unindent(Indent);
           }
       }
       if (!E.Recompiled.empty()) {

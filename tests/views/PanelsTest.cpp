@@ -192,7 +192,8 @@ TEST(Panels, InvalidationsDrawOnlyTheRowsOnScreen) {
   CommandQueue Q;
   H.frame([&] { Shell.draw(S, Q); });
   InvalidationEntry E;
-  E.Sequence = S.Invalidations.empty() ? 1 : S.Invalidations.back().Sequence + 1;
+  E.Sequence =
+      S.Invalidations.empty() ? 1 : S.Invalidations.back().Sequence + 1;
   E.Trigger = "open big.jl";
   for (int I = 0; I < 5000; ++I) {
     E.ChangedMethods.push_back("f_" + std::to_string(I) + "(x::Float32)");
