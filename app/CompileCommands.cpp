@@ -201,11 +201,6 @@ int runPipeline(const CommandOptions &O) {
   const JobReport &R = *C->Result.Report;
   size_t Changed =
       llvm::count_if(R.Passes, [](const PassSnapshot &P) { return P.Changed; });
-  llvm::outs() << "; " << Changed << " passes changed " << R.Signature << " ("
-               << R.Target << ", O" << R.OptLevel << ")";
-  if (O.PipelineAll)
-    llvm::outs() << "; " << R.Passes.size() << " ran";
-  llvm::outs() << "\n";
   auto Matches = [](llvm::StringRef Name, llvm::StringRef Filter) {
     return Filter.empty() || Name.contains_insensitive(Filter);
   };
@@ -216,6 +211,41 @@ int runPipeline(const CommandOptions &O) {
         (O.PipelineGrep.empty() ||
          linesContainingDelta(P.Diff, O.PipelineGrep) != 0))
       Shown.push_back(&P);
+  if (O.Json) {
+    // The passes shown, as the text would list them; --summary leaves out
+    // the diffs.
+    llvm::json::Array List;
+    for (const PassSnapshot *P : Shown) {
+      DiffCounts D = countUnified(P->Diff);
+      llvm::json::Object J{{"index", P->Index},
+                           {"pass", P->Pass},
+                           {"function", P->Function},
+                           {"changed", P->Changed},
+                           {"added", D.Added},
+                           {"removed", D.Removed}};
+      if (!O.PipelineGrep.empty())
+        J["lines_with_grep"] = linesContainingDelta(P->Diff, O.PipelineGrep);
+      if (!O.PipelineSummary)
+        J["diff"] = P->Diff;
+      List.push_back(std::move(J));
+    }
+    llvm::json::Object Out{{"signature", R.Signature},
+                           {"target", R.Target},
+                           {"arch", R.Arch},
+                           {"opt_level", R.OptLevel},
+                           {"passes_changed", int64_t(Changed)},
+                           {"passes", std::move(List)}};
+    if (O.PipelineAll)
+      Out["passes_run"] = int64_t(R.Passes.size());
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
+                 << "\n";
+    return ExitOk;
+  }
+  llvm::outs() << "; " << Changed << " passes changed " << R.Signature << " ("
+               << R.Target << ", O" << R.OptLevel << ")";
+  if (O.PipelineAll)
+    llvm::outs() << "; " << R.Passes.size() << " ran";
+  llvm::outs() << "\n";
   std::vector<std::string> Conditions;
   if (!O.PipelinePass.empty())
     Conditions.push_back("with a pass matching '" + O.PipelinePass + "'");

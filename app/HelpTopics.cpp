@@ -50,6 +50,7 @@ const Topic Topics[] = {
      "The pipeline (prism pipeline) lists every LLVM pass that changed the "
      "IR of the job, in the order they ran, each with a unified diff "
      "(--summary: one line a pass; --all: also those that changed nothing; "
+     "--json for scripts; "
      "--pass and --function narrow it; --grep "
      "TEXT finds the passes that changed how many lines hold TEXT): SROA "
      "turning allocas into registers, InstCombine simplifying arithmetic, "

@@ -167,6 +167,9 @@ int main(int argc, char **argv) {
                    "(which pass made the fma, which dropped a throw)");
   Pipe->add_flag("--summary", O.PipelineSummary,
                  "one line a pass: lines added and removed, no diff");
+  Pipe->add_flag("--json", O.Json,
+                 "stable JSON output: the passes shown, with their counts "
+                 "and (without --summary) their diffs");
   Pipe->add_flag("--all", O.PipelineAll,
                  "also the passes that ran and changed nothing: the whole "
                  "pipeline in order");

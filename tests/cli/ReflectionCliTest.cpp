@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -160,6 +161,35 @@ TEST(ReflectionCli, PipelineFiltersAndSummarises) {
   EXPECT_TRUE(has(None.Out, "0 of them")) << None.Out;
   EXPECT_TRUE(has(None.Out, "passes that changed something: ")) << None.Out;
   EXPECT_TRUE(has(None.Out, "InstCombinePass")) << None.Out;
+}
+
+// --json: the same passes with the same counts, for scripts.
+TEST(ReflectionCli, PipelineJsonMatchesTheText) {
+  auto J = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--json", "--all", "--grep", "alloca"});
+  ASSERT_EQ(J.ExitCode, 0) << J.Err;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(J.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError()) << J.Out;
+  const llvm::json::Object *Root = V->getAsObject();
+  ASSERT_TRUE(Root);
+  EXPECT_EQ(Root->getString("target"), "ptx");
+  const llvm::json::Array *Passes = Root->getArray("passes");
+  ASSERT_TRUE(Passes && !Passes->empty()) << J.Out;
+  auto T = runPrism({"pipeline", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                     "--summary", "--all", "--grep", "alloca"});
+  ASSERT_EQ(T.ExitCode, 0) << T.Err;
+  for (const llvm::json::Value &E : *Passes) {
+    const llvm::json::Object *P = E.getAsObject();
+    ASSERT_TRUE(P);
+    // Each entry is a line of the text summary, with the same figures.
+    std::string Line = llvm::formatv(
+        ";; [{0}] {1} on {2}  +{3} -{4}", *P->getInteger("index"),
+        *P->getString("pass"), *P->getString("function"),
+        *P->getInteger("added"), *P->getInteger("removed"));
+    EXPECT_TRUE(has(T.Out, Line)) << Line << "\n" << T.Out;
+    EXPECT_NE(*P->getInteger("lines_with_grep"), 0) << Line;
+    EXPECT_TRUE(P->getString("diff").has_value()) << Line;
+  }
 }
 
 TEST(ReflectionCli, NativePipelineSplitsTheBlockLoopAtTheGuard) {
