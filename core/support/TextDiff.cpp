@@ -343,30 +343,35 @@ std::string prism::unifiedDiff(std::string_view Old, std::string_view New,
   return Out;
 }
 
-DiffCounts prism::countUnified(std::string_view U) {
-  DiffCounts C;
+namespace {
+/// Calls Fn(Sign, Line) for each added ('+') or removed ('-') line of a
+/// unified diff, its `---`/`+++` header aside; Line is without the sign.
+template <class Fn> void forEachChangedLine(std::string_view U, Fn F) {
   while (!U.empty()) {
     size_t NL = U.find('\n');
     std::string_view L = U.substr(0, NL);
     U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
-    if (L.starts_with("+++ ") || L.starts_with("--- "))
+    if (L.empty() || L.starts_with("+++ ") || L.starts_with("--- "))
       continue;
-    C.Added += !L.empty() && L[0] == '+';
-    C.Removed += !L.empty() && L[0] == '-';
+    if (L[0] == '+' || L[0] == '-')
+      F(L[0], L.substr(1));
   }
+}
+} // namespace
+
+DiffCounts prism::countUnified(std::string_view U) {
+  DiffCounts C;
+  forEachChangedLine(U, [&](char Sign, std::string_view) {
+    (Sign == '+' ? C.Added : C.Removed) += 1;
+  });
   return C;
 }
 
 int prism::linesContainingDelta(std::string_view U, std::string_view Text) {
   int Delta = 0;
-  while (!U.empty()) {
-    size_t NL = U.find('\n');
-    std::string_view L = U.substr(0, NL);
-    U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
-    if (L.empty() || L.starts_with("+++ ") || L.starts_with("--- ") ||
-        L.substr(1).find(Text) == std::string_view::npos)
-      continue;
-    Delta += (L[0] == '+') - (L[0] == '-');
-  }
+  forEachChangedLine(U, [&](char Sign, std::string_view Line) {
+    if (Line.find(Text) != std::string_view::npos)
+      Delta += Sign == '+' ? 1 : -1;
+  });
   return Delta;
 }
