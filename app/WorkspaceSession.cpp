@@ -339,6 +339,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
       E.StatusDetail = std::to_string(J.Report->Diagnostics.size()) + " errors";
     E.CacheHits = J.Reuses;
     E.Report = J.Report;
+    E.Index = J.Index;
     G->Jobs.push_back(std::move(E));
   }
   if (!Selected && !G->Jobs.empty())

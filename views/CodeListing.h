@@ -9,7 +9,7 @@
 
 #include "DiffModel.h"
 #include "Syntax.h"
-#include "TextLines.h"
+#include "support/TextLines.h"
 #include "Theme.h"
 
 #include <imgui.h>

@@ -1,6 +1,6 @@
 #include "RemarksView.h"
 
-#include "TextLines.h"
+#include "support/TextLines.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -31,12 +31,12 @@ void SourceView::sync(const GuiSnapshot &Snap) {
   SyncedText = Snap.Source;
 }
 
-void SourceView::indexReport(const JobReport *R, const std::string &File) {
+void SourceView::indexReport(const JobEntry *J, const std::string &File) {
+  const JobReport *R = J ? J->Report.get() : nullptr;
   if (Indexed.get() == R && IndexedFile == File)
     return;
   // The reports published after the code (resources, the cache's figures)
-  // share its stages and remarks: the gutter stands (indexing a large
-  // program's line maps took 10-17 ms of a frame).
+  // share its stages and remarks: the gutter stands.
   if (Indexed && R && IndexedFile == File &&
       Indexed->Stages.sharesWith(R->Stages) &&
       Indexed->Remarks.sharesWith(R->Remarks))
@@ -47,11 +47,9 @@ void SourceView::indexReport(const JobReport *R, const std::string &File) {
   Indexed = nullptr;
   if (!R)
     return;
+  const ReportIndex &Index = *J->index(File);
   for (size_t S = 0; S < size_t(Stage::NumStages); ++S) {
-    const StageOutput &Out = R->Stages[S];
-    if (!Out.Present)
-      continue;
-    LineMap Map(Out.Lines, File);
+    const LineMap &Map = Index.map(Stage(S));
     for (uint32_t L : Map.sourceLinesWithOutput()) {
       if (OutputCount.size() <= L)
         OutputCount.resize(L + 1, {});
@@ -104,7 +102,7 @@ void SourceView::drawContent(ViewContext &Ctx) {
   const GuiSnapshot &Snap = Ctx.Snap;
   sync(Snap);
   const JobEntry *J = Ctx.selectedJob();
-  indexReport(J ? J->Report.get() : nullptr, Snap.FilePath);
+  indexReport(J, Snap.FilePath);
   Indexed = J ? J->Report : nullptr;
   collectDiagnostics(Ctx);
 

@@ -35,7 +35,7 @@ private:
     std::string Message;
   };
   void sync(const GuiSnapshot &Snap);
-  void indexReport(const JobReport *R, const std::string &File);
+  void indexReport(const JobEntry *J, const std::string &File);
   void collectDiagnostics(ViewContext &Ctx);
   void drawEditor(ViewContext &Ctx);
   void drawDiagnostics(ViewContext &Ctx);

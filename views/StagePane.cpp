@@ -24,16 +24,17 @@ void StagePane::load(const JobReport *R, const GuiSnapshot &Snap) {
   Shown = J ? J->Report : nullptr;
   ShownStage = stage();
   ShownFile = Snap.FilePath;
-  Lines = TextLines();
-  Map = LineMap();
+  Index = nullptr;
+  Lines = &NoLines;
+  Map = &NoMap;
   LitFor = 0;
   LitDepth.clear();
   HitsQuery = "\x01"; // force a new search
   if (!Shown)
     return;
-  const StageOutput &Out = Shown->stage(ShownStage);
-  Lines = TextLines(Out.Text);
-  Map = LineMap(Out.Lines, Snap.FilePath);
+  Index = J->index(Snap.FilePath);
+  Lines = &Index->lines(ShownStage);
+  Map = &Index->map(ShownStage);
   Lang = syntaxFor(ShownStage, Shown->Target);
   refreshHits();
   // The first time a job is shown, open on its entry rather than on the
@@ -42,11 +43,11 @@ void StagePane::load(const JobReport *R, const GuiSnapshot &Snap) {
   if (!U.Positioned && ShownStage != Stage::Typed &&
       ShownStage != Stage::TypedOpt) {
     U.Positioned = true;
-    if (auto Line = entryDefinitionLine(Lines, ShownStage == Stage::Asm,
+    if (auto Line = entryDefinitionLine(*Lines, ShownStage == Stage::Asm,
                                         Shown->EntryName)) {
       // Keep the comment lines just above the definition in view.
       uint32_t Top = *Line;
-      while (Top > 0 && Lines.line(Top - 1).find_first_of(";/") == 0)
+      while (Top > 0 && Lines->line(Top - 1).find_first_of(";/") == 0)
         --Top;
       PendingScroll = static_cast<int32_t>(Top);
       PendingScrollTop = true;
@@ -59,7 +60,7 @@ void StagePane::refreshHits() {
   if (Q == HitsQuery)
     return;
   HitsQuery = Q;
-  Hits = findLines(Lines, Q);
+  Hits = findLines(*Lines, Q);
   JobUi &U = PerJob[ShownJob];
   U.CurrentHit = Hits.empty() ? -1 : 0;
   if (!Hits.empty())
@@ -115,7 +116,7 @@ void StagePane::drawToolbar(ViewContext &Ctx, const JobEntry &J) {
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("Copy")) {
-    std::string All(Lines.text());
+    std::string All(Lines->text());
     ImGui::SetClipboardText(All.c_str());
   }
   if (ImGui::IsItemHovered())
@@ -124,7 +125,7 @@ void StagePane::drawToolbar(ViewContext &Ctx, const JobEntry &J) {
     const StageMeasure &M = Shown->stage(stage()).Measure;
     char Info[128];
     std::snprintf(Info, sizeof Info, "%u lines  %.2f ms  %llu allocs",
-                  Lines.size(), M.WallMs, (unsigned long long)M.Allocs.Count);
+                  Lines->size(), M.WallMs, (unsigned long long)M.Allocs.Count);
     float W = ImGui::CalcTextSize(Info).x;
     float Avail = ImGui::GetContentRegionAvail().x;
     ImGui::SameLine();
@@ -241,15 +242,15 @@ void StagePane::drawContent(ViewContext &Ctx) {
 
   // Correlation: rows lit by the hovered/pinned source line.
   uint32_t Lit = Ctx.Links.litSource();
-  if (Lit != LitFor || LitDepth.size() != Lines.size()) {
+  if (Lit != LitFor || LitDepth.size() != Lines->size()) {
     LitFor = Lit;
-    LitDepth.assign(Lines.size(), 0);
-    for (const LineLink &L : Map.outputLinesFor(Lit))
+    LitDepth.assign(Lines->size(), 0);
+    for (const LineLink &L : Map->outputLinesFor(Lit))
       if (L.Line < LitDepth.size())
         LitDepth[L.Line] = uint8_t(std::min<uint32_t>(L.Depth, 254) + 1);
   }
   if (Ctx.Links.pinChanged() && Ctx.Links.pinnedSource()) {
-    const auto &Out = Map.outputLinesFor(Ctx.Links.pinnedSource());
+    const auto &Out = Map->outputLinesFor(Ctx.Links.pinnedSource());
     bool AnyVisible = std::any_of(Out.begin(), Out.end(), [&](const LineLink &L) {
       return L.Line >= LastFirst && L.Line <= LastLast;
     });
@@ -261,7 +262,7 @@ void StagePane::drawContent(ViewContext &Ctx) {
 
   JobUi &U = PerJob[ShownJob];
   CodeListing L;
-  L.Lines = &Lines;
+  L.Lines = Lines;
   L.Lang = Lang;
   L.LineNumbers = ShowLineNumbers;
   const Palette &P = Ctx.Colors;
@@ -273,15 +274,15 @@ void StagePane::drawContent(ViewContext &Ctx) {
                                                  : P.TintAlpha * 0.8f);
       S.Marker = P.sourceLine(LitFor, 1.0f);
     } else if (TintMappedLines) {
-      if (uint32_t Src = Map.primarySourceLine(Row))
+      if (uint32_t Src = Map->primarySourceLine(Row))
         S.Background = P.sourceLine(Src, P.MapAlpha);
     }
     return S;
   };
-  if (ShowSourceColumn && Map.mappedOutputLines()) {
+  if (ShowSourceColumn && Map->mappedOutputLines()) {
     L.ExtraChars = 5;
     L.ExtraGutter = [&](uint32_t Row) -> std::string {
-      auto Links = Map.sourceLinesOf(Row);
+      auto Links = Map->sourceLinesOf(Row);
       if (Links.empty())
         return {};
       const LineLink &First = Links.front();
@@ -305,7 +306,7 @@ void StagePane::drawContent(ViewContext &Ctx) {
   LastFirst = R.FirstVisible;
   LastLast = R.LastVisible;
   if (R.HoveredRow >= 0) {
-    auto Origins = Map.sourceLinesOf(R.HoveredRow);
+    auto Origins = Map->sourceLinesOf(R.HoveredRow);
     const auto &Frames = Out.Lines;
     if (size_t(R.HoveredRow) < Frames.size() &&
         !Frames[R.HoveredRow].Frames.empty()) {
@@ -321,7 +322,7 @@ void StagePane::drawContent(ViewContext &Ctx) {
   }
   if (R.ClickedRow >= 0) {
     U.SelectedRow = R.ClickedRow == U.SelectedRow ? -1 : R.ClickedRow;
-    if (uint32_t Src = Map.primarySourceLine(R.ClickedRow))
+    if (uint32_t Src = Map->primarySourceLine(R.ClickedRow))
       Ctx.Links.pinSource(Src);
   }
 }

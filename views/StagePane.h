@@ -8,7 +8,7 @@
 
 #include "CodeListing.h"
 #include "Correlation.h"
-#include "TextLines.h"
+#include "support/TextLines.h"
 #include "ViewContext.h"
 
 #include <string>
@@ -35,9 +35,11 @@ public:
   void find(std::string Query);
   /// Scrolls so that row Row is at the top next frame (`--bench-scroll`).
   void scrollToRow(uint32_t Row) {
-    PendingScroll = static_cast<int32_t>(Row % std::max<size_t>(Lines.size(), 1));
+    PendingScroll = static_cast<int32_t>(Row % std::max<size_t>(Lines->size(), 1));
     PendingScrollTop = true;
   }
+  /// The index the pane draws from (tests).
+  const ReportIndex *index() const { return Index.get(); }
   /// Lines matching the current query (tests, the "n/m" counter).
   const std::vector<uint32_t> &findHits() const { return Hits; }
 
@@ -68,8 +70,11 @@ private:
   JobReportRef Shown;
   Stage ShownStage = Stage::NumStages;
   std::string ShownFile;
-  TextLines Lines;
-  LineMap Map;
+  ReportIndexRef Index; ///< the Workspace's index of Shown's texts
+  const TextLines *Lines = &NoLines; ///< the shown stage's, in Index
+  const LineMap *Map = &NoMap;
+  static inline const TextLines NoLines;
+  static inline const LineMap NoMap;
   Syntax Lang = Syntax::Plain;
 
   JobId ShownJob = 0;

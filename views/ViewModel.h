@@ -10,6 +10,7 @@
 #include "cache/JobReport.h"
 #include "infer/CheckBounds.h"
 #include "support/Diagnostic.h"
+#include "workspace/ReportIndex.h"
 
 #include <array>
 #include <cstdint>
@@ -62,6 +63,16 @@ struct JobEntry {
   /// The latest finished report: null before the first compile finishes,
   /// kept (and shown as stale) while a recompile runs.
   JobReportRef Report;
+  /// Report's texts indexed against the open file by the Workspace's worker
+  /// (null when not published by one).
+  ReportIndexRef Index;
+
+  /// Report's texts indexed against File: Index when it describes them,
+  /// else one built here, on the caller's thread (snapshots made without a
+  /// Workspace: tests, the panel gallery). Null without a report.
+  ReportIndexRef index(const std::string &File) const {
+    return indexReport(Report, File, Index);
+  }
 };
 
 enum class DeviceState : uint8_t { Available, Busy, Unavailable };

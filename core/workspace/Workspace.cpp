@@ -97,21 +97,22 @@ struct Workspace::State {
   /// engine.
   std::array<std::unique_ptr<CompileCache>, 3> RunCaches;
   uint64_t NextJobId = 1, Edits = 0, Version = 0, Cancelled = 0, Events = 0;
-  /// Every report published and perhaps still shown. The worker holds each
-  /// until it is the only holder, and then frees it here: a large program's
-  /// report (pass snapshots, line maps, typed code) took 50-80 ms to free,
-  /// which the GUI thread paid in one frame when it dropped the last view
-  /// of the report a recompile replaced.
-  std::vector<JobReportRef> Published;
+  /// Every report (and report index) published and perhaps still shown.
+  /// The worker holds each until it is the only holder, and then frees it
+  /// here: a large program's report (pass snapshots, line maps, typed code)
+  /// took 50-80 ms to free, which the GUI thread paid in one frame when it
+  /// dropped the last view of the report a recompile replaced.
+  std::vector<std::shared_ptr<const void>> Published;
 
-  void keepPublished(const JobReportRef &R) {
-    if (R && llvm::find(Published, R) == Published.end())
-      Published.push_back(R);
+  void keepPublished(std::shared_ptr<const void> P) {
+    if (P && llvm::find(Published, P) == Published.end())
+      Published.push_back(std::move(P));
   }
-  /// Frees the reports no one else holds any more.
+  /// Frees what no one else holds any more.
   void releaseUnshown() {
-    llvm::erase_if(Published,
-                   [](const JobReportRef &R) { return R.use_count() == 1; });
+    llvm::erase_if(Published, [](const std::shared_ptr<const void> &P) {
+      return P.use_count() == 1;
+    });
   }
 
   InferenceEngine &engine(CheckBounds Mode) {
@@ -649,9 +650,13 @@ void Workspace::publish() {
       }
   std::sort(Snap->Functions.begin(), Snap->Functions.end());
   S->releaseUnshown();
-  for (const WatchedJob &J : S->Jobs) {
+  for (WatchedJob &J : S->Jobs) {
+    // Indexed here, off the GUI thread (a no-op while the report's stages
+    // stay the same).
+    J.State.Index = indexReport(J.State.Report, S->Path, J.State.Index);
     Snap->Jobs.push_back(J.State);
     S->keepPublished(J.State.Report);
+    S->keepPublished(J.State.Index);
   }
   Snap->Log = S->Log;
   Snap->Runs = S->Runs;

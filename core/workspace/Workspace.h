@@ -19,6 +19,7 @@
 #include "devices/CallRunner.h"
 #include "infer/CodeInstance.h"
 #include "support/Diagnostic.h"
+#include "workspace/ReportIndex.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -68,6 +69,9 @@ struct JobState {
   JobSpec Spec;
   JobStatus Status = JobStatus::Queued;
   JobReportRef Report;     ///< latest finished report (may be from an older world)
+  /// Report's texts indexed for the GUI against the open file (null with
+  /// no report).
+  ReportIndexRef Index;
   uint64_t Compiles = 0;   ///< how many times this job was compiled
   uint64_t Reuses = 0;     ///< edits after which it did not need recompiling
   std::string LastReason;  ///< why it was last recompiled

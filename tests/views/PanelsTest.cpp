@@ -146,6 +146,38 @@ TEST(Panels, StagePaneFindsAndSwitchesJobs) {
   EXPECT_EQ(Opt.findHits().size(), 1u);
 }
 
+// A snapshot published by the Workspace carries each report's index: the
+// panes draw from it and index nothing on the GUI thread; without one (here,
+// the gallery) a pane indexes the report itself.
+TEST(Panels, StagePanesDrawFromThePublishedIndex) {
+  ImGuiHarness H;
+  ShellView Shell;
+  GuiSnapshot S = test::makeSnapshot();
+  CommandQueue Q;
+  H.frame([&] { Shell.draw(S, Q); });
+  StagePane &Opt = Shell.stage(Panel::LLVMOpt);
+  ASSERT_NE(Opt.index(), nullptr);
+  const ReportIndex *Own = Opt.index();
+  EXPECT_EQ(S.selectedJob()->Index, nullptr);
+
+  // The next snapshot, as the Workspace publishes it: new reports (here
+  // copies: they share their texts), each with its index.
+  GuiSnapshot P = S;
+  for (JobEntry &J : P.Jobs) {
+    if (J.Report)
+      J.Report = std::make_shared<const JobReport>(*J.Report);
+    J.Index = indexReport(J.Report, P.FilePath, nullptr);
+  }
+  P.Generation++;
+  H.frame([&] { Shell.draw(P, Q); });
+  EXPECT_EQ(Opt.index(), P.selectedJob()->Index.get());
+  EXPECT_NE(Opt.index(), Own);
+  // Drawn from it: the find still works.
+  Opt.find("load float");
+  H.frame([&] { Shell.draw(P, Q); });
+  EXPECT_EQ(Opt.findHits().size(), 2u);
+}
+
 TEST(Panels, PipelineFiltersPasses) {
   ImGuiHarness H;
   ShellView Shell;

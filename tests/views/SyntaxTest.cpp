@@ -1,6 +1,6 @@
 // Syntax colouring of IR and assembly lines.
 #include "Syntax.h"
-#include "TextLines.h"
+#include "support/TextLines.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 /// \file
-/// A line index over a text (IR, asm, source) that views keep per report so
-/// that a 20 000-line output is split once, not every frame, plus the
+/// A line index over a text (IR, asm, source), built once per report (by
+/// the Workspace's worker, see workspace/ReportIndex.h) so that a
+/// 20 000-line output is split once, never in a frame, plus the
 /// case-insensitive find used by the panes' Ctrl+F. Pure, no ImGui.
 #pragma once
 
@@ -9,12 +10,13 @@
 #include <string_view>
 #include <vector>
 
-namespace prism::views {
+namespace prism {
 
 class TextLines {
 public:
   TextLines() = default;
-  /// Indexes Text, which must outlive this object (views keep the report).
+  /// Indexes Text, which must outlive this object (its holder keeps the
+  /// report's stages).
   explicit TextLines(std::string_view Text);
 
   uint32_t size() const { return Starts.size(); }
@@ -48,4 +50,4 @@ inline bool containsNoCase(std::string_view Hay, std::string_view Needle) {
 std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
                                             std::string_view Entry);
 
-} // namespace prism::views
+} // namespace prism

@@ -2,23 +2,22 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <string>
 
-namespace prism::views {
+namespace prism {
 
 TextLines::TextLines(std::string_view Text) : Text(Text) {
   if (Text.empty())
     return;
+  Starts.reserve(std::count(Text.begin(), Text.end(), '\n') + 1);
   uint32_t Start = 0;
-  for (uint32_t I = 0; I < Text.size(); ++I)
-    if (Text[I] == '\n') {
-      Starts.push_back(Start);
-      Longest = std::max(Longest, I - Start);
-      Start = I + 1;
-    }
-  if (Start < Text.size()) {
+  while (Start < Text.size()) {
+    const void *NL = std::memchr(Text.data() + Start, '\n', Text.size() - Start);
+    uint32_t End = NL ? static_cast<const char *>(NL) - Text.data() : Text.size();
     Starts.push_back(Start);
-    Longest = std::max<uint32_t>(Longest, Text.size() - Start);
+    Longest = std::max(Longest, End - Start);
+    Start = End + 1;
   }
 }
 
@@ -100,4 +99,4 @@ std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
   return std::nullopt;
 }
 
-} // namespace prism::views
+} // namespace prism
