@@ -30,6 +30,7 @@ extern "C" unsigned char *stbi_write_png_to_mem(const unsigned char *, int, int,
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <numeric>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -226,6 +227,8 @@ void printFrameStats(const std::vector<double> &FrameMs,
 struct BusyFrames {
   unsigned Frames = 0;
   double MaxFrameMs = 0, MaxUiMs = 0;
+  /// Each panel's worst draw among those frames.
+  std::array<double, size_t(views::Panel::NumPanels)> MaxPanelMs{};
 };
 
 } // namespace
@@ -442,6 +445,8 @@ int runGui(const CommandOptions &O) {
       ++Busy.Frames;
       Busy.MaxFrameMs = std::max(Busy.MaxFrameMs, Ms);
       Busy.MaxUiMs = std::max(Busy.MaxUiMs, UiMs.back());
+      for (size_t P = 0; P < Busy.MaxPanelMs.size(); ++P)
+        Busy.MaxPanelMs[P] = std::max(Busy.MaxPanelMs[P], Shell.panelMs()[P]);
     }
     WasBusy = Snap->Busy;
     Shell.setFrameMs(Ms);
@@ -472,6 +477,17 @@ int runGui(const CommandOptions &O) {
           "compiling: frames: %u  max_frame_ms: %.3f  max_ui_ms: %.3f  "
           "recompiles: %zu\n",
           Busy.Frames, Busy.MaxFrameMs, Busy.MaxUiMs, Recompiled);
+      // The panels' worst draws, slowest first: what a slow frame was.
+      std::vector<size_t> Order(Busy.MaxPanelMs.size());
+      std::iota(Order.begin(), Order.end(), 0);
+      std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+        return Busy.MaxPanelMs[A] > Busy.MaxPanelMs[B];
+      });
+      llvm::outs() << "compiling: max_panel_ms:";
+      for (size_t P : Order)
+        llvm::outs() << llvm::format(
+            "  %s %.3f", views::panelTitle(views::Panel(P)), Busy.MaxPanelMs[P]);
+      llvm::outs() << "\n";
     }
   }
   ImGui_ImplOpenGL3_Shutdown();

@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,32 +179,33 @@ void ShellView::draw(const GuiSnapshot &Snap, CommandSink &Sink) {
   drawMenuBar(Ctx);
 
   auto Vis = [&](Panel P) { return &Settings.Visible[size_t(P)]; };
-  placeWindow(Panel::Jobs);
-  Jobs.draw(Ctx, Vis(Panel::Jobs));
-  placeWindow(Panel::Source);
-  Source.draw(Ctx, Vis(Panel::Source));
-  placeWindow(Panel::Invalidations);
-  Invalidations.draw(Ctx, Vis(Panel::Invalidations));
-  placeWindow(Panel::Typed);
-  Typed.draw(Ctx, Vis(Panel::Typed));
-  placeWindow(Panel::LLVMRaw);
-  LLVMRaw.draw(Ctx, Vis(Panel::LLVMRaw));
-  placeWindow(Panel::LLVMOpt);
-  LLVMOpt.draw(Ctx, Vis(Panel::LLVMOpt));
-  placeWindow(Panel::Asm);
-  Asm.draw(Ctx, Vis(Panel::Asm));
-  placeWindow(Panel::Pipeline);
-  Pipeline.draw(Ctx, Vis(Panel::Pipeline));
-  placeWindow(Panel::Stats);
+  // Each panel's own time, so that a slow frame names its panel
+  // (`gui --bench-edit`).
+  auto Timed = [&](Panel P, auto &&Draw) {
+    auto Start = std::chrono::steady_clock::now();
+    placeWindow(P);
+    Draw();
+    PanelMs[size_t(P)] = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - Start)
+                             .count();
+  };
+  Timed(Panel::Jobs, [&] { Jobs.draw(Ctx, Vis(Panel::Jobs)); });
+  Timed(Panel::Source, [&] { Source.draw(Ctx, Vis(Panel::Source)); });
+  Timed(Panel::Invalidations,
+        [&] { Invalidations.draw(Ctx, Vis(Panel::Invalidations)); });
+  Timed(Panel::Typed, [&] { Typed.draw(Ctx, Vis(Panel::Typed)); });
+  Timed(Panel::LLVMRaw, [&] { LLVMRaw.draw(Ctx, Vis(Panel::LLVMRaw)); });
+  Timed(Panel::LLVMOpt, [&] { LLVMOpt.draw(Ctx, Vis(Panel::LLVMOpt)); });
+  Timed(Panel::Asm, [&] { Asm.draw(Ctx, Vis(Panel::Asm)); });
+  Timed(Panel::Pipeline, [&] { Pipeline.draw(Ctx, Vis(Panel::Pipeline)); });
   // The Run form's block size is the launch whose occupancy Stats marks.
   uint64_t Threads = 0;
   if (auto T = parseDims(Devices.Form.Threads))
     Threads = uint64_t((*T)[0]) * (*T)[1] * (*T)[2];
   Stats.setLaunchThreads(Threads);
   Compare.setLaunchThreads(Threads);
-  Stats.draw(Ctx, Vis(Panel::Stats));
-  placeWindow(Panel::Devices);
-  Devices.draw(Ctx, Vis(Panel::Devices));
+  Timed(Panel::Stats, [&] { Stats.draw(Ctx, Vis(Panel::Stats)); });
+  Timed(Panel::Devices, [&] { Devices.draw(Ctx, Vis(Panel::Devices)); });
   // The warps the access and divergence remarks assume: the Run form's
   // block, once the form is filled for the selected job (above; a hidden
   // panel leaves the block the app started with).
@@ -222,8 +224,7 @@ void ShellView::draw(const GuiSnapshot &Snap, CommandSink &Sink) {
     ExportJobId = E;
     PendingDialog = Dialog::Export;
   }
-  placeWindow(Panel::Compare);
-  Compare.draw(Ctx, Vis(Panel::Compare));
+  Timed(Panel::Compare, [&] { Compare.draw(Ctx, Vis(Panel::Compare)); });
 
   drawDialogs(Ctx);
   if (ShowHelp)

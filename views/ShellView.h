@@ -82,6 +82,11 @@ public:
   void presetRunForm(RunForm F) { Devices.presetForm(std::move(F)); }
   /// Frame time shown in the menu bar (the app measures it).
   void setFrameMs(double Ms) { FrameMs = Ms; }
+  /// What each panel took to draw in the last frame, in ms (layout and
+  /// draw lists, not the rasteriser).
+  const std::array<double, size_t(Panel::NumPanels)> &panelMs() const {
+    return PanelMs;
+  }
 
   // The panels, for tests.
   JobsView &jobs() { return Jobs; }
@@ -126,6 +131,7 @@ private:
   bool QuitRequested = false;
   bool ShowHelp = false;
   double FrameMs = 0;
+  std::array<double, size_t(Panel::NumPanels)> PanelMs{};
 
   enum class Dialog { None, Open, SaveAs, Export } PendingDialog = Dialog::None;
   std::string DialogPath;
