@@ -1433,7 +1433,7 @@ def section_gui(a, R, prism, outdir):
              "headless mode waits for the compile before the first frame")
     # Scrolling every stage pane, and editing while the jobs recompile: the
     # worst frame drawn during a compile is what the UI must keep short.
-    scroll, busy = [], []
+    scroll, busy, busy_ui, panels = [], [], [], {}
     for _ in range(a.gui_runs):
         g = run(cmd[:-1] + ["--bench-scroll"], timeout=1800)
         m = re.search(r"^ui: frames:.*?median_ms:\s*([0-9.]+)", g.stdout, re.M)
@@ -1443,6 +1443,13 @@ def section_gui(a, R, prism, outdir):
         m = re.search(r"^compiling: frames: (\d+)\s+max_frame_ms:\s*([0-9.]+)", g.stdout, re.M)
         if g.returncode == 0 and m and int(m.group(1)) > 0:
             busy.append(float(m.group(2)))
+            u = re.search(r"^compiling: .*?max_ui_ms:\s*([0-9.]+)", g.stdout, re.M)
+            if u:
+                busy_ui.append(float(u.group(1)))
+            p = re.search(r"^compiling: max_panel_ms:(.*)$", g.stdout, re.M)
+            if p:
+                for name, ms in re.findall(r"\s+(\S.*?) ([0-9.]+)(?=\s{2}|$)", p.group(1)):
+                    panels.setdefault(name, []).append(float(ms))
     if scroll:
         ss = summary(scroll)
         R.figure(sec, "GUI frame CPU time (UI), scrolling the large panes", ss, None, "", "ms",
@@ -1455,7 +1462,16 @@ def section_gui(a, R, prism, outdir):
                  "no frame > 16 ms", sb2["median"] <= 16.0,
                  "--bench-edit: a blank line comes or goes at the top every 20 frames, so "
                  "every job recompiles on the worker; the worst whole frame (rasteriser "
-                 "included) among those drawn while a compile was in flight")
+                 "included) among those drawn while a compile was in flight or took its "
+                 "result")
+    if busy_ui:
+        sbu = summary(busy_ui)
+        slow = sorted(((med(summary(v)), k) for k, v in panels.items()), reverse=True)[:2]
+        R.figure(sec, "GUI work (UI CPU) in the worst frame while a compile runs", sbu, None,
+                 "", "ms", None, "", "", None,
+                 "--bench-edit, as above, without the software rasteriser; the panels "
+                 "slowest in those frames: %s" % (", ".join(
+                     "%s %s ms" % (k, fmt_num(v)) for v, k in slow) or "?"))
     R.details[sec] = {"n_functions": n, "stage_lines": lines, "frame_median_ms": sm,
                       "saxpy_frame_median_ms": summary(base) if base else None,
                       "first_frame_ms": sf, "windows": windows, "command": rel_cmd(cmd),
