@@ -1520,7 +1520,7 @@ def write_markdown(R, info, args, path, plot_ref):
                                                                  f["ratio_kind"])
         L.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
             num[f["section"]], f["figure"], fmt_value(f["prism"], f["unit"]), peer, ratio,
-            f["target"], verdict(f["met"]), f["note"].replace("|", "\\|")))
+            f["target"] or "—", verdict(f["met"]), f["note"].replace("|", "\\|")))
     if R.skipped:
         L += ["", "## Skipped", ""]
         for s in R.skipped:
