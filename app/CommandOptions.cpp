@@ -35,6 +35,13 @@ void addCheckBounds(CLI::App &Cmd, CommandOptions &O) {
       "yes (always), no (never), as Julia's --check-bounds");
 }
 
+void addDebugInfo(CLI::App &Cmd, CommandOptions &O) {
+  Cmd.add_option("--debuginfo", O.DebugInfo,
+                 "source (default): line tables, and the output annotated "
+                 "with source lines; none: neither (Julia's debuginfo=:none)")
+      ->check(CLI::IsMember({"none", "source"}));
+}
+
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
   auto *T = Cmd.add_option("--target", O.Target,
                            "ptx | gcn | bpf | native (the host)")

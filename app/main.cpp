@@ -8,8 +8,13 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#ifdef PRISM_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <functional>
 #include <new>
 
@@ -25,13 +30,30 @@ std::string example(const std::string &Cmd, const std::string &Rest) {
 }
 } // namespace
 
+/// The allocator malloc resolves to: mimalloc only when a block malloc
+/// returned is really in its heap (linked first, it replaces glibc's).
+static std::string allocatorName() {
+#ifdef PRISM_HAVE_MIMALLOC
+  void *P = std::malloc(16);
+  bool Ours = mi_is_in_heap_region(P);
+  std::free(P);
+  if (Ours) {
+    int V = mi_version(); // 209 for 2.0.9
+    return "mimalloc " + std::to_string(V / 100) + "." +
+           std::to_string(V / 10 % 10) + "." + std::to_string(V % 10);
+  }
+#endif
+  return "glibc malloc";
+}
+
 int main(int argc, char **argv) {
   CLI::App App{"Prism: see inside a GPU kernel compiler.\n\n"
                "  prism code_typed assets/examples/saxpy.jl " +
                    std::string(SaxpySig),
                "prism"};
   App.set_version_flag("--version", std::string("prism ") + PRISM_VERSION +
-                                        " (LLVM " LLVM_VERSION_STRING ")");
+                                        " (LLVM " LLVM_VERSION_STRING ", " +
+                                        allocatorName() + ")");
   App.require_subcommand(0, 1);
   App.footer("Run `prism COMMAND --help` for a command's options, "
              "`prism help TOPIC` for what a stage is. Without a command, "
@@ -97,8 +119,7 @@ int main(int argc, char **argv) {
   Typed->add_option("--optimize", O.Optimize,
                     "yes: inlined typed IR (default); no: as inferred")
       ->check(CLI::IsMember({"yes", "no"}));
-  Typed->add_option("--debuginfo", O.DebugInfo, "source (default) | none")
-      ->check(CLI::IsMember({"none", "source"}));
+  addDebugInfo(*Typed, O);
   addCheckBounds(*Typed, O);
   Typed->footer(example("code_typed", SaxpySig + std::string(" --optimize=no")));
   On(Typed, runCodeTyped);
@@ -119,8 +140,7 @@ int main(int argc, char **argv) {
                    "yes: after the pipeline (default); no: as emitted")
       ->check(CLI::IsMember({"yes", "no"}));
   Llvm->add_flag("--dump-module", O.DumpModule, "print the whole module");
-  Llvm->add_option("--debuginfo", O.DebugInfo, "source (default) | none")
-      ->check(CLI::IsMember({"none", "source"}));
+  addDebugInfo(*Llvm, O);
   Llvm->footer(example("code_llvm", SaxpySig + std::string(" --target ptx")));
   On(Llvm, runCodeLlvm);
 
@@ -129,6 +149,7 @@ int main(int argc, char **argv) {
   addTargetOptions(*Native, O, /*TargetRequired=*/true);
   Native->add_flag("--raw", O.Raw, "everything the backend printed");
   Native->add_flag("--dump-module", O.DumpModule, "every function of the module");
+  addDebugInfo(*Native, O);
   Native->footer(example("code_native", SaxpySig + std::string(" --target ptx --arch sm_90")));
   On(Native, runCodeNative);
 
@@ -140,6 +161,7 @@ int main(int argc, char **argv) {
     addTargetOptions(*Alias, O, /*TargetRequired=*/false);
     Alias->add_flag("--raw", O.Raw, "everything the backend printed");
     Alias->add_flag("--dump-module", O.DumpModule, "every function of the module");
+    addDebugInfo(*Alias, O);
     if (std::string(T) == "bpf")
       Alias->footer("\nExample:\n  prism code_bpf assets/examples/filter.jl "
                     "'accept_ipv4(Ptr{UInt8}, UInt32)'\n");

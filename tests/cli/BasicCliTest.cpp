@@ -9,6 +9,12 @@ TEST(Cli, Version) {
   EXPECT_EQ(R.ExitCode, 0);
   EXPECT_NE(R.Out.find("prism "), std::string::npos);
   EXPECT_NE(R.Out.find("LLVM 16"), std::string::npos);
+  // The allocator malloc really resolves to (checked at run time).
+#ifdef PRISM_HAVE_MIMALLOC
+  EXPECT_NE(R.Out.find(", mimalloc 2."), std::string::npos) << R.Out;
+#else
+  EXPECT_NE(R.Out.find(", glibc malloc)"), std::string::npos) << R.Out;
+#endif
 }
 
 TEST(Cli, HelpForEveryCommand) {

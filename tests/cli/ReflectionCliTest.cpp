@@ -71,6 +71,29 @@ TEST(ReflectionCli, CodeNativeHost) {
   EXPECT_TRUE(has(R.Out, "ret")) << R.Out;
 }
 
+// Julia's debuginfo: by default the assembly carries its source lines
+// (comments, and `.loc` under --raw); with none it is compiled without line
+// tables and shows neither. The code itself is the same.
+TEST(ReflectionCli, CodeNativeDebugInfoNoneDropsTheSourceLines) {
+  for (const char *T : {"ptx", "native"}) {
+    auto Src = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target", T});
+    auto None = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target", T,
+                          "--debuginfo=none"});
+    auto RawNone = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target",
+                             T, "--debuginfo=none", "--raw"});
+    ASSERT_EQ(Src.ExitCode, 0) << Src.Err;
+    ASSERT_EQ(None.ExitCode, 0) << None.Err;
+    ASSERT_EQ(RawNone.ExitCode, 0) << RawNone.Err;
+    EXPECT_TRUE(has(Src.Out, "saxpy.jl:")) << T << Src.Out;
+    EXPECT_FALSE(has(None.Out, "saxpy.jl:")) << T << None.Out;
+    EXPECT_FALSE(has(RawNone.Out, ".loc")) << T << RawNone.Out;
+    EXPECT_TRUE(has(None.Out, T == std::string("ptx") ? "st.global.f32" : "ret"))
+        << T << None.Out;
+  }
+  auto Bad = runPrism({"code_ptx", example("saxpy.jl"), Saxpy, "--debuginfo=full"});
+  EXPECT_EQ(Bad.ExitCode, 2) << Bad.Out;
+}
+
 TEST(ReflectionCli, PipelineListsPassesWithDiffs) {
   auto R = runPrism({"pipeline", example("saxpy.jl"), Saxpy});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
