@@ -1132,6 +1132,16 @@ def section_scaling(a, R, prism, outdir):
                 else:
                     pt["clang_wall_s"] = summary(cw)
                     pt["clang_max_rss_mib"] = summary(crss) if crss else None
+                # With the line tables Prism emits by default (its GUI maps
+                # every output line to the source): LLVM's inliner and
+                # backends carry a location per instruction.
+                lw, _, err = measure_process(
+                    [clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + a.arch,
+                     "-nocudalib", "-nocudainc", "-O3", "-gline-tables-only", "-S",
+                     "-Wno-unknown-cuda-version", "-I", PEERS, cu, "-o",
+                     os.path.join(work, "%s_%d.clang-g.ptx" % (kind, n))], runs)
+                if not err:
+                    pt["clang_lines_wall_s"] = summary(lw)
             # The pass pipeline with every changed pass's diff (what the GUI's
             # Pipeline panel records on each recompile), against LLVM's own
             # `opt -print-changed=diff` on the same raw IR for the sizes it
@@ -1195,12 +1205,16 @@ def section_scaling(a, R, prism, outdir):
             if e is None:
                 continue
             ce = exponent(pts, "clang_" + key)
+            note = ("clang-16's exponent on the same program in CUDA C: %s" % fmt_num(ce)
+                    if ce is not None else "")
+            le = exponent(pts, "clang_lines_wall_s") if key == "wall_s" else None
+            if note and le is not None:
+                note += (" (with -gline-tables-only, the line tables Prism emits: %s)"
+                         % fmt_num(le))
             R.figure(sec, "Scaling, %s: %d %s (growth exponent %d→%d)" % (
                 label, last["n"], kind, pts[-2]["n"], last["n"]), last[key], pts[-2][key],
                 "%d %s" % (pts[-2]["n"], kind), unit, e, "exponent above the %d-%s "
-                "baseline" % (pts[0]["n"], kind), "≤ 1.1 (close to linear)", e <= 1.1,
-                "clang-16's exponent on the same program in CUDA C: %s" % fmt_num(ce)
-                if ce is not None else "")
+                "baseline" % (pts[0]["n"], kind), "≤ 1.1 (close to linear)", e <= 1.1, note)
         e = exponent(pts, "instructions")
         if e is not None:
             R.figure(sec, "Scaling, instructions executed (callgrind): %d %s (growth exponent "
@@ -1244,14 +1258,16 @@ def section_scaling(a, R, prism, outdir):
           "sizes (1 = linear).", "",
           "![compile time and peak memory vs program size](docs/images/scaling.png)", "",
           "| program | N | Prism wall s | Prism front end s | Prism peak RSS MiB | "
-          "clang-16 wall s | clang-16 peak RSS MiB |", "|---|---|---|---|---|---|---|"]
+          "clang-16 wall s | clang-16 -gline-tables-only wall s | clang-16 peak RSS MiB |",
+          "|---|---|---|---|---|---|---|---|"]
     for kind, pts in data.items():
         for p in pts:
-            md.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
                 kind, p["n"], fmt_stat(p["wall_s"], ""),
                 fmt_stat(p["front_end_s"], "") if p.get("front_end_s") else "—",
                 fmt_stat(p["max_rss_mib"], "") if p["max_rss_mib"] else "—",
                 fmt_stat(p["clang_wall_s"], "") if p.get("clang_wall_s") else "—",
+                fmt_stat(p["clang_lines_wall_s"], "") if p.get("clang_lines_wall_s") else "—",
                 fmt_stat(p["clang_max_rss_mib"], "") if p.get("clang_max_rss_mib") else "—"))
     R.markdown[sec] = "\n".join(md)
     plot_scaling(R, data, work, a)
