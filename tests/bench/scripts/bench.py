@@ -1049,12 +1049,12 @@ def section_host(a, R, prism, outdir):
     R.markdown[sec] = "\n".join(md)
 
 
-def measure_process(cmd, runs, timeout=3600):
+def measure_process(cmd, runs, timeout=3600, warmup=0):
     """Whole-process wall seconds and peak RSS MiB (GNU time) of cmd, runs
-    times. Returns (walls, rss, error)."""
+    times after warmup runs that are not kept. Returns (walls, rss, error)."""
     gtime = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
     walls, rss = [], []
-    for _ in range(runs):
+    for i in range(warmup + runs):
         c = ([gtime, "-f", "PRISM_BENCH %e %M"] if gtime else []) + cmd
         t0 = time.perf_counter()
         r = subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -1063,6 +1063,8 @@ def measure_process(cmd, runs, timeout=3600):
         if r.returncode != 0:
             return walls, rss, "%s exited %d: %s" % (os.path.basename(cmd[0]), r.returncode,
                                                      r.stderr[-300:])
+        if i < warmup:
+            continue
         walls.append(t1 - t0)
         m = re.search(r"PRISM_BENCH ([0-9.]+) (\d+)", r.stderr)
         if m:
@@ -1108,8 +1110,11 @@ def section_scaling(a, R, prism, outdir):
             path = os.path.join(work, "%s_%d.jl" % (kind, n))
             sig = run([sys.executable, gen, kind, str(n), path]).stdout.strip()
             runs = a.scaling_runs if n < 10000 else max(1, a.scaling_runs_big)
+            # A run first that is not kept: the exponent subtracts the smallest
+            # program's time, and the first runs after the previous section
+            # were 25 % slower (10 statements took longer than 100).
             walls, rss, err = measure_process([prism, "code_ptx", path, sig, "--arch", a.arch],
-                                              runs)
+                                              runs, warmup=1)
             if err:
                 R.skip(sec, "scaling %s %d" % (kind, n), err)
                 continue
@@ -1126,7 +1131,7 @@ def section_scaling(a, R, prism, outdir):
                     [clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + a.arch,
                      "-nocudalib", "-nocudainc", "-O3", "-S", "-Wno-unknown-cuda-version",
                      "-I", PEERS, cu, "-o", os.path.join(work, "%s_%d.clang.ptx" % (kind, n))],
-                    runs)
+                    runs, warmup=1)
                 if err:
                     R.skip(sec, "scaling peer %s %d" % (kind, n), err)
                 else:
@@ -1139,7 +1144,7 @@ def section_scaling(a, R, prism, outdir):
                     [clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + a.arch,
                      "-nocudalib", "-nocudainc", "-O3", "-gline-tables-only", "-S",
                      "-Wno-unknown-cuda-version", "-I", PEERS, cu, "-o",
-                     os.path.join(work, "%s_%d.clang-g.ptx" % (kind, n))], runs)
+                     os.path.join(work, "%s_%d.clang-g.ptx" % (kind, n))], runs, warmup=1)
                 if not err:
                     pt["clang_lines_wall_s"] = summary(lw)
             # The pass pipeline with every changed pass's diff (what the GUI's
@@ -1588,7 +1593,9 @@ def main(argv):
     a = args
     a.stage_runs = 5
     a.launch_runs = 15
-    a.scaling_runs = 3
+    # The small programs' runs are cheap and their noise moves the exponent
+    # (it subtracts the smallest one's time): more of them.
+    a.scaling_runs = 7
     # The growth exponent hangs on the biggest program's time: one run of it
     # swung the exponent between 1.07 and 1.19 on a loaded 2-core machine.
     a.scaling_runs_big = 3
