@@ -23,14 +23,6 @@ ImU32 kindColor(const Palette &C, RemarkKind K) {
 
 } // namespace
 
-uint32_t remarkLineInFile(const OptRemark &R, const std::string &OpenFile) {
-  const std::vector<SourceFrame> &Fr = R.Origin.Frames;
-  for (size_t I = Fr.size(); I-- > 0;)
-    if (Fr[I].Line && sameSourceFile(Fr[I].File, OpenFile))
-      return Fr[I].Line;
-  return 0;
-}
-
 void RemarksView::rebuild(const JobReport &R, const std::string &OpenFile) {
   Rows.clear();
   std::vector<RemarkGroup> Groups = groupRemarks(R.Remarks);

@@ -15,10 +15,6 @@
 
 namespace prism::views {
 
-/// The line of the open file a remark is about: its outermost frame there
-/// (the kernel's line a prelude call was inlined at); 0 when none is.
-uint32_t remarkLineInFile(const OptRemark &R, const std::string &OpenFile);
-
 class RemarksView {
 public:
   /// Draws into the current window (the Pipeline window's Remarks tab).

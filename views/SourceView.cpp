@@ -32,40 +32,21 @@ void SourceView::sync(const GuiSnapshot &Snap) {
 }
 
 void SourceView::indexReport(const JobEntry *J, const std::string &File) {
-  const JobReport *R = J ? J->Report.get() : nullptr;
-  if (Indexed.get() == R && IndexedFile == File)
-    return;
-  // The reports published after the code (resources, the cache's figures)
-  // share its stages and remarks: the gutter stands.
-  if (Indexed && R && IndexedFile == File &&
-      Indexed->Stages.sharesWith(R->Stages) &&
-      Indexed->Remarks.sharesWith(R->Remarks))
-    return;
-  OutputCount.clear();
-  MissedByLine.clear();
-  IndexedFile = File;
-  Indexed = nullptr;
-  if (!R)
-    return;
-  const ReportIndex &Index = *J->index(File);
-  for (size_t S = 0; S < size_t(Stage::NumStages); ++S) {
-    const LineMap &Map = Index.map(Stage(S));
-    for (uint32_t L : Map.sourceLinesWithOutput()) {
-      if (OutputCount.size() <= L)
-        OutputCount.resize(L + 1, {});
-      OutputCount[L][S] = Map.outputLinesFor(L).size();
-    }
-  }
-  for (const RemarkGroup &G : groupRemarks(R->Remarks)) {
-    if (G.First->Kind != RemarkKind::Missed)
-      continue;
-    uint32_t L = remarkLineInFile(*G.First, File);
-    if (!L)
-      continue;
-    if (MissedByLine.size() <= L)
-      MissedByLine.resize(L + 1);
-    MissedByLine[L].push_back(G.First);
-  }
+  if (!J || !J->Report)
+    Gutter = nullptr;
+  else if (!Gutter || !Gutter->describes(*J->Report, File))
+    Gutter = J->index(File);
+}
+
+const std::vector<ReportIndex::StageCounts> &SourceView::outputCount() const {
+  static const std::vector<ReportIndex::StageCounts> None;
+  return Gutter ? Gutter->outputCounts() : None;
+}
+
+const std::vector<std::vector<const OptRemark *>> &
+SourceView::missedByLine() const {
+  static const std::vector<std::vector<const OptRemark *>> None;
+  return Gutter ? Gutter->missedByLine() : None;
 }
 
 void SourceView::collectDiagnostics(ViewContext &Ctx) {
@@ -103,7 +84,6 @@ void SourceView::drawContent(ViewContext &Ctx) {
   sync(Snap);
   const JobEntry *J = Ctx.selectedJob();
   indexReport(J, Snap.FilePath);
-  Indexed = J ? J->Report : nullptr;
   collectDiagnostics(Ctx);
 
   // Toolbar: file, dirty mark, save.
@@ -229,8 +209,8 @@ void SourceView::drawEditor(ViewContext &Ctx) {
     int N = std::snprintf(Buf, sizeof Buf, "%4u", L);
     DL->AddText(Font, FontSize, ImVec2(Origin.x + CharW * 0.5f, Y),
                 Hot ? P.LineNumberHot : P.LineNumber, Buf, Buf + N);
-    if (L < OutputCount.size()) {
-      bool Any = std::any_of(OutputCount[L].begin(), OutputCount[L].end(),
+    if (L < outputCount().size()) {
+      bool Any = std::any_of(outputCount()[L].begin(), outputCount()[L].end(),
                              [](uint32_t C) { return C != 0; });
       if (Any)
         DL->AddRectFilled(ImVec2(Origin.x + CharW * 5.0f, Y + 1),
@@ -241,7 +221,7 @@ void SourceView::drawEditor(ViewContext &Ctx) {
       bool Err = MarksByLine[L].front().Sev == Severity::Error;
       DL->AddCircleFilled(ImVec2(Origin.x + CharW * 6.0f, Y + FontSize * 0.5f),
                           FontSize * 0.22f, Err ? P.Error : P.Warning);
-    } else if (L < MissedByLine.size() && !MissedByLine[L].empty()) {
+    } else if (L < missedByLine().size() && !missedByLine()[L].empty()) {
       // An optimisation LLVM or the inliner did not make here: a hollow
       // marker, quieter than a diagnostic's dot.
       DL->AddCircle(ImVec2(Origin.x + CharW * 6.0f, Y + FontSize * 0.5f),
@@ -271,17 +251,17 @@ void SourceView::drawEditor(ViewContext &Ctx) {
     bool InGutter = Mouse.x < Origin.x + GutterW;
     if (InGutter && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
       Ctx.Links.pinSource(HoverLine, /*Toggle=*/true);
-    bool HasOut = HoverLine < OutputCount.size();
+    bool HasOut = HoverLine < outputCount().size();
     bool HasMark = HoverLine < MarksByLine.size() && !MarksByLine[HoverLine].empty();
     bool HasMissed =
-        HoverLine < MissedByLine.size() && !MissedByLine[HoverLine].empty();
+        HoverLine < missedByLine().size() && !missedByLine()[HoverLine].empty();
     if (InGutter && (HasOut || HasMark || HasMissed)) {
       ImGui::PopFont();
       ImGui::BeginTooltip();
       if (HasOut) {
         ImGui::Text("line %u produced:", HoverLine);
         for (size_t S = 0; S < size_t(Stage::NumStages); ++S)
-          if (uint32_t C = OutputCount[HoverLine][S])
+          if (uint32_t C = outputCount()[HoverLine][S])
             ImGui::BulletText("%u %s line%s", C, stageName(Stage(S)),
                               C == 1 ? "" : "s");
         ImGui::TextDisabled("click to pin; hover output lines for their "
@@ -296,7 +276,7 @@ void SourceView::drawEditor(ViewContext &Ctx) {
         ImGui::Separator();
         ImGui::Text("not optimised here (Pipeline ▸ Remarks):");
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-        for (const OptRemark *M : MissedByLine[HoverLine])
+        for (const OptRemark *M : missedByLine()[HoverLine])
           ImGui::BulletText("%s: %s", M->Pass.c_str(), M->Message.c_str());
         ImGui::PopTextWrapPos();
       }

@@ -26,7 +26,7 @@ public:
   void jumpTo(uint32_t Line) { JumpLine = Line; }
   /// Distinct missed-optimisation remarks marked on a line (tests).
   size_t missedRemarksOn(uint32_t Line) const {
-    return Line < MissedByLine.size() ? MissedByLine[Line].size() : 0;
+    return Line < missedByLine().size() ? missedByLine()[Line].size() : 0;
   }
 
 private:
@@ -45,12 +45,11 @@ private:
   std::string SyncedPath, SyncedText;
   uint32_t JumpLine = 0;
 
-  // The selected report's output per source line: lines in each stage.
-  JobReportRef Indexed;
-  std::string IndexedFile;
-  std::vector<std::array<uint32_t, size_t(Stage::NumStages)>> OutputCount;
-  /// Per source line, the distinct missed-optimisation remarks about it.
-  std::vector<std::vector<const OptRemark *>> MissedByLine;
+  /// The selected report's index, for the gutter: output lines of each
+  /// stage per source line and the missed optimisations at each.
+  ReportIndexRef Gutter;
+  const std::vector<ReportIndex::StageCounts> &outputCount() const;
+  const std::vector<std::vector<const OptRemark *>> &missedByLine() const;
 
   std::vector<const Diagnostic *> Diags; ///< this frame's, sorted by line
   std::vector<std::vector<Mark>> MarksByLine;

@@ -2,6 +2,7 @@
 
 #include "llvm/IR/Module.h"
 
+#include "cache/LineCorrelation.h"
 #include "codegen/LineMap.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -354,6 +355,14 @@ std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks) {
     ++Groups[It->second].Count;
   }
   return Groups;
+}
+
+uint32_t remarkLineInFile(const OptRemark &R, std::string_view OpenFile) {
+  const std::vector<SourceFrame> &Fr = R.Origin.Frames;
+  for (size_t I = Fr.size(); I-- > 0;)
+    if (Fr[I].Line && sameSourceFile(Fr[I].File, OpenFile))
+      return Fr[I].Line;
+  return 0;
 }
 
 std::string formatRemark(const OptRemark &R, size_t Count) {

@@ -95,6 +95,10 @@ struct RemarkGroup {
 };
 std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks);
 
+/// The line of the open file a remark is about: its outermost frame there
+/// (the kernel's line a prelude call was inlined at); 0 when none is.
+uint32_t remarkLineInFile(const OptRemark &R, std::string_view OpenFile);
+
 /// One remark as clang prints it, located at the job's own line (the
 /// outermost frame), with the inlined frames after it:
 /// `saxpy.jl:10:22: remark: hoisting load [-Rpass=licm]`

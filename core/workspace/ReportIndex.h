@@ -1,6 +1,8 @@
 /// \file
 /// What the GUI's panels must index in a report before they can draw it:
-/// each stage's line starts and its correlation with the open file's lines.
+/// each stage's line starts and its correlation with the open file's lines,
+/// and the Source gutter's marks (output lines per source line, the missed
+/// optimisations at each).
 /// The Workspace's worker builds one whenever a job's code changes and
 /// publishes it beside the report, so the GUI thread never splits or maps a
 /// large program's 20 000-line texts in a frame (that took 10-16 ms of the
@@ -9,6 +11,7 @@
 
 #include "cache/JobReport.h"
 #include "cache/LineCorrelation.h"
+#include "cache/Remarks.h"
 #include "support/TextLines.h"
 
 #include <array>
@@ -26,11 +29,23 @@ public:
   const TextLines &lines(Stage S) const { return Stages[size_t(S)].Lines; }
   const LineMap &map(Stage S) const { return Stages[size_t(S)].Map; }
   const std::string &file() const { return File; }
-  /// Whether this indexes R's texts against File. The reports published
-  /// after the code (resources, the cache's figures) share its stages, and
-  /// so its index.
+
+  using StageCounts = std::array<uint32_t, size_t(Stage::NumStages)>;
+  /// Per line of File (1-based; shorter when the last lines produced
+  /// nothing): how many output lines of each stage come from it.
+  const std::vector<StageCounts> &outputCounts() const { return Counts; }
+  /// Per line of File: the missed-optimisation remarks about it, one per
+  /// group of identical ones (groupRemarks).
+  const std::vector<std::vector<const OptRemark *>> &missedByLine() const {
+    return Missed;
+  }
+
+  /// Whether this indexes R's texts and remarks against File. The reports
+  /// published after the code (resources, the cache's figures) share them,
+  /// and so its index.
   bool describes(const JobReport &R, std::string_view OpenFile) const {
-    return Texts.sharesWith(R.Stages) && OpenFile == File;
+    return Texts.sharesWith(R.Stages) && Notes.sharesWith(R.Remarks) &&
+           OpenFile == File;
   }
 
 private:
@@ -38,11 +53,14 @@ private:
     TextLines Lines;
     LineMap Map;
   };
-  /// The stages indexed: held so that the TextLines' views stay valid
-  /// however long the index outlives the report it was built from.
+  /// The stages and remarks indexed: held so that the views into them stay
+  /// valid however long the index outlives the report it was built from.
   decltype(JobReport::Stages) Texts;
+  decltype(JobReport::Remarks) Notes;
   std::string File;
   std::array<StageIndex, size_t(Stage::NumStages)> Stages;
+  std::vector<StageCounts> Counts;
+  std::vector<std::vector<const OptRemark *>> Missed;
 };
 
 using ReportIndexRef = std::shared_ptr<const ReportIndex>;

@@ -219,9 +219,16 @@ TEST_F(WorkspaceTest, TheWorkerIndexesEachReportForTheGui) {
     ASSERT_TRUE(Out.Present) << stageName(S);
     EXPECT_EQ(I.lines(S).text().data(), Out.Text.data()) << stageName(S);
     EXPECT_EQ(I.lines(S).size(), TextLines(Out.Text).size()) << stageName(S);
-    // Line 1's multiply lands somewhere in every stage.
+    // Line 1's multiply lands somewhere in every stage, and the Source
+    // gutter counts it.
     EXPECT_FALSE(I.map(S).outputLinesFor(1).empty()) << stageName(S);
+    ASSERT_GT(I.outputCounts().size(), 1u);
+    EXPECT_EQ(I.outputCounts()[1][size_t(S)], I.map(S).outputLinesFor(1).size());
   }
+  // A report with other remarks (or other code) is not what it indexes.
+  JobReport Other = *Final->Report;
+  Other.Remarks.push_back(OptRemark{});
+  EXPECT_FALSE(I.describes(Other, Path));
   // The copies published while its figures were measured share the code,
   // and so the index: built once for them all.
   std::vector<const JobState *> Earlier = earlierOkStates(Seen, *Final);
