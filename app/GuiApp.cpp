@@ -30,11 +30,11 @@ extern "C" unsigned char *stbi_write_png_to_mem(const unsigned char *, int, int,
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <numeric>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 namespace prism::app {
@@ -485,8 +485,9 @@ int runGui(const CommandOptions &O) {
       });
       llvm::outs() << "compiling: max_panel_ms:";
       for (size_t P : Order)
-        llvm::outs() << llvm::format(
-            "  %s %.3f", views::panelTitle(views::Panel(P)), Busy.MaxPanelMs[P]);
+        llvm::outs() << llvm::format("  %s %.3f",
+                                     views::panelTitle(views::Panel(P)),
+                                     Busy.MaxPanelMs[P]);
       llvm::outs() << "\n";
     }
   }

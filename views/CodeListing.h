@@ -9,8 +9,8 @@
 
 #include "DiffModel.h"
 #include "Syntax.h"
-#include "support/TextLines.h"
 #include "Theme.h"
+#include "support/TextLines.h"
 
 #include <imgui.h>
 

@@ -8,8 +8,8 @@
 
 #include "CodeListing.h"
 #include "Correlation.h"
-#include "support/TextLines.h"
 #include "ViewContext.h"
+#include "support/TextLines.h"
 
 #include <string>
 #include <unordered_map>
@@ -35,7 +35,8 @@ public:
   void find(std::string Query);
   /// Scrolls so that row Row is at the top next frame (`--bench-scroll`).
   void scrollToRow(uint32_t Row) {
-    PendingScroll = static_cast<int32_t>(Row % std::max<size_t>(Lines->size(), 1));
+    PendingScroll =
+        static_cast<int32_t>(Row % std::max<size_t>(Lines->size(), 1));
     PendingScrollTop = true;
   }
   /// The index the pane draws from (tests).
@@ -70,7 +71,7 @@ private:
   JobReportRef Shown;
   Stage ShownStage = Stage::NumStages;
   std::string ShownFile;
-  ReportIndexRef Index; ///< the Workspace's index of Shown's texts
+  ReportIndexRef Index;              ///< the Workspace's index of Shown's texts
   const TextLines *Lines = &NoLines; ///< the shown stage's, in Index
   const LineMap *Map = &NoMap;
   static inline const TextLines NoLines;

@@ -32,8 +32,9 @@ LineMap::LineMap(const std::vector<LineOrigin> &Origins,
       if (F.Line == 0 || !sameSourceFile(F.File, OpenFile))
         continue;
       // Recursion inlined into itself can repeat a line; keep the innermost.
-      bool Seen = std::any_of(OutLinks.begin() + First, OutLinks.end(),
-                              [&](const LineLink &L) { return L.Line == F.Line; });
+      bool Seen =
+          std::any_of(OutLinks.begin() + First, OutLinks.end(),
+                      [&](const LineLink &L) { return L.Line == F.Line; });
       if (Seen)
         continue;
       OutLinks.push_back({F.Line, Depth});

@@ -13,8 +13,10 @@ TextLines::TextLines(std::string_view Text) : Text(Text) {
   Starts.reserve(std::count(Text.begin(), Text.end(), '\n') + 1);
   uint32_t Start = 0;
   while (Start < Text.size()) {
-    const void *NL = std::memchr(Text.data() + Start, '\n', Text.size() - Start);
-    uint32_t End = NL ? static_cast<const char *>(NL) - Text.data() : Text.size();
+    const void *NL =
+        std::memchr(Text.data() + Start, '\n', Text.size() - Start);
+    uint32_t End =
+        NL ? static_cast<const char *>(NL) - Text.data() : Text.size();
     Starts.push_back(Start);
     Longest = std::max(Longest, End - Start);
     Start = End + 1;
@@ -90,7 +92,8 @@ std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
       continue;
     }
     size_t First = Line.find_first_not_of(" \t");
-    std::string_view T = First == std::string_view::npos ? "" : Line.substr(First);
+    std::string_view T =
+        First == std::string_view::npos ? "" : Line.substr(First);
     for (const std::string &Name : {std::string(Entry), Renamed})
       if (T.rfind(Name + ":", 0) == 0 || T.rfind("\"" + Name + "\":", 0) == 0 ||
           Has(T, ".entry " + Name) || Has(T, ".func " + Name))

@@ -34,10 +34,12 @@ private:
 };
 
 /// Lines (0-based, increasing) that contain Needle, ignoring ASCII case.
-std::vector<uint32_t> findLines(const TextLines &Lines, std::string_view Needle);
+std::vector<uint32_t> findLines(const TextLines &Lines,
+                                std::string_view Needle);
 
 /// Byte offsets of every occurrence of Needle in Line, ignoring ASCII case.
-std::vector<uint32_t> findInLine(std::string_view Line, std::string_view Needle);
+std::vector<uint32_t> findInLine(std::string_view Line,
+                                 std::string_view Needle);
 /// Whether Hay contains Needle ignoring ASCII case (an empty one: yes).
 inline bool containsNoCase(std::string_view Hay, std::string_view Needle) {
   return Needle.empty() || !findInLine(Hay, Needle).empty();

@@ -76,21 +76,24 @@ TEST(ReflectionCli, CodeNativeHost) {
 // tables and shows neither. The code itself is the same.
 TEST(ReflectionCli, CodeNativeDebugInfoNoneDropsTheSourceLines) {
   for (const char *T : {"ptx", "native"}) {
-    auto Src = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target", T});
-    auto None = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target", T,
-                          "--debuginfo=none"});
-    auto RawNone = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target",
-                             T, "--debuginfo=none", "--raw"});
+    auto Src =
+        runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target", T});
+    auto None = runPrism({"code_native", example("saxpy.jl"), Saxpy, "--target",
+                          T, "--debuginfo=none"});
+    auto RawNone = runPrism({"code_native", example("saxpy.jl"), Saxpy,
+                             "--target", T, "--debuginfo=none", "--raw"});
     ASSERT_EQ(Src.ExitCode, 0) << Src.Err;
     ASSERT_EQ(None.ExitCode, 0) << None.Err;
     ASSERT_EQ(RawNone.ExitCode, 0) << RawNone.Err;
     EXPECT_TRUE(has(Src.Out, "saxpy.jl:")) << T << Src.Out;
     EXPECT_FALSE(has(None.Out, "saxpy.jl:")) << T << None.Out;
     EXPECT_FALSE(has(RawNone.Out, ".loc")) << T << RawNone.Out;
-    EXPECT_TRUE(has(None.Out, T == std::string("ptx") ? "st.global.f32" : "ret"))
+    EXPECT_TRUE(
+        has(None.Out, T == std::string("ptx") ? "st.global.f32" : "ret"))
         << T << None.Out;
   }
-  auto Bad = runPrism({"code_ptx", example("saxpy.jl"), Saxpy, "--debuginfo=full"});
+  auto Bad =
+      runPrism({"code_ptx", example("saxpy.jl"), Saxpy, "--debuginfo=full"});
   EXPECT_EQ(Bad.ExitCode, 2) << Bad.Out;
 }
 

@@ -223,7 +223,8 @@ TEST_F(WorkspaceTest, TheWorkerIndexesEachReportForTheGui) {
     // gutter counts it.
     EXPECT_FALSE(I.map(S).outputLinesFor(1).empty()) << stageName(S);
     ASSERT_GT(I.outputCounts().size(), 1u);
-    EXPECT_EQ(I.outputCounts()[1][size_t(S)], I.map(S).outputLinesFor(1).size());
+    EXPECT_EQ(I.outputCounts()[1][size_t(S)],
+              I.map(S).outputLinesFor(1).size());
   }
   // A report with other remarks (or other code) is not what it indexes.
   JobReport Other = *Final->Report;
