@@ -1111,8 +1111,8 @@ def section_scaling(a, R, prism, outdir):
             sig = run([sys.executable, gen, kind, str(n), path]).stdout.strip()
             runs = a.scaling_runs if n < 10000 else max(1, a.scaling_runs_big)
             # A run first that is not kept: the exponent subtracts the smallest
-            # program's time, and the first runs after the previous section
-            # were 25 % slower (10 statements took longer than 100).
+            # program's time, and measured right after the 10 000-function
+            # runs, 10 statements took 25 % longer than 100.
             walls, rss, err = measure_process([prism, "code_ptx", path, sig, "--arch", a.arch],
                                               runs, warmup=1)
             if err:
