@@ -49,6 +49,9 @@ public:
 
   /// Whether two copies still share one value (tests).
   bool sharesWith(const CopyOnWrite &O) const { return P && P == O.P; }
+  /// Whether two copies hold the same value: shared, or both never set (a
+  /// report without remarks is still the report an index was built from).
+  bool sameAs(const CopyOnWrite &O) const { return P == O.P; }
 
 private:
   static const T &none() {

@@ -28,7 +28,6 @@ public:
 
   const TextLines &lines(Stage S) const { return Stages[size_t(S)].Lines; }
   const LineMap &map(Stage S) const { return Stages[size_t(S)].Map; }
-  const std::string &file() const { return File; }
 
   using StageCounts = std::array<uint32_t, size_t(Stage::NumStages)>;
   /// Per line of File (1-based; shorter when the last lines produced
@@ -44,7 +43,7 @@ public:
   /// published after the code (resources, the cache's figures) share them,
   /// and so its index.
   bool describes(const JobReport &R, std::string_view OpenFile) const {
-    return Texts.sharesWith(R.Stages) && Notes.sharesWith(R.Remarks) &&
+    return Texts.sameAs(R.Stages) && Notes.sameAs(R.Remarks) &&
            OpenFile == File;
   }
 

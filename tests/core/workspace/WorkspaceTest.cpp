@@ -230,6 +230,13 @@ TEST_F(WorkspaceTest, TheWorkerIndexesEachReportForTheGui) {
   JobReport Other = *Final->Report;
   Other.Remarks.push_back(OptRemark{});
   EXPECT_FALSE(I.describes(Other, Path));
+  // One without any remarks is what its index describes (it was rebuilt on
+  // every publish, and by the Source panel on every frame).
+  JobReport Bare;
+  Bare.stage(Stage::LLVMOpt) = Final->Report->stage(Stage::LLVMOpt);
+  ReportIndex B(Bare, Path);
+  EXPECT_TRUE(B.describes(Bare, Path));
+  EXPECT_EQ(B.lines(Stage::LLVMOpt).size(), I.lines(Stage::LLVMOpt).size());
   // The copies published while its figures were measured share the code,
   // and so the index: built once for them all.
   std::vector<const JobState *> Earlier = earlierOkStates(Seen, *Final);
