@@ -4,6 +4,7 @@
 
 #include "cache/LineCorrelation.h"
 #include "codegen/LineMap.h"
+#include "prelude/Embedded.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -320,8 +321,7 @@ void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
       for (size_t K = St.size(); K-- > 0;)
         M.Origin.Frames.push_back(
             Frame(K == 0 ? Root : Name(St[K - 1].MI), St[K].File, St[K].CallSite));
-      if (D.Inlined && llvm::StringRef(M.Origin.Frames.front().File)
-                           .startswith("prelude/"))
+      if (D.Inlined && isPreludePath(M.Origin.Frames.front().File))
         continue;
       Out.push_back(std::move(M));
     }

@@ -3,6 +3,7 @@
 #include "devices/CallParser.h"
 #include "devices/DeviceRegistry.h"
 #include "interp/Interpreter.h"
+#include "targets/NativeTarget.h"
 #include "targets/Target.h"
 #include "types/Loader.h"
 #include "types/Type.h"
@@ -84,8 +85,20 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (R.Grid.Y > 65535 || R.Grid.Z > 65535 || R.Grid.X > 0x7fffffffu)
     return failure(RunStatus::UsageError, "usage",
                    "--blocks: at most 2147483647 in x and 65535 in y and z");
+  if (R.Block.count() > NativeMaxThreadsPerBlock)
+    return failure(RunStatus::UsageError, "usage",
+                   "--threads: a block has at most " +
+                       std::to_string(NativeMaxThreadsPerBlock) +
+                       " threads (CUDA's limit, kept on every device); got " +
+                       std::to_string(R.Block.count()));
   // A launch bound is a promise to the compiler; a GPU refuses a launch
   // that breaks it, and so does every device here.
+  if (R.Config.MinThreads && R.Block.count() != R.Config.MinThreads)
+    return failure(RunStatus::UsageError, "usage",
+                   "a block of " + std::to_string(R.Block.count()) +
+                       " threads breaks the launch bound --minthreads " +
+                       std::to_string(R.Config.MinThreads) +
+                       " (.reqntid: blocks of exactly that many threads)");
   if (R.Config.MaxThreads && R.Block.count() > R.Config.MaxThreads)
     return failure(RunStatus::UsageError, "usage",
                    "a block of " + std::to_string(R.Block.count()) +
@@ -127,6 +140,21 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                    "the bpf device runs a program on a packet: pass a "
                    "`UInt8[...]` argument (at least 14 bytes)");
 
+  // The program's length argument is the kernel's skb->len, the packet's
+  // length: a different value in the call would be silently replaced.
+  if (Target == "bpf" && Call->Args.size() == 2 && Call->Args[0].isArray() &&
+      Call->Args[1].isScalar() && !isFloatKind(Call->Args[1].scalarKind()) &&
+      Call->Args[1].scalarKind() != ScalarKind::Bool) {
+    uint64_t Given = Call->Args[1].bits();
+    uint64_t Length = Call->Args[0].bytes().size();
+    if (Given != Length)
+      return failure(RunStatus::UsageError, "usage",
+                     "on the bpf device the program's second argument is the "
+                     "packet's length (the kernel's skb->len, " +
+                         std::to_string(Length) + " here); the call gives " +
+                         std::to_string(Given));
+  }
+
   std::string Sig = Call->Function + "(";
   for (size_t I = 0; I < Call->Args.size(); ++I)
     Sig += (I ? ", " : "") + argTypeName(Call->Args[I], Target);
@@ -145,7 +173,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (Interp) {
     RunOutcome Out;
     Out.Signature = Spec.str();
-    Out.Kernel = RetT && RetT->isNothing();
+    // The host's semantics: a function unless --kernel says otherwise.
+    Out.Kernel = R.Config.Kernel.value_or(false);
     auto Run = interpret(*Inferred->Roots[0], Inferred->W, Call->Args, R.Grid,
                          R.Block);
     if (!Run)
@@ -223,8 +252,19 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
         V = HostValue::array(ScalarKind::UInt8, {N}, std::move(Frame));
       }
   auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
-  if (!Run)
-    return failure(RunStatus::DeviceError, Run.takeError());
+  if (!Run) {
+    // Devices name the entry symbol (`julia_shift!`, PTX's `julia_shift_`);
+    // the user wrote `shift!`, as the interpreter names it.
+    std::vector<Diagnostic> Ds = takeDiagnostics(Run.takeError());
+    const std::string Symbol = " in `" + A.Entry + "`";
+    const std::string Source =
+        " in `" + std::string(Spec.Func->Name.str()) + "`";
+    for (Diagnostic &D : Ds)
+      if (llvm::StringRef(D.Message).endswith(Symbol))
+        D.Message.replace(D.Message.size() - Symbol.size(), Symbol.size(),
+                          Source);
+    return failure(RunStatus::DeviceError, std::move(Ds));
+  }
   if (R.Device == "bpf")
     Run->Args = Call->Args; // report the frame as given, not the padded one
   Out.KernelFacts.insert(Out.KernelFacts.end(), Run->Facts.begin(),

@@ -26,6 +26,8 @@ namespace prism {
 /// `--device interp`: the reference interpreter (interp/Interpreter.h) runs
 /// the call's typed IR with the host's semantics; nothing is compiled.
 inline constexpr const char *InterpDeviceName = "interp";
+inline constexpr const char *InterpDeviceDescription =
+    "reference interpreter: typed IR, Julia's semantics, no compiler";
 
 struct RunRequest {
   std::string Device = "host";

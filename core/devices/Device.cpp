@@ -44,6 +44,11 @@ std::string dim3Text(const uint32_t D[3]) {
 Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                             llvm::StringRef Entry) {
   std::string Msg = E.TypeName;
+  if (E.Fault && E.Fault->What != ThrownException::MemoryFault::Unknown)
+    Msg += std::string(E.Fault->What == ThrownException::MemoryFault::Write
+                           ? " (a write to"
+                           : " (a read of") +
+           " address 0x" + llvm::utohexstr(E.Fault->Address) + ")";
   if (!E.File.empty())
     Msg += " at " + llvm::sys::path::filename(E.File).str() + ":" +
            std::to_string(E.Line);
@@ -54,7 +59,14 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
   if (!E.File.empty() && E.Line > 0) {
     D.Loc.FileName = E.File;
     D.Loc.Line = uint32_t(E.Line);
-    D.Loc.Col = 1;
+    D.Loc.Col = E.Col ? E.Col : 1;
+  }
+  if (E.Fault) {
+    D.note("compiled code accessed memory outside every array of the launch: "
+           "an index out of range under `@inbounds` (or --check-bounds=no), "
+           "or an empty array's data; nothing checks these, and the launch "
+           "stopped at the fault. `--device interp` names the access");
+    return D;
   }
   D.note(std::string("exception kind: ") +
          throwKindName(static_cast<ThrowKind>(E.Kind)));

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -156,9 +157,20 @@ struct ThrownException {
   std::string TypeName; ///< `BoundsError`
   std::string File;     ///< source file of the throw as debug info knows it
   int32_t Line = 0;     ///< 0 when unknown
+  uint32_t Col = 0;     ///< 0 when unknown (throw sites carry lines only)
   uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
   uint32_t Thread[3] = {0, 0, 0}; ///< and thread
   bool HasThread = true; ///< whether Block and Thread are known
+  /// Set when this is no exception but a fault in compiled code (the host
+  /// device: an invalid memory access, such as an index out of range under
+  /// `@inbounds`). TypeName then reads "invalid memory access".
+  struct MemoryFault {
+    /// Unknown: the address too (a general protection fault says neither).
+    enum Access : uint8_t { Unknown, Read, Write } What = Unknown;
+    uint64_t Address = 0; ///< the address accessed
+    uint64_t PC = 0;      ///< the faulting instruction (0 when unknown)
+  };
+  std::optional<MemoryFault> Fault;
 };
 
 /// A 0-based thread or block index as Julia's 1-based `(x, y, z)`.

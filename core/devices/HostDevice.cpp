@@ -3,6 +3,7 @@
 
 #include "codegen/Runtime.h"
 #include "devices/HostRuntime.h"
+#include "devices/ObjectSourceLines.h"
 #include "targets/HostInfo.h"
 #include "targets/NativeTarget.h"
 
@@ -189,6 +190,11 @@ public:
   bool UsesBarriers = false;
   HostValue ReturnShape;
   ValueLayout ReturnLayout;
+  /// The object as loaded and where its launch wrapper landed: a fault's
+  /// address maps back to a source line through them.
+  std::vector<uint8_t> Object;
+  std::string WrapperSymbol;
+  uint64_t WrapperAddress = 0;
 };
 
 class HostDevice final : public Device {
@@ -341,6 +347,9 @@ HostDevice::load(const DeviceArtefact &A, std::string &Log) {
     K->BlockFn = Block->toPtr<host::LaunchWrapperFn>();
   else
     llvm::consumeError(Block.takeError());
+  K->Object.assign(A.Object.begin(), A.Object.end());
+  K->WrapperSymbol = Wrapper;
+  K->WrapperAddress = Addr->getValue();
   K->SharedBytes = A.SharedBytes;
   K->UsesBarriers = *Barrier;
   K->ReturnShape = A.ReturnShape;
@@ -421,8 +430,16 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
               " fiber stacks, once per worker thread";
   }
 
-  if (Thrown)
+  if (Thrown) {
+    if (Thrown->Fault && Thrown->Fault->PC)
+      if (std::optional<ObjectSourceLine> Src = sourceLineOfAddress(
+              K.Object, K.WrapperSymbol, K.WrapperAddress, Thrown->Fault->PC)) {
+        Thrown->File = Src->File;
+        Thrown->Line = int32_t(Src->Line);
+        Thrown->Col = Src->Col;
+      }
     return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
+  }
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));
   return R;
 }

@@ -137,8 +137,15 @@ struct Worker {
   sigjmp_buf Jmp;
   /// Set by the fault handler, which may not allocate (the fault may have
   /// hit inside malloc); the exception is recorded once back on the
-  /// scheduler's side (flushStackOverflow).
+  /// scheduler's side (flushFaults).
   volatile sig_atomic_t StackOverflowPending = 0;
+  /// Whether compiled code (or a library function it called, such as
+  /// memcpy) runs on this thread now, rather than the runtime or a hook: a
+  /// fault then is the kernel's, which ends its launch, not the process.
+  volatile sig_atomic_t InCompiledCode = 0;
+  /// A fault in compiled code, left by the handler as StackOverflowPending.
+  volatile sig_atomic_t FaultPending = 0;
+  ThrownException::MemoryFault Fault;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -311,8 +318,10 @@ void suspendFiber(Worker &W, Fiber &F) { swapcontext(&F.Ctx, &W.Sched); }
 #endif
 
 void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
-                 const char *File, int32_t Line) {
+                 const char *File, int32_t Line,
+                 std::optional<ThrownException::MemoryFault> Fault = {}) {
   ThrownException E;
+  E.Fault = Fault;
   E.Kind = Kind;
   E.TypeName = TypeName ? TypeName : throwKindName(static_cast<ThrowKind>(Kind));
   E.File = File ? File : "";
@@ -330,6 +339,7 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
 [[noreturn]] void throwHook(int32_t Kind, const char *TypeName,
                             const char *File, int32_t Line) {
   Worker &W = Worker::get();
+  W.InCompiledCode = 0;
   if (!W.Launch)
     // Compiled code only runs inside runGrid; reaching this is a bug here.
     llvm::report_fatal_error("prism_throw called outside a host launch");
@@ -339,14 +349,43 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   siglongjmp(W.Jmp, 1);
 }
 
-/// Records the StackOverflowError the fault handler left pending, outside
-/// the signal handler.
-void flushStackOverflow(Worker &W) {
-  if (!W.StackOverflowPending)
-    return;
-  W.StackOverflowPending = 0;
-  recordThrow(W, int32_t(ThrowKind::StackOverflowError), "StackOverflowError",
-              nullptr, 0);
+/// A launch that could not get its shared memory or fiber stacks.
+ThrownException outOfMemory() {
+  ThrownException E;
+  E.Kind = int32_t(ThrowKind::Other);
+  E.TypeName = "OutOfMemoryError";
+  return E;
+}
+
+/// Records what the fault handler left pending (a StackOverflowError, or a
+/// fault in compiled code), outside the signal handler.
+void flushFaults(Worker &W) {
+  if (W.StackOverflowPending) {
+    W.StackOverflowPending = 0;
+    recordThrow(W, int32_t(ThrowKind::StackOverflowError), "StackOverflowError",
+                nullptr, 0);
+  }
+  if (W.FaultPending) {
+    W.FaultPending = 0;
+    recordThrow(W, int32_t(ThrowKind::Other), "invalid memory access", nullptr,
+                0, W.Fault);
+  }
+}
+
+/// The faulting instruction and whether it wrote, from the signal's context.
+void describeFault(const void *Context, ThrownException::MemoryFault &F) {
+  const auto *UC = static_cast<const ucontext_t *>(Context);
+#if defined(__x86_64__)
+  F.PC = uint64_t(UC->uc_mcontext.gregs[REG_RIP]);
+  // The page fault's error code: bit 1 is set for a write.
+  F.What = UC->uc_mcontext.gregs[REG_ERR] & 2
+               ? ThrownException::MemoryFault::Write
+               : ThrownException::MemoryFault::Read;
+#elif defined(__aarch64__)
+  F.PC = uint64_t(UC->uc_mcontext.pc);
+#else
+  (void)UC;
+#endif
 }
 
 /// The worker running compiled code on this thread, for the fault handler
@@ -359,9 +398,12 @@ uintptr_t FaultPageSize = 4096;
 /// SIGSEGV/SIGBUS while compiled code runs: a fault in the guard region
 /// below the running stack is a stack overflow, which becomes Julia's
 /// StackOverflowError and leaves the thread as a throw does. Any other
-/// fault is not ours: the previous disposition is restored and the fault
-/// repeats as it would have.
-void faultHandler(int Sig, siginfo_t *Info, void *) {
+/// fault in compiled code (an index out of range under `@inbounds`, an
+/// empty array's null data) ends the launch the same way, as the cuda
+/// device's illegal address does: compiled code owns no resources, so
+/// nothing is left half done. A fault anywhere else is not ours: the
+/// previous disposition is restored and the fault repeats as it would have.
+void faultHandler(int Sig, siginfo_t *Info, void *Context) {
   Worker *W = ActiveWorker;
   if (W && W->Launch) {
     const uintptr_t Page = FaultPageSize;
@@ -373,6 +415,19 @@ void faultHandler(int Sig, siginfo_t *Info, void *) {
     // that stepped over them.
     if (Lo && A < Lo + Page && A + (1u << 20) >= Lo) {
       W->StackOverflowPending = 1;
+      siglongjmp(W->InFiber ? W->Fibers[W->CurrentFiber]->Jmp : W->Jmp, 1);
+    }
+    if (W->InCompiledCode) {
+      W->InCompiledCode = 0;
+      W->Fault = {};
+      describeFault(Context, W->Fault);
+      // SI_KERNEL: a general protection fault (a non-canonical address on
+      // x86-64), which tells neither the address nor the access.
+      if (Info->si_code == SI_KERNEL)
+        W->Fault.What = ThrownException::MemoryFault::Unknown;
+      else
+        W->Fault.Address = A;
+      W->FaultPending = 1;
       siglongjmp(W->InFiber ? W->Fibers[W->CurrentFiber]->Jmp : W->Jmp, 1);
     }
   }
@@ -402,7 +457,9 @@ void syncThreadsHook(const NativeKernelState *S) {
   Worker &W = *static_cast<Worker *>(S->Runtime);
   if (!W.InFiber)
     return;
+  W.InCompiledCode = 0;
   suspendFiber(W, *W.Fibers[W.CurrentFiber]);
+  W.InCompiledCode = 1;
 }
 
 bool isFirstBlock(const NativeKernelState &S) {
@@ -416,8 +473,10 @@ void fiberMain() {
   Fiber &F = *W.Fibers[I];
   if (sigsetjmp(F.Jmp, /*savemask=*/0) == 0) {
     const GridLaunch &L = W.Launch->L;
+    W.InCompiledCode = 1;
     L.Fn(&W.States[I], L.Args, I == 0 && isFirstBlock(W.States[I]) ? L.Ret : W.OtherRet);
   }
+  W.InCompiledCode = 0;
   F.Done = true;
   leaveFiber(W);
 }
@@ -440,7 +499,9 @@ void setThreadIdx(NativeKernelState &S, uint32_t X, uint32_t Y, uint32_t Z) {
         if (W.Launch->Failed.load(std::memory_order_relaxed))
           return;
         setThreadIdx(S, X, Y, Z);
+        W.InCompiledCode = 1;
         L.Fn(&S, L.Args, (X | Y | Z) == 0 ? FirstRet : W.OtherRet);
+        W.InCompiledCode = 0;
       }
 }
 
@@ -470,8 +531,9 @@ void nextBlockIdx(NativeKernelState &S, const Dim3 &Grid) {
 [[gnu::noinline]] void runBlocksDirect(Worker &W, const GridLaunch &L,
                                        uint64_t Begin, uint64_t End) {
   if (sigsetjmp(W.Jmp, /*savemask=*/0) != 0) {
-    flushStackOverflow(W);
-    return; // a thread threw; the launch has the exception
+    W.InCompiledCode = 0;
+    flushFaults(W);
+    return; // a thread threw or faulted; the launch has the exception
   }
   NativeKernelState &S = W.States[0];
   W.Current = &S;
@@ -483,7 +545,9 @@ void nextBlockIdx(NativeKernelState &S, const Dim3 &Grid) {
       std::memset(S.SharedMem, 0, L.SharedBytes);
     if (L.BlockFn) {
       // The compiled loop sets each thread's index in the state it is given.
+      W.InCompiledCode = 1;
       L.BlockFn(&S, L.Args, L.Ret);
+      W.InCompiledCode = 0;
       continue;
     }
     runThreadsDirect(W, L);
@@ -519,7 +583,7 @@ void runBlockFibers(Worker &W, const GridLaunch &L) {
       W.CurrentFiber = I;
       W.Current = &W.States[I];
       enterFiber(W, F);
-      flushStackOverflow(W);
+      flushFaults(W);
       if (F.Done)
         --Live;
     }
@@ -558,11 +622,11 @@ void runBlocks(LaunchControl &C, uint64_t Begin, uint64_t End) {
     W.OtherRet = W.RetScratch.data();
   }
   if (L.SharedBytes && !S.SharedMem) {
-    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
+    C.record(outOfMemory());
   } else if (!UseFibers) {
     runBlocksDirect(W, L, Begin, End);
   } else if (!W.ensureFibers(Threads)) {
-    C.record({int32_t(ThrowKind::Other), "OutOfMemoryError", "", 0, {}, {}});
+    C.record(outOfMemory());
   } else {
     for (uint64_t B = Begin; B != End; ++B) {
       if (C.Failed.load(std::memory_order_relaxed))

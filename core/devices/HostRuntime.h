@@ -21,7 +21,10 @@
 /// throwing thread for good: a fiber is abandoned (its stack is reused by
 /// the next launch), a direct call is left with siglongjmp. Compiled code is
 /// `nounwind` and owns no resources, so nothing is skipped that needed to
-/// run; the process and the loaded kernel stay usable.
+/// run; the process and the loaded kernel stay usable. A fault while
+/// compiled code runs (SIGSEGV/SIGBUS: a stack overflow, or an access out of
+/// range under `@inbounds`) leaves the thread the same way, from the signal
+/// handler; the host device maps the faulting address to a source line.
 #pragma once
 
 #include "devices/Device.h"

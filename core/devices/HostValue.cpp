@@ -311,9 +311,12 @@ static llvm::json::Value scalarJSON(const HostValue &V) {
     return V.bits() != 0;
   if (isFloatKind(SK)) {
     double D = V.asDouble();
-    // JSON has no NaN/Inf; null keeps the output parseable.
-    if (!std::isfinite(D))
-      return nullptr;
+    // JSON has no NaN or infinities: Julia's names as strings, which keep
+    // the output parseable and apart from `nothing` (null).
+    if (std::isnan(D))
+      return "NaN";
+    if (std::isinf(D))
+      return D > 0 ? "Inf" : "-Inf";
     return D;
   }
   if (isSignedKind(SK))

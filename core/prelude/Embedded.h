@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 
 namespace prism {
 
@@ -15,5 +16,11 @@ struct EmbeddedFile {
 };
 
 std::span<const EmbeddedFile> embeddedPreludeFiles();
+
+/// Whether a source path is the prelude's, as line tables, diagnostics and
+/// inlining stacks name it (`prelude/40_float.jl`, EmbeddedFile::Name).
+inline bool isPreludePath(std::string_view Path) {
+  return Path.starts_with("prelude/");
+}
 
 } // namespace prism

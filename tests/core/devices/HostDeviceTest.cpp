@@ -424,6 +424,61 @@ end
   }
 }
 
+TEST_F(HostDeviceTest, AFaultInCompiledCodeFailsTheLaunchAtItsLine) {
+  // Unchecked accesses (`@inbounds`) far outside the array: a segfault in
+  // compiled code ends the launch, named at the access's line, and the
+  // process and the kernel stay usable. Direct threads and fibers.
+  loadText("fault.jl", R"(
+function poke!(a::DeviceArray{Float32,1}, k::Int)
+    @inbounds a[k + threadIdx().x] = 1.0f0
+    return nothing
+end
+function peek_sync!(a::DeviceArray{Float32,1}, k::Int)
+    t = threadIdx().x
+    sync_threads()
+    @inbounds a[t] = a[k]
+    return nothing
+end
+)");
+  // 4 TiB before the array: unmapped, and still a canonical address (past
+  // the top of the user address space the fault would not say which).
+  const int64_t Far = -(int64_t(1) << 40);
+  for (const char *Sig : {"poke!(DeviceArray{Float32,1}, Int)",
+                          "peek_sync!(DeviceArray{Float32,1}, Int)"}) {
+    SCOPED_TRACE(Sig);
+    const bool Write = llvm::StringRef(Sig).startswith("poke");
+    auto K = load(Sig);
+    ASSERT_TRUE(K);
+    for (int Rep = 0; Rep < 2; ++Rep) {
+      auto R = device().launch(*K, {2, 1, 1}, {8, 1, 1},
+                               {f32Array(std::vector<float>(16, 0.0f), {16}),
+                                HostValue::fromInt(ScalarKind::Int64, Far)});
+      ASSERT_FALSE(R);
+      Diagnostic D = test::firstDiag(R.takeError());
+      EXPECT_EQ(D.Kind, "launch");
+      EXPECT_NE(
+          D.Message.find(Write ? "invalid memory access (a write to address 0x"
+                               : "invalid memory access (a read of address 0x"),
+          std::string::npos)
+          << D.Message;
+      // Every thread faults; the first of either block (they run in
+      // parallel) reports.
+      EXPECT_NE(D.Message.find("(thread (1, 1, 1) of block ("),
+                std::string::npos)
+          << D.Message;
+      EXPECT_NE(llvm::StringRef(D.Loc.FileName).find("fault.jl"),
+                llvm::StringRef::npos)
+          << D.Loc.FileName;
+      EXPECT_EQ(D.Loc.Line, Write ? 3u : 9u);
+    }
+    // In range, the same kernel runs.
+    auto Ok = device().launch(*K, {2, 1, 1}, {8, 1, 1},
+                              {f32Array(std::vector<float>(16, 0.0f), {16}),
+                               HostValue::fromInt(ScalarKind::Int64, 1)});
+    EXPECT_TRUE(!!Ok) << (Ok ? "" : test::diagText(Ok.takeError()));
+  }
+}
+
 TEST_F(HostDeviceTest, InexactError) {
   loadExample("exceptions.jl");
   auto K = load("narrow(Int)");

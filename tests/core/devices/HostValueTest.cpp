@@ -58,8 +58,14 @@ TEST(HostValue, JsonNumbers) {
   EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::UInt32, 60))), "60");
   EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, 0.5))), "0.5");
   EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::Bool, 1))), "true");
-  // JSON has no NaN.
-  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, NAN))), "null");
+  // JSON has no NaN or infinities: Julia's names, apart from nothing's null.
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, NAN))),
+            "\"NaN\"");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float32, -INFINITY))),
+            "\"-Inf\"");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, INFINITY))),
+            "\"Inf\"");
+  EXPECT_EQ(json(toJSON(HostValue())), "null");
   EXPECT_EQ(json(toJSON(HostValue::function("square"))), "\"square\"");
   HostValue M = HostValue::zeros(ScalarKind::UInt8, {2, 2});
   EXPECT_EQ(json(toJSON(M)),
