@@ -106,6 +106,8 @@ private:
   LatticeType evalCall(uint32_t PC, const std::vector<LatticeType> &State);
   LatticeType dispatchGeneric(uint32_t PC, GenericFunction *GF,
                               const std::vector<LatticeType> &A);
+  LatticeType dispatchAbstract(uint32_t PC, GenericFunction *GF,
+                               const std::vector<Type *> &Sig);
   LatticeType dispatchOne(uint32_t PC, GenericFunction *GF,
                           const std::vector<LatticeType> &A,
                           const std::vector<Type *> &Sig, bool AllowConstProp,
@@ -371,14 +373,14 @@ LatticeType Interpreter::dispatchGeneric(uint32_t PC, GenericFunction *GF,
     if (T->isUnion()) {
       for (Type *M : T->members())
         if (!dispatchable(M))
-          return anyLattice();
+          return dispatchAbstract(PC, GF, Sig);
       Combos *= T->members().size();
     } else if (!dispatchable(T)) {
-      return anyLattice();
+      return dispatchAbstract(PC, GF, Sig);
     }
   }
   if (Combos > 8)
-    return anyLattice();
+    return dispatchAbstract(PC, GF, Sig);
   LatticeType R = bottomLattice();
   for (size_t C = 0; C < Combos; ++C) {
     std::vector<Type *> Split(Sig.size());
@@ -397,6 +399,58 @@ LatticeType Interpreter::dispatchGeneric(uint32_t PC, GenericFunction *GF,
     }
     MethodInstance *Target = nullptr;
     R = join(R, dispatchOne(PC, GF, SplitA, Split, false, &Target));
+  }
+  return R;
+}
+
+/// Julia's abstract call inference (max_methods): a call whose argument
+/// types are abstract may reach several methods. With at most MaxMethods of
+/// them, each is inferred for the intersection of its signature with the
+/// call's, and the result is the union (`area(s::Shape)` over `area(::Square)
+/// → Float64`, `area(::Circle) → Float32` and `area(::Shape) → Float64`:
+/// Union{Float32, Float64}). The call itself stays dynamic (validation
+/// reports it); what is not this simple (a where-variable in an
+/// intersection, an ambiguous one) stays Any. The lookup is recorded so that
+/// a method added later that may match invalidates this code
+/// (Invalidation.cpp), as Julia's method-table backedges do.
+LatticeType Interpreter::dispatchAbstract(uint32_t PC, GenericFunction *GF,
+                                          const std::vector<Type *> &Sig) {
+  constexpr size_t MaxMethods = 3; // Julia's default max_methods
+  std::vector<std::vector<Type *>> Targets;
+  for (Method *M : GF->methodsIn(F.W)) {
+    if (M->Sig.size() != Sig.size())
+      continue;
+    std::vector<Type *> Meet(Sig.size());
+    bool Empty = false;
+    for (size_t I = 0; I < Sig.size() && !Empty; ++I) {
+      Meet[I] = typeIntersect(Sig[I], M->Sig[I]);
+      Empty = Meet[I]->isBottom();
+      if (!Empty && Meet[I]->hasTypeVars())
+        return anyLattice();
+    }
+    if (Empty)
+      continue;
+    if (llvm::any_of(Targets, [&](const std::vector<Type *> &T) {
+          return std::equal(T.begin(), T.end(), Meet.begin(), typeEqual);
+        }))
+      continue;
+    if (Targets.size() == MaxMethods)
+      return anyLattice();
+    Targets.push_back(std::move(Meet));
+  }
+  F.FailedLookups.emplace_back(GF, Sig);
+  if (Targets.empty())
+    return anyLattice(); // a MethodError at run time; Julia infers Union{}
+  for (const std::vector<Type *> &T : Targets)
+    if (E.lookup(GF, T, F.W).Status != LookupStatus::Found)
+      return anyLattice();
+  LatticeType R = bottomLattice();
+  for (const std::vector<Type *> &T : Targets) {
+    std::vector<LatticeType> A;
+    for (Type *P : T)
+      A.push_back(latticeOf(P));
+    MethodInstance *Target = nullptr;
+    R = join(R, dispatchOne(PC, GF, A, T, /*AllowConstProp=*/false, &Target));
   }
   return R;
 }

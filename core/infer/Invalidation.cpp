@@ -49,6 +49,24 @@ struct Invalidator {
   }
 };
 
+/// A recorded lookup on argument types that are not all concrete (an
+/// abstract call, AbstractInterp's dispatchAbstract).
+bool isAbstractCall(const std::vector<Type *> &Sig) {
+  return llvm::any_of(
+      Sig, [](Type *T) { return !T->isConcrete() && !T->isTypeType(); });
+}
+
+/// Whether M may be reached by a call on Sig (typeIntersect never wrongly
+/// answers empty). A method of another arity may be a vararg one: it may.
+bool mayMatch(const Method &M, const std::vector<Type *> &Sig) {
+  if (M.Sig.size() != Sig.size())
+    return true;
+  for (size_t I = 0; I < Sig.size(); ++I)
+    if (typeIntersect(Sig[I], M.Sig[I])->isBottom())
+      return false;
+  return true;
+}
+
 } // namespace
 
 std::vector<CodeInstance *>
@@ -134,6 +152,16 @@ InferenceEngine::invalidateExplained(const LoadResult &Loaded) {
     for (auto &[Sig, CI] : Missing) {
       if (CI->MaxWorld.load() < NewWorld)
         continue;
+      if (isAbstractCall(Sig)) {
+        // An abstract call's answer is the union over the methods it may
+        // reach: any method that may now be reached changes it.
+        if (mayMatch(*M, Sig))
+          Inv.capCodeInstance(CI, NewWorld - 1,
+                              "its call " + std::string(M->Func->Name.str()) +
+                                  " on abstract argument types may now reach " +
+                                  M->signatureString());
+        continue;
+      }
       LookupResult LR = M->Func->lookup(Sig, NewWorld);
       if (LR.Status != LookupStatus::NoMethod)
         Inv.capCodeInstance(CI, NewWorld - 1,

@@ -332,6 +332,16 @@ struct Printer {
 
   std::string trailer() const {
     std::string Out;
+    // Arguments first: a non-concrete one is an abstract signature, whose
+    // calls on it cannot be resolved until run time.
+    for (uint32_t I = 1; I <= C.NumArgs && I < C.SlotTypes.size(); ++I) {
+      if (!needsWarning(C.SlotTypes[I]))
+        continue;
+      if (Out.empty())
+        Out = "Non-concrete variables:\n";
+      Out += "  " + slotName(I) + "::" + C.SlotTypes[I]->str() +
+             "  (argument: the signature is abstract)\n";
+    }
     for (uint32_t I = C.NumArgs + 1; I < C.Slots.size() && I < C.SlotTypes.size(); ++I) {
       if (!needsWarning(C.SlotTypes[I]))
         continue;

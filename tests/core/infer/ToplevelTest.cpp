@@ -141,6 +141,39 @@ TEST_F(InferTest, MoreSpecificMethodInvalidatesDependents) {
   EXPECT_EQ(infer("kernel(Int)"), K2);
 }
 
+// Julia's abstract call inference: a call on an abstract type reaches at
+// most three methods, and its type is the union of theirs; a method that
+// may be reached later invalidates the caller, one that may not leaves it.
+TEST_F(InferTest, AnAbstractCallIsTheUnionOfTheMethodsItMayReach) {
+  loadExample("dispatch.jl");
+  CodeInstance *T1 = infer("total(Shape, Float64)");
+  ASSERT_NE(T1, nullptr);
+  // area(::Square) → Float64, area(::Circle) → Float32, area(::Shape) →
+  // Float64; scaled(Union{Float32, Float64}, Float64) splits to Float64.
+  EXPECT_EQ(T1->ReturnType->str(), "Float64");
+  const TypedCode &C = *T1->Code;
+  bool SawUnion = false;
+  for (const LatticeType &L : C.SSATypes)
+    SawUnion |= L.T && L.T->str() == "Union{Float32, Float64}";
+  EXPECT_TRUE(SawUnion);
+
+  // Not reachable from a Shape: the caller stays.
+  LoadResult L = loadText("more.jl", "area(x::Int64) = 1\n");
+  EXPECT_TRUE(Engine.invalidate(L).empty());
+  EXPECT_EQ(infer("total(Shape, Float64)"), T1);
+  // A fourth method for a Shape: past max_methods the call is Any again,
+  // and the caller is invalidated.
+  LoadResult L2 = loadText(
+      "tri.jl", "struct Tri <: Shape\n    s::Int64\nend\narea(t::Tri) = t.s\n");
+  std::vector<Invalidation> Inv = Engine.invalidateExplained(L2);
+  EXPECT_TRUE(
+      llvm::any_of(Inv, [&](const Invalidation &I) { return I.CI == T1; }));
+  CodeInstance *T2 = infer("total(Shape, Float64)");
+  ASSERT_NE(T2, nullptr);
+  EXPECT_NE(T2, T1);
+  EXPECT_EQ(T2->ReturnType->str(), "Any");
+}
+
 // The engine keeps the method lookups of the world it infers in: a new
 // method, or inference in another world, must not be answered from it.
 TEST_F(InferTest, MethodLookupsAreRememberedOnlyWithinTheirWorld) {
