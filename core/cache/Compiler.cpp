@@ -496,9 +496,9 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (Opts.RawAsm || !Opts.wantsText(Stage::Asm)) {
       Out.Text = std::move(*Asm);
     } else {
-      // `;` as Julia's code_native prints source comments, whatever the
-      // assembler's own comment leader.
-      AsmAnnotation A = annotateAsm(*Asm, *Result.Module, ";", Tags);
+      AsmCommentStyle Style = Tgt.asmSourceComments();
+      AsmAnnotation A = annotateAsm(*Asm, *Result.Module, Style.Leader, Tags,
+                                    Style.AsciiOnly);
       Out.Text = std::move(A.Text);
       Out.Lines = std::move(A.Lines);
     }

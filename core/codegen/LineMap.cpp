@@ -1,11 +1,13 @@
 #include "codegen/LineMap.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/AssemblyAnnotationWriter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FormattedStream.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -141,9 +143,39 @@ std::vector<const llvm::DILocation *> tagLocations(llvm::Module &M) {
   return Tags;
 }
 
+/// S with every character outside ASCII as `U+XXXX` (`≤` → `U+2264`).
+static std::string asciiOnly(llvm::StringRef S) {
+  std::string Out;
+  Out.reserve(S.size());
+  for (size_t I = 0; I < S.size();) {
+    unsigned char C = S[I];
+    if (C < 0x80) {
+      Out += char(C);
+      ++I;
+      continue;
+    }
+    llvm::UTF32 CP = 0;
+    const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(S.data() + I);
+    const auto *Src = Begin;
+    llvm::UTF32 *Dst = &CP;
+    if (llvm::ConvertUTF8toUTF32(
+            &Src, reinterpret_cast<const llvm::UTF8 *>(S.end()), &Dst, Dst + 1,
+            llvm::strictConversion) == llvm::conversionOK ||
+        Dst != &CP) {
+      Out += "U+" + llvm::utohexstr(CP, /*LowerCase=*/false, /*Width=*/4);
+      I += size_t(Src - Begin);
+    } else {
+      Out += '?'; // not UTF-8
+      ++I;
+    }
+  }
+  return Out;
+}
+
 AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
                           const std::string &Comment,
-                          const std::vector<const llvm::DILocation *> &Tags) {
+                          const std::vector<const llvm::DILocation *> &Tags,
+                          bool AsciiOnly) {
   // (file, line, col) → every distinct full DILocation with that position,
   // in module order. `.loc` names only the innermost position, and one
   // prelude line inlined twice (threadIdx's and blockIdx's `+ 1`) has two
@@ -230,7 +262,8 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
       }
       std::string D = describe(Current);
       if (D != LastDescribed) {
-        Out.Text += "\t" + Comment + " " + D + "\n";
+        Out.Text +=
+            "\t" + Comment + " " + (AsciiOnly ? asciiOnly(D) : D) + "\n";
         Out.Lines.push_back(Current);
         LastDescribed = D;
       }

@@ -59,9 +59,12 @@ untagLine(unsigned Line, std::span<const llvm::DILocation *const> Tags) {
 
 /// `Raw` is the backend's asm for `M` (the module that was code-generated,
 /// before MC lowering). `Comment` is the target's comment leader. `Tags`:
-/// what tagLocations returned for M, when it was tagged.
-AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
-                          const std::string &Comment = ";",
-                          const std::vector<const llvm::DILocation *> &Tags = {});
+/// what tagLocations returned for M, when it was tagged. `AsciiOnly`: the
+/// comments write any other character as `U+XXXX` (ptxas reads nothing else).
+AsmAnnotation
+annotateAsm(const std::string &Raw, const llvm::Module &M,
+            const std::string &Comment = ";",
+            const std::vector<const llvm::DILocation *> &Tags = {},
+            bool AsciiOnly = false);
 
 } // namespace prism

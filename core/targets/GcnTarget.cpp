@@ -6,6 +6,7 @@
 #include "codegen/Runtime.h"
 #include "optim/LLVMInit.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -76,6 +77,13 @@ public:
   }
 
   llvm::Error checkConfig(const CompilerConfig &C) const override {
+    if (C.minThreads() && C.maxThreads() && C.minThreads() > C.maxThreads())
+      return makeDiagError(Diagnostic::error(
+          "config",
+          "--minthreads " + std::to_string(C.minThreads()) +
+              " exceeds --maxthreads " + std::to_string(C.maxThreads()) +
+              " (on gcn they bound amdgpu-flat-work-group-size)",
+          {}));
     return checkArch(C.arch());
   }
 
@@ -115,19 +123,24 @@ public:
 
   llvm::Value *emitDeviceIndex(llvm::IRBuilderBase &B, Builtin Which,
                                llvm::Value *) const override {
+    // HIP's limits, as the ptx target gives CUDA's: a thread index below
+    // 1024, a block index below 2^31 - 1 (maxGridSize, as CUDA's).
+    auto Id = [&](llvm::Intrinsic::ID ID, uint64_t End) {
+      return withRange(B.CreateIntrinsic(ID, {}, {}), 0, End);
+    };
     switch (Which) {
     case Builtin::ThreadIdxX:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_x, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workitem_id_x, MaxWorkgroupSize);
     case Builtin::ThreadIdxY:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_y, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workitem_id_y, MaxWorkgroupSize);
     case Builtin::ThreadIdxZ:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workitem_id_z, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workitem_id_z, MaxWorkgroupSize);
     case Builtin::BlockIdxX:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_x, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workgroup_id_x, INT32_MAX);
     case Builtin::BlockIdxY:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_y, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workgroup_id_y, INT32_MAX);
     case Builtin::BlockIdxZ:
-      return B.CreateIntrinsic(llvm::Intrinsic::amdgcn_workgroup_id_z, {}, {});
+      return Id(llvm::Intrinsic::amdgcn_workgroup_id_z, INT32_MAX);
     case Builtin::BlockDimX: return workgroupSize(B, 0);
     case Builtin::BlockDimY: return workgroupSize(B, 1);
     case Builtin::BlockDimZ: return workgroupSize(B, 2);
@@ -157,7 +170,7 @@ public:
     K->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
     if (C.maxThreads() || C.minThreads()) {
       unsigned Max = C.maxThreads() ? C.maxThreads() : 1024;
-      unsigned Min = C.minThreads() ? std::min(C.minThreads(), Max) : 1;
+      unsigned Min = C.minThreads() ? C.minThreads() : 1; // ≤ Max: checkConfig
       K->addFnAttr("amdgpu-flat-work-group-size",
                    std::to_string(Min) + "," + std::to_string(Max));
     }
@@ -167,7 +180,10 @@ public:
   llvm::Expected<std::string> emitAsm(llvm::Module &M,
                                       llvm::TargetMachine &TM) const override {
     dropThrowReports(M);
-    return Target::emitAsm(M, TM);
+    llvm::Expected<std::string> Asm = Target::emitAsm(M, TM);
+    if (Asm)
+      *Asm = quoteKernelDescriptorNames(*Asm);
+    return Asm;
   }
 
   /// An HSA code object (ld.lld -shared) when ld.lld is installed, else the
@@ -215,11 +231,46 @@ private:
       return std::nullopt;
     return unsigned(Off - WorkgroupSizeOffset) / 2;
   }
+  /// LLVM 16's AMDGPU printer writes `.amdhsa_kernel julia_saxpy!` with the
+  /// name bare, though it quotes the same symbol everywhere else, and an
+  /// assembler reads `!` as the end of it: quoted here, the text assembles.
+  static std::string quoteKernelDescriptorNames(const std::string &Asm) {
+    static constexpr llvm::StringLiteral Directive = ".amdhsa_kernel ";
+    std::string Out;
+    Out.reserve(Asm.size() + 16);
+    llvm::StringRef Rest = Asm;
+    while (!Rest.empty()) {
+      auto [Line, Tail] = Rest.split('\n');
+      Rest = Tail;
+      llvm::StringRef T = Line.ltrim();
+      llvm::StringRef Name = T.startswith(Directive)
+                                 ? T.drop_front(Directive.size()).trim()
+                                 : llvm::StringRef();
+      if (!Name.empty() && !Name.startswith("\"") &&
+          !llvm::all_of(Name, [](char C) {
+            return llvm::isAlnum(C) || C == '_' || C == '.' || C == '$';
+          })) {
+        Out.append(Line.begin(), T.begin());
+        Out += Directive;
+        Out += "\"" + Name.str() + "\"";
+      } else {
+        Out += Line;
+      }
+      if (Line.end() != Asm.data() + Asm.size()) // it ended in a newline
+        Out += '\n';
+    }
+    return Out;
+  }
+
   static llvm::Value *workgroupSize(llvm::IRBuilderBase &B, unsigned Dim) {
     return B.CreateZExt(
-        dispatchField(B, WorkgroupSizeOffset + 2 * Dim, B.getInt16Ty()),
+        withRange(llvm::cast<llvm::Instruction>(dispatchField(
+                      B, WorkgroupSizeOffset + 2 * Dim, B.getInt16Ty())),
+                  1, MaxWorkgroupSize + 1),
         B.getInt32Ty());
   }
+  /// HIP's largest workgroup (threads in all dimensions together).
+  static constexpr uint64_t MaxWorkgroupSize = 1024;
   static llvm::Value *gridBlocks(llvm::IRBuilderBase &B, unsigned Dim) {
     // HSA's grid size counts work-items; CUDA's gridDim counts blocks.
     llvm::Value *Items = dispatchField(B, GridSizeOffset + 4 * Dim, B.getInt32Ty());

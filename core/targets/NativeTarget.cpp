@@ -10,7 +10,6 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -101,10 +100,7 @@ public:
     case NSF_GridDim: Lo = 1; Hi = uint32_t(INT32_MAX) + 1; break;
     default: break; // blockIdx: [0, INT32_MAX)
     }
-    llvm::MDBuilder MDB(B.getContext());
-    L->setMetadata(llvm::LLVMContext::MD_range,
-                   MDB.createRange(llvm::APInt(32, Lo), llvm::APInt(32, Hi)));
-    return L;
+    return withRange(L, Lo, Hi);
   }
 
   void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *State) const override {

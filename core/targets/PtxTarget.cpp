@@ -16,7 +16,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
@@ -139,6 +138,20 @@ public:
   llvm::Error checkConfig(const CompilerConfig &C) const override {
     if (!ptxFeatureForArch(C.arch()))
       return archError(C.arch());
+    // ptxas rejects a kernel with both .reqntid and .maxntid, and a
+    // required block size is already its maximum. (gcn takes the pair as
+    // amdgpu-flat-work-group-size's range.)
+    if (C.minThreads() && C.maxThreads())
+      return makeDiagError(Diagnostic::error(
+          "config",
+          "--minthreads " + std::to_string(C.minThreads()) +
+              " (.reqntid, blocks of exactly that many threads) and "
+              "--maxthreads " +
+              std::to_string(C.maxThreads()) +
+              " (.maxntid) cannot both be given for ptx: ptxas rejects a "
+              "kernel with both, and the required block size is already its "
+              "maximum",
+          {}));
     return llvm::Error::success();
   }
 
@@ -178,11 +191,7 @@ public:
     default:
       llvm_unreachable("not a device index builtin");
     }
-    llvm::CallInst *V = B.CreateIntrinsic(R.Intrinsic, {}, {});
-    llvm::MDBuilder MDB(B.getContext());
-    V->setMetadata(llvm::LLVMContext::MD_range,
-                   MDB.createRange(llvm::APInt(32, R.Lo), llvm::APInt(32, R.Hi)));
-    return V;
+    return withRange(B.CreateIntrinsic(R.Intrinsic, {}, {}), R.Lo, R.Hi);
   }
 
   void emitBarrier(llvm::IRBuilderBase &B, llvm::Value *) const override {
@@ -308,6 +317,9 @@ public:
   }
   bool objectIsAsm() const override { return true; }
   bool lineInfoAsDirectives() const override { return true; }
+  /// PTX's own comment, in ASCII (ptxas rejects any other byte, even in a
+  /// comment): the annotated text still assembles.
+  AsmCommentStyle asmSourceComments() const override { return {"//", true}; }
 
   bool resourceUsageRunsATool() const override { return true; }
 
@@ -415,18 +427,20 @@ private:
     llvm::LLVMContext &Ctx = M.getContext();
     llvm::Type *Ptr = llvm::PointerType::get(Ctx, 0);
     llvm::Type *I64 = llvm::Type::getInt64Ty(Ctx);
-    auto *Info = new llvm::GlobalVariable(
-        M, Ptr, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
-        llvm::ConstantPointerNull::get(llvm::PointerType::get(Ctx, 0)),
-        PtxExceptionGlobal, nullptr, llvm::GlobalValue::NotThreadLocal,
-        /*AddressSpace=*/1, /*isExternallyInitialized=*/true);
-    Info->setAlignment(llvm::Align(8));
-    // Where the record goes when the launcher set no address.
+    // Where the record goes when the launcher set no address: the pointer
+    // starts out at this sink, so the report block stores without a null
+    // test (a select of two addresses there cost map! two registers).
     auto *Sink = new llvm::GlobalVariable(
         M, I64, false, llvm::GlobalValue::InternalLinkage,
         llvm::ConstantInt::get(I64, 0), "prism_exception_sink", nullptr,
         llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/1);
     Sink->setAlignment(llvm::Align(8));
+    auto *Info = new llvm::GlobalVariable(
+        M, Ptr, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+        llvm::ConstantExpr::getAddrSpaceCast(Sink, Ptr), PtxExceptionGlobal,
+        nullptr, llvm::GlobalValue::NotThreadLocal,
+        /*AddressSpace=*/1, /*isExternallyInitialized=*/true);
+    Info->setAlignment(llvm::Align(8));
 
     std::vector<PtxThrowSite> Sites;
     std::map<std::tuple<int32_t, std::string, std::string, int32_t>, uint32_t> Ids;
@@ -498,8 +512,6 @@ private:
                      B.CreateShl(B.CreateZExt(Thread, I64), ThrowThreadShift)),
           B.CreateZExt(Block, I64));
       llvm::Value *Dst = B.CreateLoad(Ptr, Info, "record");
-      Dst = B.CreateSelect(B.CreateIsNull(Dst),
-                           B.CreateAddrSpaceCast(Sink, Ptr), Dst);
       B.CreateAlignedStore(Word, Dst, llvm::Align(8), /*isVolatile=*/true);
       B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
       B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});

@@ -31,8 +31,9 @@
 
 namespace prism {
 
-/// The module global (`.visible .global .u64`) holding the record's address;
-/// null when the launcher gave none (the record then goes nowhere).
+/// The module global (`.visible .global .u64`) holding the record's address.
+/// It starts out at the module's own `prism_exception_sink`, so a kernel
+/// launched by a loader that sets no address still stores and traps.
 inline constexpr const char *PtxExceptionGlobal = "prism_exception_info";
 
 /// The record: the site number in the top 16 bits, then the throwing

@@ -11,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/raw_ostream.h"
@@ -119,6 +120,16 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
     break;
   }
   return Call;
+}
+
+llvm::Instruction *Target::withRange(llvm::Instruction *I, uint32_t Lo,
+                                     uint32_t End) {
+  unsigned Bits = I->getType()->getIntegerBitWidth();
+  I->setMetadata(
+      llvm::LLVMContext::MD_range,
+      llvm::MDBuilder(I->getContext())
+          .createRange(llvm::APInt(Bits, Lo), llvm::APInt(Bits, End)));
+  return I;
 }
 
 void Target::emitTrap(llvm::IRBuilderBase &B) const {

@@ -22,6 +22,7 @@
 namespace llvm {
 class Module;
 class Function;
+class Instruction;
 class TargetMachine;
 class PassBuilder;
 class Value;
@@ -36,6 +37,12 @@ class CompilerConfig;
 struct ResourceUsage;
 
 /// Address spaces a target assigns to the kernel language's memories.
+/// How annotated assembly writes source comments (Target::asmSourceComments).
+struct AsmCommentStyle {
+  const char *Leader; ///< `;`, `//`
+  bool AsciiOnly;     ///< other characters written as `U+XXXX`
+};
+
 struct AddressSpaces {
   unsigned Generic = 0, Global = 0, Shared = 0, Constant = 0, Private = 0;
 };
@@ -97,6 +104,11 @@ public:
                                 llvm::ArrayRef<llvm::Value *> Args) const;
   /// Ends a throw path after the runtime report (default: llvm.trap + unreachable).
   virtual void emitTrap(llvm::IRBuilderBase &B) const;
+  /// I (an i32 device index read) with `!range [Lo, End)`: the hardware's
+  /// limits, which let `threadIdx().x` (id + 1) stay non-negative and a
+  /// bounds check's lower half fold away. Returns I.
+  static llvm::Instruction *withRange(llvm::Instruction *I, uint32_t Lo,
+                                      uint32_t End);
 
   /// True when device intrinsics read a hidden state argument instead of
   /// hardware registers (GPUCompiler's kernel_state_type): functions that
@@ -152,6 +164,10 @@ public:
   /// debug-mode marker). PTX: a line-tables compile unit makes NVPTX print
   /// `.target sm_XX, debug`, and ptxas then compiles without optimisation.
   virtual bool lineInfoAsDirectives() const { return false; }
+  /// How the annotated assembly writes its source comments (`; saxpy.jl:11`):
+  /// `;` as Julia's code_native prints them, unless the text is meant to be
+  /// fed on as it is (PTX to ptxas or the driver).
+  virtual AsmCommentStyle asmSourceComments() const { return {";", false}; }
   /// True when the "object" is the assembly text itself (PTX, which the
   /// driver JIT-compiles), so there is nothing separate to emit.
   virtual bool objectIsAsm() const { return false; }

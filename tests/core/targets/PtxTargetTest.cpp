@@ -201,8 +201,13 @@ end
   EXPECT_FALSE(contains(Asm, "call")) << Asm;
   EXPECT_FALSE(contains(Asm, "vprintf")) << Asm;
   EXPECT_FALSE(contains(Asm, ".func")) << Asm;
-  EXPECT_TRUE(contains(Asm, ".visible .global .align 8 .u64 prism_exception_info;"))
+  // The record's address starts at the module's sink: the report block
+  // stores without a null test.
+  EXPECT_TRUE(contains(Asm,
+                       ".visible .global .align 8 .u64 prism_exception_info "
+                       "= generic(prism_exception_sink);"))
       << Asm;
+  EXPECT_FALSE(contains(Asm, "selp.b64")) << Asm;
   EXPECT_TRUE(inOrder(Asm, {"[prism_exception_info]", "st.volatile.u64",
                                  "membar.sys;", "trap;"}))
       << Asm;
@@ -332,6 +337,14 @@ TEST_F(PtxTargetTest, ExamplesAreAcceptedByPtxasWithResourceFigures) {
     }
     ToolRun P = runPtxas(Asm, "sm_80");
     EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output << Asm;
+    // What code_ptx prints, source comments and all, assembles too.
+    GpuJobOptions Annotated;
+    Annotated.RawAsm = false;
+    const std::string Shown =
+        text(ptx(K.Sig, Stage::Asm, Annotated), Stage::Asm);
+    EXPECT_TRUE(contains(Shown, "\t// ")) << Shown;
+    ToolRun PA = runPtxas(Shown, "sm_80");
+    EXPECT_EQ(PA.ExitCode, 0) << PA.Message << PA.Output << Shown;
     EXPECT_TRUE(U.Note.empty()) << U.Note;
     EXPECT_EQ(U.Source, "ptxas -v sm_80");
     ASSERT_TRUE(U.Registers) << U.Note;
