@@ -53,17 +53,19 @@ void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
                  "gfxNNN (gcn, default gfx90a)");
   Cmd.add_flag("--kernel", O.Kernel, "compile as a kernel (default for ptx/gcn)");
   Cmd.add_flag("--no-kernel", O.NoKernel, "compile as a device function");
-  // Launch bounds as the hardware allows them (0: unset); a negative value
-  // must not wrap around into a huge unsigned one.
-  Cmd.add_option("--maxthreads", O.MaxThreads, "launch bound: .maxntid (1..1024)")
-      ->check(CLI::Range(0, 1024));
-  Cmd.add_option("--minthreads", O.MinThreads, "launch bound: .reqntid (1..1024)")
-      ->check(CLI::Range(0, 1024));
+  // Launch bounds as the hardware allows them (unset when not given); a
+  // negative value must not wrap around into a huge unsigned one.
+  Cmd.add_option("--maxthreads", O.MaxThreads,
+                 "launch bound: .maxntid (1..1024)")
+      ->check(CLI::Range(1, 1024));
+  Cmd.add_option("--minthreads", O.MinThreads,
+                 "launch bound: .reqntid (1..1024)")
+      ->check(CLI::Range(1, 1024));
   Cmd.add_option("--blocks-per-sm", O.BlocksPerSM,
                  "launch bound: .minnctapersm (1..32)")
-      ->check(CLI::Range(0, 32));
+      ->check(CLI::Range(1, 32));
   Cmd.add_option("--maxregs", O.MaxRegs, "launch bound: .maxnreg (1..255)")
-      ->check(CLI::Range(0, 255));
+      ->check(CLI::Range(1, 255));
   Cmd.add_flag("--always-inline", O.AlwaysInline, "inline every call");
   // `-O2` is CLI11's short option `-O` with its value attached.
   Cmd.add_option("-O", O.OptLevel, "optimisation level -O0..-O3 (default -O2)")

@@ -63,6 +63,8 @@ struct CommandOptions {
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string Blocks, Threads;
   unsigned long long Seed = 0;
+  /// run: seconds before an unfinished call is abandoned (0: no limit).
+  double Timeout = 0;
   // gui
   std::string Job, Screenshot;
   /// gui --job: also watch the job in this mode, Compare open on the two.

@@ -1,5 +1,6 @@
 #include "Commands.h"
 
+#include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -10,8 +11,17 @@ namespace prism::app {
 
 int runDevices(const CommandOptions &O) {
   DeviceRegistry &Reg = DeviceRegistry::get();
+  // `run --device interp` is run like a device, so it is listed as one,
+  // though it compiles nothing and has no target.
   if (O.Json) {
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(Reg.json()))
+    llvm::json::Object J = Reg.json();
+    J["devices"].getAsArray()->push_back(
+        llvm::json::Object{{"name", InterpDeviceName},
+                           {"target", nullptr},
+                           {"available", true},
+                           {"description", InterpDeviceDescription},
+                           {"properties", llvm::json::Object{}}});
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
                  << "\n";
     return ExitOk;
   }
@@ -25,6 +35,8 @@ int runDevices(const CommandOptions &O) {
     for (const DeviceProperty &P : D->properties())
       llvm::outs() << llvm::formatv("  {0,-20} {1}\n", P.first + ":", P.second);
   }
+  llvm::outs() << InterpDeviceName << ": available\n  "
+               << InterpDeviceDescription << "\n";
   return ExitOk;
 }
 

@@ -693,7 +693,10 @@ int runReport(const CommandOptions &O) {
   printOccupancy(R, Threads);
 
   const CacheFigures &CF = R.Cache;
-  llvm::outs() << "\n  cache:\n";
+  // The hits are the report's own measurement (that many lookups of the
+  // compiled job, timed), not a history of this process.
+  llvm::outs() << "\n  cache (one compile, then " << CF.Hits
+               << " timed lookups of it):\n";
   llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "hits", CF.Hits);
   llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "misses", CF.Misses);
   llvm::outs() << llvm::formatv("  {0,-14} {1}\n", "compiles", CF.Compiles);

@@ -309,9 +309,7 @@ int runGui(const CommandOptions &O) {
   // The launch the warp analyses assume, known before the first job
   // compiles (else every ptx job would compile twice): --threads, or the
   // `# run:` line of the first job's function, as the Run form will show.
-  std::vector<views::cmd::AddJob> ExampleJobs;
-  if (O.Job.empty())
-    ExampleJobs = exampleJobs(File);
+  std::vector<views::cmd::AddJob> ExampleJobs = exampleJobs(File);
   {
     std::string FirstJob = O.Job;
     if (FirstJob.empty() && !ExampleJobs.empty())
@@ -333,6 +331,15 @@ int runGui(const CommandOptions &O) {
     views::cmd::AddJob Add;
     Add.Spec.Signature = O.Job;
     Add.Spec.Target = O.TargetGiven || O.Target != "native" ? O.Target : "ptx";
+    // A job the file's header names keeps its `--no-kernel` (a function
+    // that returns a value) on whichever target --target picks.
+    for (const views::cmd::AddJob &Header : ExampleJobs)
+      if (Header.Spec.Signature == O.Job) {
+        bool GPU = Header.Spec.Target == "ptx" || Header.Spec.Target == "gcn";
+        if (GPU && !Header.Spec.Kernel)
+          Add.Spec.Kernel = false;
+        break;
+      }
     Add.Spec.Checks = O.Bounds;
     Session.post(Add);
     if (O.CompareBounds && *O.CompareBounds != O.Bounds) {
@@ -463,9 +470,15 @@ int runGui(const CommandOptions &O) {
     }
     glfwSwapBuffers(Win);
   }
-  if (O.ListWindows)
+  if (O.ListWindows) {
     for (const std::string &T : views::drawnWindowTitles())
       llvm::outs() << "window: " << T << "\n";
+    // And what they showed: each job as the Jobs panel lists it.
+    for (const views::JobEntry &J : Session.update()->Jobs)
+      llvm::outs() << "job: " << J.Spec.Signature << " | " << J.Spec.Target
+                   << (J.Spec.Kernel ? " kernel" : " function") << " | "
+                   << views::jobStatusName(J.Status) << "\n";
+  }
   if (O.BenchFrames > 0 && !FrameMs.empty()) {
     printFrameStats(FrameMs, UiMs);
     if (O.BenchEdit) {

@@ -3,6 +3,8 @@
 #include "CommandOptions.h"
 #include "lang/Parser.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -12,22 +14,77 @@ namespace {
 /// Where an error that names no place came from: the SIG or CALL argument
 /// (an error about the request as a whole, such as no method matching it).
 std::string RequestSource;
+
+/// Every diagnostic printed, kept for `--json`'s failure object.
+std::vector<Diagnostic> &printedDiagnostics() {
+  static std::vector<Diagnostic> Printed;
+  return Printed;
+}
+
+std::string fileNameOf(const DiagLoc &L) {
+  if (!L.FileName.empty())
+    return L.FileName;
+  return L.File ? L.File->name() : "";
+}
+
+llvm::json::Object locationJSON(const DiagLoc &L) {
+  llvm::json::Object O;
+  if (std::string F = fileNameOf(L); !F.empty())
+    O["file"] = F;
+  if (L.known()) {
+    O["line"] = int64_t(L.Line);
+    O["col"] = int64_t(L.Col);
+  }
+  return O;
+}
 } // namespace
 
 void setRequestSource(std::string Name) { RequestSource = std::move(Name); }
+
+void recordError(std::string Kind, std::string Message) {
+  printedDiagnostics().push_back(
+      Diagnostic::error(std::move(Kind), std::move(Message), {}));
+}
+
+void printJsonFailure(int ExitCode) {
+  llvm::json::Array Diags;
+  for (const Diagnostic &D : printedDiagnostics()) {
+    llvm::json::Object O = locationJSON(D.Loc);
+    O["severity"] = D.Sev == Severity::Error     ? "error"
+                    : D.Sev == Severity::Warning ? "warning"
+                                                 : "note";
+    O["kind"] = D.Kind;
+    O["message"] = D.Message;
+    llvm::json::Array Notes;
+    for (const DiagNote &N : D.Notes) {
+      llvm::json::Object NO = locationJSON(N.Loc);
+      NO["message"] = N.Message;
+      Notes.push_back(std::move(NO));
+    }
+    O["notes"] = std::move(Notes);
+    Diags.push_back(std::move(O));
+  }
+  llvm::json::Object J{{"ok", false},
+                       {"exit_status", ExitCode},
+                       {"diagnostics", std::move(Diags)}};
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
+               << "\n";
+}
 
 void printDiagnostics(const std::vector<Diagnostic> &Ds) {
   RenderOptions Opts;
   Opts.Color = llvm::errs().has_colors();
   for (const Diagnostic &D : Ds) {
+    printedDiagnostics().push_back(D);
     // CLI.md: every error is FILE:LINE:COL: error: ... An unavailable
     // device is a fact about this machine, not about the request.
     if (D.Sev == Severity::Error && D.Loc.FileName.empty() && !D.Loc.known() &&
-        !RequestSource.empty() && D.Kind != "usage" && D.Kind != "internal" &&
-        D.Kind != "device-unavailable") {
+        !RequestSource.empty() && D.Kind != "usage" && D.Kind != "config" &&
+        D.Kind != "internal" && D.Kind != "device-unavailable") {
       Diagnostic Placed = D;
       Placed.Loc.FileName = RequestSource;
       Placed.Loc.Line = Placed.Loc.Col = 1;
+      printedDiagnostics().back() = Placed;
       renderDiagnostic(llvm::errs(), Placed, Opts);
       continue;
     }
@@ -46,6 +103,8 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
   if (!Buf) {
     llvm::errs() << "prism: cannot read " << File << ": "
                  << Buf.getError().message() << "\n";
+    recordError("usage",
+                "cannot read " + File + ": " + Buf.getError().message());
     ExitCode = ExitUsage;
     return std::nullopt;
   }

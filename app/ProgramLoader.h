@@ -35,5 +35,11 @@ void printDiagnostics(const std::vector<Diagnostic> &Ds);
 void setRequestSource(std::string Name);
 /// Prints an error's diagnostics and returns ExitProgramError.
 int reportError(llvm::Error E);
+/// Keeps an error printed without a Diagnostic for printJsonFailure.
+void recordError(std::string Kind, std::string Message);
+/// `--json` when the command failed before printing its object: on stdout
+/// `{"ok": false, "exit_status": N, "diagnostics": [...]}`, every
+/// diagnostic printed so far (stderr still has them as text).
+void printJsonFailure(int ExitCode);
 
 } // namespace prism::app

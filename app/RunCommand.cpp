@@ -20,8 +20,11 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 
 namespace prism::app {
 
@@ -40,6 +43,8 @@ int reportDeviceError(std::vector<Diagnostic> Ds, const CommandOptions &O) {
         llvm::sys::path::filename(O.File))
       continue;
     D.Loc.FileName = O.File;
+    if (D.Loc.Col > 1)
+      continue; // a column of its own (a fault's, from the line table)
     if (auto Buf = llvm::MemoryBuffer::getFile(O.File, /*IsText=*/true)) {
       llvm::SmallVector<llvm::StringRef, 0> Lines;
       (*Buf)->getBuffer().split(Lines, '\n');
@@ -78,10 +83,16 @@ std::string arraySummary(const HostValue &A) {
   for (int64_t D : A.dims())
     Dims += (Dims.empty() ? "" : "×") + std::to_string(D);
   char Buf[40];
-  std::snprintf(Buf, sizeof Buf,
-                Sum == double(int64_t(Sum)) && std::abs(Sum) < 1e15 ? "%.1f"
-                                                                     : "%.9g",
-                Sum);
+  if (std::isnan(Sum) || std::isinf(Sum)) // as Julia prints them
+    std::snprintf(Buf, sizeof Buf, "%s",
+                  std::isnan(Sum) ? "NaN"
+                  : Sum > 0       ? "Inf"
+                                  : "-Inf");
+  else
+    std::snprintf(Buf, sizeof Buf,
+                  Sum == double(int64_t(Sum)) && std::abs(Sum) < 1e15 ? "%.1f"
+                                                                      : "%.9g",
+                  Sum);
   return S + "  (" + Dims + ", " + std::to_string(N) + " elements, checksum " +
          Buf + ")";
 }
@@ -143,6 +154,23 @@ int runRun(const CommandOptions &O) {
   R.Config = makeConfigOptions(O); // Kernel unset: by target and return type
   InferenceEngine Engine(*Program->Env, O.Bounds);
   setRequestSource("CALL");
+  // Compiled host code cannot be stopped from outside its thread, so an
+  // endless loop ends the process instead: a watchdog reports it and exits.
+  if (O.Timeout > 0)
+    std::thread([Seconds = O.Timeout, Json = O.Json] {
+      std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
+      std::string Msg = "error: the call did not finish within " +
+                        llvm::formatv("{0}", Seconds).str() +
+                        " s (--timeout); an endless loop?";
+      llvm::errs() << Msg << "\n";
+      if (Json) {
+        recordError("timeout", Msg.substr(7));
+        printJsonFailure(ExitDevice);
+      }
+      llvm::outs().flush();
+      llvm::errs().flush();
+      std::_Exit(ExitDevice);
+    }).detach();
   RunOutcome Out = runCall(*Program->Env, Engine, R);
   switch (Out.Status) {
   case RunStatus::Ok:

@@ -82,7 +82,7 @@ WorkspaceSession::WorkspaceSession(const std::string &File)
   // Run form compares a device's results with.
   views::DeviceEntry Interp;
   Interp.Name = InterpDeviceName;
-  Interp.Description = "reference interpreter: typed IR, Julia's semantics, no compiler";
+  Interp.Description = InterpDeviceDescription;
   Interp.State = views::DeviceState::Available;
   Devices.push_back(std::move(Interp));
   WS->openFile(File);
@@ -197,7 +197,13 @@ void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
       R.Config.Kernel.reset();
     }
   WS->run(std::move(R));
-  RunningCall = C.Call + " on " + C.Device;
+  // A comparison posts the same call for a second device while the first
+  // runs: the status names both.
+  if (!RunningCall.empty() &&
+      llvm::StringRef(RunningCall).startswith(C.Call + " on "))
+    RunningCall += " and " + C.Device;
+  else
+    RunningCall = C.Call + " on " + C.Device;
   Status = "running " + RunningCall + "…";
   UiChanged = true;
 }

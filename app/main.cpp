@@ -2,6 +2,7 @@
 // ../shared/CLI.md (Julia's reflection names).
 #include "CommandOptions.h"
 #include "Commands.h"
+#include "ProgramLoader.h"
 
 #include <CLI/CLI.hpp>
 
@@ -103,11 +104,15 @@ int main(int argc, char **argv) {
                 "open the Stats panel on its Cache tab (hits, the miss's "
                 "compile, allocations per hit)");
   Gui->add_flag("--list-windows", O.ListWindows,
-                "print the titles of the windows drawn in the last frame");
+                "print the titles of the windows drawn in the last frame, "
+                "and the jobs (signature | target kernel/function | status)");
   Gui->footer("\nExample:\n  xvfb-run -a prism gui assets/examples/saxpy.jl "
               "--job " + std::string(SaxpySig) +
               " --target ptx --screenshot out.png\n");
-  On(Gui, runGui);
+  Gui->callback([&, Gui] {
+    O.TargetGiven = Gui->get_option("--target")->count() > 0;
+    Action = [&] { return runGui(O); };
+  });
 
   auto *Lowered = App.add_subcommand("code_lowered", "lowered IR of a method");
   addFileAndSig(*Lowered, O);
@@ -168,7 +173,17 @@ int main(int argc, char **argv) {
     else
       Alias->footer(example(Name, SaxpySig));
     std::string Tgt = T;
-    Alias->callback([&, Tgt] {
+    Alias->callback([&, Tgt, Alias] {
+      if (Alias->get_option("--target")->count() && O.Target != Tgt) {
+        std::string Given = O.Target;
+        Action = [Tgt, Given] {
+          llvm::errs() << "prism code_" << Tgt << ": error: --target " << Given
+                       << " contradicts the command, which compiles for " << Tgt
+                       << " (use code_native --target " << Given << ")\n";
+          return ExitUsage;
+        };
+        return;
+      }
       O.Target = Tgt;
       Action = [&] { return runCodeNative(O); };
     });
@@ -248,6 +263,11 @@ int main(int argc, char **argv) {
   Run->add_option("--blocks", O.Blocks, "grid shape X[,Y[,Z]] (default 1)");
   Run->add_option("--threads", O.Threads, "block shape X[,Y[,Z]] (default 1)");
   Run->add_option("--seed", O.Seed, "seed of rand() in CALL (default 0)");
+  Run->add_option("--timeout", O.Timeout,
+                  "seconds after which a call that has not finished (an "
+                  "endless loop) is reported and prism exits 3 (default: no "
+                  "limit)")
+      ->check(CLI::PositiveNumber);
   Run->add_flag("--json", O.Json, "stable JSON output");
   addTargetOptions(*Run, O, /*TargetRequired=*/false);
   Run->footer("\nExample:\n  prism run assets/examples/saxpy.jl "
@@ -278,6 +298,38 @@ int main(int argc, char **argv) {
       Args.front() != "-h" && Args.front() != "--help" &&
       Args.front() != "--version")
     Args.insert(Args.begin(), "gui");
+  // A word that names no command: say so, with the nearest command, rather
+  // than CLI11's "arguments were not expected" over the whole line.
+  if (!Args.empty() && !llvm::StringRef(Args.front()).startswith("-")) {
+    llvm::StringRef Word = Args.front();
+    std::string Nearest;
+    unsigned Best = ~0u;
+    // A suggestion only for a near miss: a third of the word may be wrong.
+    const unsigned Max = std::max<unsigned>(1, unsigned(Word.size() / 3));
+    for (const CLI::App *Cmd : App.get_subcommands({})) {
+      unsigned D =
+          Word.edit_distance(Cmd->get_name(), /*AllowReplacements=*/true,
+                             /*MaxEditDistance=*/Max);
+      if (D == 0) {
+        Nearest.clear();
+        Best = 0;
+        break;
+      }
+      if (D < Best && D <= Max) {
+        Best = D;
+        Nearest = Cmd->get_name();
+      }
+    }
+    if (Best != 0) {
+      llvm::errs() << "prism: error: unknown command `" << Word << "`";
+      if (Word.endswith(".jl"))
+        llvm::errs() << "; to open it in the GUI: prism gui " << Word;
+      else if (!Nearest.empty())
+        llvm::errs() << "; did you mean `" << Nearest << "`?";
+      llvm::errs() << " (prism --help lists the commands)\n";
+      return ExitUsage;
+    }
+  }
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
   try {
     App.parse(Args);
@@ -291,7 +343,14 @@ int main(int argc, char **argv) {
   // reported where it happens), not kill the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
   try {
-    return Action();
+    // stdout may be a file already written to: what this command printed
+    // is what it added.
+    const uint64_t OutBefore = llvm::outs().tell();
+    int RC = Action();
+    // A script reading --json gets an object on failure too.
+    if (O.Json && RC != ExitOk && llvm::outs().tell() == OutBefore)
+      printJsonFailure(RC);
+    return RC;
   } catch (const std::bad_alloc &) {
     // Host-side buffers (a call's arrays, a huge program) that do not fit.
     llvm::errs() << "prism: error: out of memory\n";

@@ -1,6 +1,7 @@
 #include "validate/Validator.h"
 
 #include "cache/CompilerConfig.h"
+#include "prelude/Embedded.h"
 #include "targets/Target.h"
 #include "types/Method.h"
 #include "types/Type.h"
@@ -13,11 +14,15 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace prism {
 
 namespace {
+
+std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In);
 
 /// Call paths from the entry, for backtraces: who first called each
 /// instance, and from which statement.
@@ -75,7 +80,7 @@ public:
         check(*CI);
     if (Config.kernel() && !R.Roots.empty())
       checkKernel(*R.Roots[0]);
-    return std::move(Out);
+    return coalesceRestrictions(std::move(Out));
   }
 
 private:
@@ -299,6 +304,71 @@ private:
   llvm::DenseSet<const CodeInstance *> ReportedSlotIn;
   std::vector<Diagnostic> Out;
 };
+
+/// Where the user's code made the call that led to D: the first frame of
+/// its backtrace outside the prelude.
+const DiagLoc *userFrame(const Diagnostic &D) {
+  for (const BacktraceFrame &F : D.Backtrace) {
+    std::string File = F.Loc.File ? F.Loc.File->name() : F.Loc.FileName;
+    if (!isPreludePath(File))
+      return &F.Loc;
+  }
+  return nullptr;
+}
+
+/// A program that does not fit a target at all (saxpy! for bpf) breaks the
+/// same restriction in every prelude function it reaches: one float error
+/// per arithmetic helper, one intrinsic per dimension of `blockIdx()`.
+/// Restrictions are merged per line of the user's code that led to them:
+/// one error for each message there, and the intrinsics of one call named
+/// together (`the device intrinsics `block_idx_x`, `block_idx_y`,
+/// `block_idx_z` are not supported`). The first keeps its place and
+/// backtrace; every other kind of error is left as it is.
+std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
+  static constexpr llvm::StringLiteral Intrinsic = "the device intrinsic `";
+  std::vector<Diagnostic> Out;
+  std::map<std::tuple<std::string, uint32_t, std::string>, size_t> Seen;
+  std::map<size_t, std::vector<std::string>> Names;
+  for (Diagnostic &D : In) {
+    const DiagLoc *U = userFrame(D);
+    if (D.Kind != "target-restriction" || !U) {
+      Out.push_back(std::move(D));
+      continue;
+    }
+    std::string Key = D.Message, Name;
+    llvm::StringRef M = D.Message;
+    if (M.startswith(Intrinsic)) {
+      auto [N, Rest] = M.drop_front(Intrinsic.size()).split('`');
+      Name = N.str();
+      Key = Rest.str();
+    }
+    std::string File = U->File ? U->File->name() : U->FileName;
+    auto [It, New] = Seen.try_emplace({File, U->Line, Key}, Out.size());
+    if (New) {
+      if (!Name.empty())
+        Names[Out.size()].push_back(Name);
+      Out.push_back(std::move(D));
+    } else if (!Name.empty()) {
+      std::vector<std::string> &Ns = Names[It->second];
+      if (llvm::find(Ns, Name) == Ns.end())
+        Ns.push_back(Name);
+    }
+  }
+  for (auto &[I, Ns] : Names) {
+    if (Ns.size() < 2)
+      continue;
+    std::string List;
+    for (size_t K = 0; K < Ns.size(); ++K)
+      List += (K ? ", `" : "`") + Ns[K] + "`";
+    llvm::StringRef Rest = llvm::StringRef(Out[I].Message)
+                               .drop_front(Intrinsic.size())
+                               .split('`')
+                               .second; // " is not supported on the T target"
+    Out[I].Message =
+        "the device intrinsics " + List + Rest.str().replace(0, 4, " are ");
+  }
+  return Out;
+}
 
 } // namespace
 

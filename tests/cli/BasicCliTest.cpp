@@ -37,6 +37,7 @@ TEST(Cli, DevicesListsHost) {
   EXPECT_NE(R.Out.find("host: available"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("bpf:"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("cuda:"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("interp: available"), std::string::npos) << R.Out;
 }
 
 TEST(Cli, DevicesJson) {
@@ -44,6 +45,7 @@ TEST(Cli, DevicesJson) {
   EXPECT_EQ(R.ExitCode, 0);
   EXPECT_NE(R.Out.find("\"devices\""), std::string::npos);
   EXPECT_NE(R.Out.find("\"name\": \"host\""), std::string::npos);
+  EXPECT_NE(R.Out.find("\"name\": \"interp\""), std::string::npos) << R.Out;
 }
 
 // `prism` alone is the GUI, so a gui option without the word goes to it:

@@ -50,6 +50,19 @@ TEST(ReflectionCli, CodeWarntypeMarksTheUnstableVariable) {
   EXPECT_TRUE(has(R.Out, "Union{Float32, Int64}")) << R.Out;
 }
 
+TEST(ReflectionCli, CodeWarntypeListsAnAbstractArgument) {
+  auto R = runPrism(
+      {"code_warntype", example("dispatch.jl"), "total(Shape, Float64)"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "Non-concrete variables:\n  s::Shape  (argument: the "
+                         "signature is abstract)"))
+      << R.Out;
+  // A concrete signature lists no argument.
+  auto C = runPrism({"code_warntype", example("unstable.jl"),
+                     "sum_row(DeviceArray{Float32,2}, Int)"});
+  EXPECT_FALSE(has(C.Out, "(argument:")) << C.Out;
+}
+
 TEST(ReflectionCli, CodeLlvmNative) {
   auto R = runPrism({"code_llvm", example("saxpy.jl"), Saxpy});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
