@@ -220,7 +220,16 @@ void CompareView::drawContent(ViewContext &Ctx) {
                           D, 100.0 * D / *F.A);
           else
             std::snprintf(Buf, sizeof Buf, Ms ? "%+.2f" : "%+.0f", D);
-          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C), "%s", Buf);
+          if (Ms) {
+            // One compile each: a time moves by tens of percent between
+            // runs, so it is not coloured as a verdict the counts are.
+            ImGui::TextDisabled("%s", Buf);
+            if (ImGui::IsItemHovered())
+              ImGui::SetTooltip("one compile of each job: timings vary between "
+                                "runs; the counts above are exact");
+          } else {
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C), "%s", Buf);
+          }
         }
       }
     }

@@ -147,6 +147,12 @@ std::string exampleCall(std::string_view Sig) {
   int Depth = 0;
   size_t Begin = 0;
   bool First = true;
+  // A BPF program's packet: an Ethernet header announcing IPv4; the length
+  // argument after it is that frame's (the bpf device checks it).
+  constexpr std::string_view Frame =
+      "UInt8[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x11, 0x22, 0x33, "
+      "0x44, 0x55, 0x08, 0x00]";
+  bool AfterPacket = false;
   auto Emit = [&](std::string_view T) {
     while (!T.empty() && T.front() == ' ')
       T.remove_prefix(1);
@@ -157,7 +163,14 @@ std::string exampleCall(std::string_view Sig) {
     if (!First)
       Out += ", ";
     First = false;
-    if (T.starts_with("DeviceArray{")) {
+    const bool Packet = AfterPacket;
+    AfterPacket = false;
+    if (T == "Ptr{UInt8}") {
+      Out += Frame;
+      AfterPacket = true;
+    } else if (Packet && (T.starts_with("Int") || T.starts_with("UInt"))) {
+      Out += std::string(T) + "(14)";
+    } else if (T.starts_with("DeviceArray{")) {
       std::string_view Elt = T.substr(12);
       std::string_view Rank = Elt.substr(Elt.find(',') + 1);
       Elt = Elt.substr(0, Elt.find(','));
@@ -208,6 +221,10 @@ void DevicesView::drawContent(ViewContext &Ctx) {
     ImGui::TextDisabled("%s", Snap.HostSummary.c_str());
   // First, where it is seen: does the device agree with the reference?
   drawComparison(Ctx);
+  // Then the form, where the panel opens (the device list below it grows
+  // with every run's output and would push it out of sight).
+  drawRunForm(Ctx);
+  ImGui::Separator();
   if (Snap.Devices.empty()) {
     ImGui::Spacing();
     ImGui::TextWrapped("%s", Snap.CompilerConnected
@@ -273,8 +290,6 @@ void DevicesView::drawContent(ViewContext &Ctx) {
     ImGui::Unindent(H * 1.2f);
     ImGui::PopID();
   }
-  ImGui::Separator();
-  drawRunForm(Ctx);
 }
 
 void DevicesView::drawRunForm(ViewContext &Ctx) {

@@ -47,8 +47,14 @@ std::optional<cmd::AddJob> AddJobForm::toCommand(std::string &Error) const {
     Error = "launch bounds cannot be negative";
     return std::nullopt;
   }
-  if (MaxThreads && MinThreads > MaxThreads) {
-    Error = "minthreads exceeds maxthreads";
+  if (MaxThreads > 1024 || MinThreads > 1024) {
+    Error = "a block has at most 1024 threads";
+    return std::nullopt;
+  }
+  if (MaxThreads && MinThreads &&
+      targets()[TargetIndex] == std::string("ptx")) {
+    // ptxas rejects .reqntid with .maxntid (the ptx target says so too).
+    Error = "minthreads (.reqntid) and maxthreads (.maxntid): one or the other";
     return std::nullopt;
   }
   cmd::AddJob C;

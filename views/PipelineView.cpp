@@ -124,9 +124,16 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   }
   const JobReport &R = *Shown;
   if (R.Passes.empty()) {
-    drawEmptyState("no pass snapshots in this report",
-                   "the Workspace records them for watched jobs; "
-                   "`prism pipeline FILE SIG` prints them too");
+    // A job that stopped before LLVM ran no pass; say so rather than
+    // suggest the snapshots were not recorded.
+    if (!R.stage(Stage::LLVMRaw).Present)
+      drawEmptyState("no passes ran: the job stopped before LLVM IR",
+                     "its errors are in the Source panel; fix them and the "
+                     "pipeline shows up here");
+    else
+      drawEmptyState("no pass snapshots in this report",
+                     "the Workspace records them for watched jobs; "
+                     "`prism pipeline FILE SIG` prints them too");
     return;
   }
   JobUi &U = PerJob[J->Id];

@@ -79,8 +79,13 @@ void RemarksView::drawContent(ViewContext &Ctx) {
     rebuild(*R, ShownFile);
     Dirty = false;
   }
-  ImGui::TextDisabled("%zu of %zu  ·  %s", Rows.size(), Total,
-                      summarizeRemarks(R->Remarks).c_str());
+  // Rows are distinct remarks (one per pass, message and line); the counts
+  // by kind are of every remark emitted, as `prism remarks` says them.
+  size_t All = 0;
+  for (size_t N : countRemarks(R->Remarks))
+    All += N;
+  ImGui::TextDisabled("%zu of %zu distinct  ·  %zu in all: %s", Rows.size(),
+                      Total, All, summarizeRemarks(R->Remarks).c_str());
 
   if (!ImGui::BeginTable("##remarks", 3,
                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |

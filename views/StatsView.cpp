@@ -143,7 +143,16 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
   ImGui::Separator();
   ImGui::Text("total %.2f ms, %s allocations", totalWallMs(R),
               humanCount(totalAllocs(R)).c_str());
-  (void)Ctx;
+  // Why these differ from `prism report`'s: the jobs of a session share
+  // one inference engine, and an edit recompiles only what it changed.
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Muted));
+  ImGui::TextWrapped("This job's last compile in this session, which is "
+                     "not a cold `prism report`: inference is shared with "
+                     "the other jobs (what they inferred first is not "
+                     "counted again) and the panels keep more of each "
+                     "stage (snapshots, remarks, line maps).");
+  ImGui::PopStyleColor();
 }
 
 void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
@@ -216,6 +225,7 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
       {"LDS", U.LDSBytes, true},
       {"waves/SIMD (backend)", U.WavesPerSIMD, false},
       {"instructions", U.Instructions, false},
+      {"throw sites", U.ThrowSites, false},
   };
   bool Any = false;
   if (ImGui::BeginTable("##res", 2,

@@ -75,8 +75,18 @@ TEST(Forms, AddJobFormMakesCommand) {
   EXPECT_NE(Err.find("name(Type"), std::string::npos);
   F.Signature = "f(Int64)";
   F.MinThreads = 512;
+  F.TargetIndex = 0; // ptx
   EXPECT_FALSE(F.toCommand(Err));
-  EXPECT_EQ(Err, "minthreads exceeds maxthreads");
+  EXPECT_EQ(
+      Err, "minthreads (.reqntid) and maxthreads (.maxntid): one or the other");
+  F.TargetIndex = 1; // gcn: a range for amdgpu-flat-work-group-size
+  EXPECT_TRUE(F.toCommand(Err)) << Err;
+  F.TargetIndex = 0;
+  F.MaxThreads = 0;
+  EXPECT_TRUE(F.toCommand(Err)) << Err;
+  F.MinThreads = 2048;
+  EXPECT_FALSE(F.toCommand(Err));
+  EXPECT_EQ(Err, "a block has at most 1024 threads");
 }
 
 TEST(Forms, RunFormMakesCommand) {
@@ -103,6 +113,10 @@ TEST(Forms, ExampleCallFromSignature) {
   EXPECT_EQ(exampleCall("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})"),
             "saxpy!(1f0, rand(Float32, 1024), rand(Float32, 1024))");
   EXPECT_EQ(exampleCall("f(Int32, Bool)"), "f(Int32(1), true)");
+  // A BPF program: a 14-byte IPv4 frame, and its length after it.
+  EXPECT_EQ(exampleCall("accept_ipv4(Ptr{UInt8}, UInt32)"),
+            "accept_ipv4(UInt8[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x11, "
+            "0x22, 0x33, 0x44, 0x55, 0x08, 0x00], UInt32(14))");
 }
 
 TEST(Signatures, SuggestsAnnotatedFunctions) {
