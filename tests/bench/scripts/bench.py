@@ -550,6 +550,14 @@ def section_quality(a, R, prism, outdir):
             # unchecked, as the C peers index.
             prism_variant("prism --check-bounds=no", ".prism-nochecks.ptx",
                           "--check-bounds=no")
+        if re.search(r"^// prism\.throw ", r.stdout, re.M) and "membar.sys;" in r.stdout:
+            # Diagnostic variant, not a valid kernel: the throw path without
+            # the system-scope fence that gets the exception record to the
+            # host before the trap; says what the fence costs in registers.
+            nf = os.path.join(work, key + ".prism-nofence.ptx")
+            with open(nf, "w") as f:
+                f.write(re.sub(r"^\s*membar\.sys;\n", "", r.stdout, flags=re.M))
+            variants.append(("prism, throw path without `membar.sys`", nf))
         if re.search(r"^\s*\.target\s+[^\n]*\bdebug\b", r.stdout, re.M):
             # Diagnostic variant: the same PTX with `, debug` dropped from
             # .target, so ptxas optimises it as it does clang's and nvcc's.
@@ -675,6 +683,13 @@ def explain(k, peer):
                            nc_regs, " (= %s's %d: that is the whole difference)" % (
                                peer, q["registers"]) if nc_regs <= q["registers"] else "")
                        if nc_regs is not None else ""))
+        nf = k.get("prism, throw path without `membar.sys`")
+        nf_regs = None if not nf or "error" in nf["ptxas"] else nf["ptxas"]["registers"]
+        if nf_regs is not None and nf_regs < pr["registers"]:
+            why.append("the throw path's fence (`membar.sys` between the record's store and "
+                       "the trap, which gets the record to host memory) costs %d register(s): "
+                       "checks and all, without the fence the same PTX needs %d" % (
+                           pr["registers"] - nf_regs, nf_regs))
     if not checks_whole and ps.get("int64_ops", 0) > 2 * max(qs.get("int64_ops", 0), 1):
         why.append("64-bit index arithmetic (Julia's `Int` is Int64, the C peer indexes "
                    "with `int`): %d int64 ops vs %d" % (ps["int64_ops"], qs["int64_ops"]))
