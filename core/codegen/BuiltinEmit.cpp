@@ -161,7 +161,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     // hand-built code: false in @inbounds instances and regions.
     return B.getInt1(!(instanceOf(I)->InBounds || (S.Flags & SF_InBounds)));
   case Builtin::Throw:
-    emitThrow(I, NArgs ? ArgT(0) : nullptr);
+    emitThrow(I, NArgs ? ArgT(0) : nullptr, NArgs ? Arg(0) : nullptr);
     return nullptr;
 
   //===--- Integer arithmetic ---===//

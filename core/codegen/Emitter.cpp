@@ -7,6 +7,7 @@
 #include "infer/DefiniteAssignment.h"
 #include "optim/GuardSplit.h"
 #include "targets/NativeTarget.h"
+#include "types/ShowError.h"
 #include "types/Type.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -48,6 +49,20 @@ llvm::FunctionCallee ModuleState::throwHook() {
       ThrowHookName,
       llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
                               {I32, Ptr, Ptr, I32}, false));
+  if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
+    Fn->addFnAttr(llvm::Attribute::Cold);
+    Fn->addFnAttr(llvm::Attribute::NoUnwind);
+  }
+  return FC;
+}
+
+llvm::FunctionCallee ModuleState::throwDetailHook() {
+  llvm::Type *Ptr = llvm::PointerType::get(Ctx, Tgt.addressSpaces().Generic);
+  llvm::FunctionCallee FC = M.getOrInsertFunction(
+      ThrowDetailHookName,
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
+                              {Ptr, llvm::Type::getInt32Ty(Ctx)},
+                              /*isVarArg=*/true));
   if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
     Fn->addFnAttr(llvm::Attribute::Cold);
     Fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -554,7 +569,8 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
   return Call;
 }
 
-void FunctionEmitter::emitThrow(unsigned I, Type *ExcType) {
+void FunctionEmitter::emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc) {
+  emitThrowDetail(ExcType, Exc);
   emitThrow(I, ExcType && ExcType->isDataType() ? ExcType->name()->Name.string()
                                                 : std::string("Exception"));
 }
@@ -574,6 +590,35 @@ void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView) {
                 MS.stringConstant(TypeName), MS.stringConstant(File),
                 B.getInt32(LC.Line)});
   MS.Tgt.emitTrap(B);
+}
+
+void FunctionEmitter::emitThrowDetail(Type *ExcType, llvm::Value *Exc) {
+  if (!Exc || !MS.Tgt.throwsPassValues())
+    return;
+  std::optional<ShowErrorTemplate> T = showErrorTemplate(ExcType);
+  if (!T)
+    return;
+  llvm::SmallVector<llvm::Value *, 2 + MaxShowErrorValues> Args;
+  Args.push_back(MS.stringConstant(T->Text));
+  Args.push_back(B.getInt32(T->Paths.size()));
+  for (const std::vector<unsigned> &Path : T->Paths) {
+    llvm::Value *V = Exc;
+    Type *At = ExcType;
+    for (unsigned Field : Path) {
+      int Idx = MS.TL.fieldIndex(At, Field);
+      if (Idx < 0 || !V->getType()->isAggregateType())
+        return; // a layout this does not know: no detail, still the throw
+      V = B.CreateExtractValue(V, {unsigned(Idx)});
+      At = At->isTuple() ? At->param(Field) : At->fieldTypes()[Field];
+    }
+    // Every value travels as the zero-extended bits of its type.
+    if (V->getType()->isFloatingPointTy())
+      V = B.CreateBitCast(V, B.getIntNTy(V->getType()->getPrimitiveSizeInBits()));
+    if (!V->getType()->isIntegerTy())
+      return;
+    Args.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));
+  }
+  B.CreateCall(MS.throwDetailHook(), Args);
 }
 
 llvm::Value *FunctionEmitter::emitEgal(llvm::Value *A, llvm::Value *Bv,

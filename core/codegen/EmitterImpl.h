@@ -54,6 +54,7 @@ struct ModuleState {
   /// A NUL-terminated string constant as a generic-address-space pointer.
   llvm::Constant *stringConstant(llvm::StringRef S);
   llvm::FunctionCallee throwHook();
+  llvm::FunctionCallee throwDetailHook();
   const TypedCode &codeOf(CodeInstance &CI) const {
     const TypedCode *C = Codes.lookup(&CI);
     return C ? *C : *CI.Code;
@@ -88,8 +89,11 @@ private:
   llvm::Error emitCall(unsigned I);
   llvm::Expected<llvm::Value *> emitInvoke(unsigned I);
   llvm::Expected<llvm::Value *> emitBuiltin(unsigned I);
-  /// A throw path: report to the runtime, then trap.
-  void emitThrow(unsigned I, Type *ExcType);
+  /// A throw path: report to the runtime, then trap. Exc, the exception's
+  /// value, gives its showerror text on targets that pass it.
+  void emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc = nullptr);
+  /// `prism_throw_detail` with Exc's scalars, where the target wants it.
+  void emitThrowDetail(Type *ExcType, llvm::Value *Exc);
   /// Throws the exception named TypeName (`TypeError`) at statement I.
   void emitThrow(unsigned I, std::string_view TypeName);
   llvm::Value *emitEgal(llvm::Value *A, llvm::Value *B, Type *T);

@@ -10,6 +10,10 @@
 ///     innermost *user* frame of the inlining chain when debug info knows it
 ///     (so a BoundsError inside the prelude's getindex reports `saxpy.jl:5`).
 ///     Never returns on targets that have no trap (native).
+///   void prism_throw_detail(ptr template, i32 n, i64 ...)   (native only)
+///     Just before a prism_throw: the exception's showerror text as a
+///     ShowErrorTemplate (types/ShowError.h) and its n scalars, each the
+///     zero-extended bits of its type. GPU targets do not pass them.
 ///   void prism_sync_threads(ptr state)        (native only, see NativeTarget.h)
 #pragma once
 
@@ -25,6 +29,7 @@ class CallBase;
 namespace prism {
 
 inline constexpr const char *ThrowHookName = "prism_throw";
+inline constexpr const char *ThrowDetailHookName = "prism_throw_detail";
 inline constexpr const char *SyncThreadsHookName = "prism_sync_threads";
 
 /// Exception kinds the runtime knows by number (stable: part of the ABI).

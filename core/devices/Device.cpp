@@ -41,6 +41,30 @@ std::string dim3Text(const uint32_t D[3]) {
          ", " + std::to_string(D[2] + 1) + ")";
 }
 
+std::string formatShowError(llvm::StringRef Template,
+                            llvm::ArrayRef<uint64_t> Values) {
+  std::string Out;
+  size_t Next = 0;
+  while (!Template.empty()) {
+    size_t At = Template.find("%{");
+    size_t End = At == llvm::StringRef::npos ? At : Template.find('}', At);
+    if (End == llvm::StringRef::npos) {
+      Out += Template;
+      break;
+    }
+    Out += Template.take_front(At);
+    std::optional<ScalarKind> K =
+        scalarKindFromName(Template.slice(At + 2, End));
+    if (K && Next < Values.size())
+      Out += HostValue::scalar(*K, Values[Next]).str();
+    else
+      Out += "?";
+    ++Next;
+    Template = Template.drop_front(End + 1);
+  }
+  return Out;
+}
+
 Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                             llvm::StringRef Entry) {
   std::string Msg = E.TypeName;
@@ -66,6 +90,11 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
            "an index out of range under `@inbounds` (or --check-bounds=no), "
            "or an empty array's data; nothing checks these, and the launch "
            "stopped at the fault. `--device interp` names the access");
+    return D;
+  }
+  // Julia's showerror line names the kind too.
+  if (!E.Detail.empty()) {
+    D.note(E.Detail);
     return D;
   }
   D.note(std::string("exception kind: ") +

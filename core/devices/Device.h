@@ -158,6 +158,11 @@ struct ThrownException {
   std::string File;     ///< source file of the throw as debug info knows it
   int32_t Line = 0;     ///< 0 when unknown
   uint32_t Col = 0;     ///< 0 when unknown (throw sites carry lines only)
+  /// What Julia's showerror prints, with the exception's values
+  /// (`BoundsError: attempt to access 8-element DeviceArray{Float32, 1} at
+  /// index [9]`); empty when the device does not pass them (cuda) or there
+  /// is nothing past the type name.
+  std::string Detail;
   uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
   uint32_t Thread[3] = {0, 0, 0}; ///< and thread
   bool HasThread = true; ///< whether Block and Thread are known
@@ -171,7 +176,16 @@ struct ThrownException {
     uint64_t PC = 0;      ///< the faulting instruction (0 when unknown)
   };
   std::optional<MemoryFault> Fault;
+  /// The host device: an address inside the throwing call, whose line-table
+  /// row gives Col (0 when unknown).
+  uint64_t PC = 0;
 };
+
+/// A ShowErrorTemplate's text with its placeholders replaced by Values
+/// (the scalars' bits, zero-extended), printed as Julia prints them; a
+/// placeholder without a value reads `?`.
+std::string formatShowError(llvm::StringRef Template,
+                            llvm::ArrayRef<uint64_t> Values);
 
 /// A 0-based thread or block index as Julia's 1-based `(x, y, z)`.
 std::string dim3Text(const uint32_t D[3]);

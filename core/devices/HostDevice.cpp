@@ -280,6 +280,8 @@ llvm::Error HostDevice::ensureJIT() {
   llvm::orc::SymbolMap Hooks;
   Hooks[(*J)->mangleAndIntern(ThrowHookName)] = llvm::JITEvaluatedSymbol(
       llvm::pointerToJITTargetAddress(host::throwHookAddress()), Flags);
+  Hooks[(*J)->mangleAndIntern(ThrowDetailHookName)] = llvm::JITEvaluatedSymbol(
+      llvm::pointerToJITTargetAddress(host::throwDetailHookAddress()), Flags);
   Hooks[(*J)->mangleAndIntern(SyncThreadsHookName)] = llvm::JITEvaluatedSymbol(
       llvm::pointerToJITTargetAddress(host::syncThreadsHookAddress()), Flags);
   if (llvm::Error E = Main.define(llvm::orc::absoluteSymbols(std::move(Hooks))))
@@ -431,13 +433,23 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   }
 
   if (Thrown) {
-    if (Thrown->Fault && Thrown->Fault->PC)
+    if (Thrown->Fault && Thrown->Fault->PC) {
       if (std::optional<ObjectSourceLine> Src = sourceLineOfAddress(
               K.Object, K.WrapperSymbol, K.WrapperAddress, Thrown->Fault->PC)) {
         Thrown->File = Src->File;
         Thrown->Line = int32_t(Src->Line);
         Thrown->Col = Src->Col;
       }
+    } else if (Thrown->PC) {
+      // The throw's own operands name the line; the line table adds the
+      // column where it agrees (the same user frame).
+      std::optional<ObjectSourceLine> Src = sourceLineOfAddress(
+          K.Object, K.WrapperSymbol, K.WrapperAddress, Thrown->PC);
+      if (Src && int32_t(Src->Line) == Thrown->Line &&
+          llvm::sys::path::filename(Src->File) ==
+              llvm::sys::path::filename(Thrown->File))
+        Thrown->Col = Src->Col;
+    }
     return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
   }
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));

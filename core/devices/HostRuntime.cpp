@@ -3,6 +3,7 @@
 #include "devices/HostRuntime.h"
 
 #include "codegen/Runtime.h"
+#include "types/ShowError.h"
 
 #include "llvm/Support/ErrorHandling.h"
 
@@ -16,7 +17,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdarg>
 #include <chrono>
 #include <csetjmp>
 #include <cstdlib>
@@ -146,6 +149,12 @@ struct Worker {
   /// A fault in compiled code, left by the handler as StackOverflowPending.
   volatile sig_atomic_t FaultPending = 0;
   ThrownException::MemoryFault Fault;
+  /// What prism_throw_detail passed for the throw that follows it.
+  const char *DetailTemplate = nullptr;
+  uint64_t DetailValues[MaxShowErrorValues] = {};
+  unsigned DetailCount = 0;
+  /// The prism_throw call being recorded (0 outside one).
+  uint64_t ThrowPC = 0;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -326,12 +335,31 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   E.TypeName = TypeName ? TypeName : throwKindName(static_cast<ThrowKind>(Kind));
   E.File = File ? File : "";
   E.Line = Line;
+  if (W.DetailTemplate && !Fault)
+    E.Detail = formatShowError(W.DetailTemplate,
+                               llvm::ArrayRef(W.DetailValues, W.DetailCount));
+  W.DetailTemplate = nullptr;
+  E.PC = Fault ? 0 : W.ThrowPC;
+  W.ThrowPC = 0;
   if (const NativeKernelState *S = W.Current)
     for (int D = 0; D < 3; ++D) {
       E.Block[D] = uint32_t(S->BlockIdx[D]);
       E.Thread[D] = uint32_t(S->ThreadIdx[D]);
     }
   W.Launch->record(std::move(E));
+}
+
+/// `prism_throw_detail`: keeps the exception's scalars for the prism_throw
+/// that follows (compiled code passes them only just before one).
+void throwDetailHook(const char *Template, int32_t N, ...) {
+  Worker &W = Worker::get();
+  W.DetailTemplate = Template;
+  W.DetailCount = std::min<unsigned>(unsigned(std::max(N, 0)), MaxShowErrorValues);
+  va_list Ap;
+  va_start(Ap, N);
+  for (unsigned K = 0; K < W.DetailCount; ++K)
+    W.DetailValues[K] = va_arg(Ap, uint64_t);
+  va_end(Ap);
 }
 
 /// `prism_throw`: records the exception and leaves the throwing thread for
@@ -343,6 +371,9 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   if (!W.Launch)
     // Compiled code only runs inside runGrid; reaching this is a bug here.
     llvm::report_fatal_error("prism_throw called outside a host launch");
+  // Inside the call instruction: its line-table row has the column of the
+  // access that threw, which prism_throw's operands do not carry.
+  W.ThrowPC = uint64_t(uintptr_t(__builtin_return_address(0))) - 1;
   recordThrow(W, Kind, TypeName, File, Line);
   if (W.InFiber)
     leaveFiber(W); // abandons the fiber; the stack is reused later
@@ -756,6 +787,9 @@ void prepareThisThread() {
 }
 
 void *throwHookAddress() { return reinterpret_cast<void *>(&throwHook); }
+void *throwDetailHookAddress() {
+  return reinterpret_cast<void *>(&throwDetailHook);
+}
 void *syncThreadsHookAddress() {
   return reinterpret_cast<void *>(&syncThreadsHook);
 }

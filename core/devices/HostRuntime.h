@@ -94,6 +94,7 @@ void prepareThisThread();
 
 /// Addresses of the runtime hooks, for the JIT's symbol table.
 void *throwHookAddress();
+void *throwDetailHookAddress();
 void *syncThreadsHookAddress();
 
 } // namespace prism::host

@@ -7,6 +7,9 @@
 // reaching one is a fault).
 #include "interp/InterpImpl.h"
 
+#include "devices/Device.h"
+#include "types/ShowError.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
 
@@ -74,7 +77,25 @@ Value boolValue(bool B) {
   return Value::prim(TypeContext::get().boolTy(), B ? 1 : 0);
 }
 
-Thrown exception(std::string Name) { return Thrown{std::move(Name), {}, 0}; }
+Thrown exception(std::string Name) { return Thrown{std::move(Name), {}, 0, {}}; }
+
+/// What the host device's prism_throw_detail reports for the same value.
+std::string showErrorText(const Value &Exc) {
+  std::optional<ShowErrorTemplate> T = showErrorTemplate(Exc.T);
+  if (!T)
+    return {};
+  std::vector<uint64_t> Values;
+  for (const std::vector<unsigned> &Path : T->Paths) {
+    const Value *V = &Exc;
+    for (unsigned Field : Path) {
+      if (Field >= V->Fields.size())
+        return {};
+      V = &V->Fields[Field];
+    }
+    Values.push_back(V->Bits);
+  }
+  return formatShowError(T->Text, Values);
+}
 Fault fault(std::string Message) { return Fault{std::move(Message), {}, 0}; }
 
 /// Loads a primitive of type T from checked memory.
@@ -397,8 +418,10 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     if (auto F = Need(1))
       return *F;
     Type *ET = A[0].T;
-    return exception(ET && ET->isDataType() ? ET->name()->Name.string()
-                                            : std::string("Exception"));
+    Thrown E = exception(ET && ET->isDataType() ? ET->name()->Name.string()
+                                                : std::string("Exception"));
+    E.Detail = showErrorText(A[0]);
+    return E;
   }
   case Builtin::BoundsCheck:
     // Inference decided it per instance (false in an @inbounds callee).

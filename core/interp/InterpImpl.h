@@ -44,6 +44,7 @@ struct Thrown {
   std::string TypeName; ///< `BoundsError`
   std::string File;
   unsigned Line = 0;
+  std::string Detail; ///< the exception's showerror text, when it has one
 };
 
 /// Something no compiled code would survive: an invalid address, a poison

@@ -40,8 +40,9 @@ struct Thread {
 struct Failure {
   bool IsException = false;
   std::string What; ///< exception type name, or the fault's message
+  std::string Detail; ///< the exception's showerror text (ThrownException)
   std::string File;
-  unsigned Line = 0;
+  unsigned Line = 0, Col = 0;
   uint32_t Thread[3] = {0, 0, 0}, Block[3] = {0, 0, 0};
 };
 
@@ -156,8 +157,11 @@ private:
         F.File = Loc->Code->File->name();
         const Stmt &S =
             Loc->Code->Code[std::min<size_t>(Loc->PC, Loc->Code->Code.size() - 1)];
-        if (S.Range.valid())
-          F.Line = Loc->Code->File->lineCol(S.Range.Begin).Line;
+        if (S.Range.valid()) {
+          LineCol LC = Loc->Code->File->lineCol(S.Range.Begin);
+          F.Line = LC.Line;
+          F.Col = LC.Col;
+        }
       }
     }
     std::copy(T.Idx, T.Idx + 3, F.Thread);
@@ -282,9 +286,10 @@ private:
         ++F.PC;
         return true;
       }
-      if (auto *E = std::get_if<Thrown>(&R))
+      if (auto *E = std::get_if<Thrown>(&R)) {
         fail(T, true, E->TypeName, &F);
-      else
+        Failed->Detail = std::move(E->Detail);
+      } else
         fail(T, false, std::get<Fault>(R).Message, &F);
       return false;
     }
@@ -412,8 +417,10 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
       ThrownException E;
       E.Kind = int32_t(throwKindForTypeName(F.What));
       E.TypeName = F.What;
+      E.Detail = F.Detail;
       E.File = F.File;
       E.Line = int32_t(F.Line);
+      E.Col = F.Col;
       std::copy(F.Thread, F.Thread + 3, E.Thread);
       std::copy(F.Block, F.Block + 3, E.Block);
       return makeDiagError(thrownDiagnostic(E, Grid, Block, Entry));
@@ -429,7 +436,7 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
     if (!F.File.empty() && F.Line > 0) {
       D.Loc.FileName = F.File;
       D.Loc.Line = F.Line;
-      D.Loc.Col = 1;
+      D.Loc.Col = F.Col ? F.Col : 1;
     }
     return makeDiagError(std::move(D));
   }

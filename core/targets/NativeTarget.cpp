@@ -131,6 +131,8 @@ public:
     B.CreateUnreachable();
   }
 
+  bool throwsPassValues() const override { return true; }
+
   bool isKnownExternal(llvm::StringRef Name) const override {
     if (Target::isKnownExternal(Name))
       return true;

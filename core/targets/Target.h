@@ -104,6 +104,10 @@ public:
                                 llvm::ArrayRef<llvm::Value *> Args) const;
   /// Ends a throw path after the runtime report (default: llvm.trap + unreachable).
   virtual void emitTrap(llvm::IRBuilderBase &B) const;
+  /// Whether a throw passes the exception's scalars (prism_throw_detail)
+  /// for its showerror text: only where a runtime reads them in-process,
+  /// since on a GPU they would cost registers on every throw path.
+  virtual bool throwsPassValues() const { return false; }
   /// I (an i32 device index read) with `!range [Lo, End)`: the hardware's
   /// limits, which let `threadIdx().x` (id + 1) stay non-negative and a
   /// bounds check's lower half fold away. Returns I.

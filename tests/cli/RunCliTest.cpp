@@ -112,14 +112,14 @@ TEST(RunCli, ThrowExitsThreeWithKindAndLine) {
   std::string File = example("exceptions.jl");
   auto R = runPrism({"run", File, "shift!(ones(Float32, 8))", "--threads", "8"});
   EXPECT_EQ(R.ExitCode, 3) << R.Out << R.Err;
-  EXPECT_NE(R.Err.find(File + ":13:5: error: BoundsError at "),
+  EXPECT_NE(R.Err.find(File + ":13:12: error: BoundsError at "),
             std::string::npos)
       << R.Err;
   EXPECT_NE(R.Err.find("error: BoundsError"), std::string::npos) << R.Err;
 
   R = runPrism({"run", File, "narrow(100000)"});
   EXPECT_EQ(R.ExitCode, 3) << R.Out << R.Err;
-  EXPECT_NE(R.Err.find(File + ":17:1: error: InexactError at "),
+  EXPECT_NE(R.Err.find(File + ":17:18: error: InexactError at "),
             std::string::npos)
       << R.Err;
 }

@@ -176,6 +176,57 @@ TEST(InterpreterTest, ExceptionsAreLocatedInTheUsersCode) {
   EXPECT_EQ(O.Diagnostics[0].Loc.Line, 2u);
 }
 
+TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
+  // What Julia's showerror prints, with the values of the throwing thread:
+  // the interpreter reads them from the exception, the host device's
+  // compiled code passes them to prism_throw_detail.
+  Program P("get(a::DeviceArray{Float32,1}, i::Int64) = a[i]\n"
+            "get2(a::DeviceArray{Int32,2}, i::Int64, j::Int64) = a[i, j]\n"
+            "getu(a::DeviceArray{Float32,1}, i::UInt8) = a[i]\n"
+            "dim(a::DeviceArray{Float32,1}, d::Int64) = size(a, d)\n"
+            "narrow(x::Float32) = Int16(x)\n"
+            "wide(x::Int64) = UInt8(x)\n"
+            "half(x::Int64) = x ÷ 0\n");
+  auto Note = [&](const std::string &Call, const char *Device) {
+    RunOutcome O = P.run(Call, {}, {}, Device);
+    if (O.ok() || O.Diagnostics.empty())
+      return std::string("(no error)");
+    const Diagnostic &D = O.Diagnostics[0];
+    return D.Notes.empty() ? std::string("(no note)") : D.Notes[0].Message;
+  };
+  auto Where = [&](const std::string &Call, const char *Device) {
+    RunOutcome O = P.run(Call, {}, {}, Device);
+    if (O.ok() || O.Diagnostics.empty())
+      return std::string("(no error)");
+    const DiagLoc &L = O.Diagnostics[0].Loc;
+    return std::to_string(L.Line) + ":" + std::to_string(L.Col);
+  };
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(Note("get(ones(Float32, 4), 5)", Device),
+              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+              "at index [5]");
+    EXPECT_EQ(Note("get(ones(Float32, 4), -1)", Device),
+              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+              "at index [-1]");
+    EXPECT_EQ(Note("get2(zeros(Int32, 3, 2), 1, 3)", Device),
+              "BoundsError: attempt to access 3×2 DeviceArray{Int32, 2} "
+              "at index [1, 3]");
+    EXPECT_EQ(Note("getu(ones(Float32, 4), UInt8(9))", Device),
+              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+              "at index [0x09]");
+    EXPECT_EQ(Note("dim(ones(Float32, 4), 0)", Device),
+              "BoundsError: attempt to access Tuple{Int64} at index [0]");
+    EXPECT_EQ(Note("narrow(1.0f5)", Device), "InexactError(100000.0f0)");
+    EXPECT_EQ(Note("wide(-1)", Device), "InexactError(-1)");
+    // The column of the access that threw, not of its statement.
+    EXPECT_EQ(Where("get(ones(Float32, 4), 5)", Device), "1:44");
+    EXPECT_EQ(Where("get2(zeros(Int32, 3, 2), 1, 3)", Device), "2:53");
+    // Nothing past the type name: the kind is the note.
+    EXPECT_EQ(Note("half(1)", Device), "exception kind: DivideError");
+  }
+}
+
 TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
   Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
             " @inbounds return a[i]\nend\n");

@@ -1,0 +1,108 @@
+#include "types/ShowError.h"
+
+#include "types/Type.h"
+
+namespace prism {
+
+namespace {
+
+/// Fields of a struct, elements of a tuple.
+std::span<Type *const> fieldsOf(Type *T) {
+  return T->isTuple() ? T->params() : T->fieldTypes();
+}
+
+bool isScalar(Type *T) {
+  return T && (T->isInteger() || T->isFloat() || T->isBool());
+}
+
+bool hasName(Type *T, const char *Name) {
+  return T && T->isDataType() && T->name() && T->name()->Name.string() == Name;
+}
+
+struct Builder {
+  ShowErrorTemplate Out;
+
+  void scalar(std::vector<unsigned> Path, Type *T) {
+    Out.Text += "%{" + T->str() + "}";
+    Out.Paths.push_back(std::move(Path));
+    Out.Types.push_back(T);
+  }
+
+  /// The scalars of tuple T at Path, comma separated; false if one is not a
+  /// scalar.
+  bool scalars(const std::vector<unsigned> &Path, Type *T) {
+    std::span<Type *const> Elts = fieldsOf(T);
+    for (unsigned I = 0; I < Elts.size(); ++I) {
+      if (!isScalar(Elts[I]))
+        return false;
+      if (I)
+        Out.Text += ", ";
+      std::vector<unsigned> P = Path;
+      P.push_back(I);
+      scalar(std::move(P), Elts[I]);
+    }
+    return true;
+  }
+};
+
+/// Julia's `BoundsError: attempt to access 8-element Vector{Float32} at
+/// index [9]`, with DeviceArray's sizes read at run time.
+std::optional<ShowErrorTemplate> boundsError(Type *Exc) {
+  std::span<Type *const> F = Exc->fieldTypes();
+  if (F.size() != 2)
+    return std::nullopt;
+  Type *A = F[0], *I = F[1];
+  Builder B;
+  B.Out.Text = "BoundsError: attempt to access ";
+  if (hasName(A, "DeviceArray") && A->fieldTypes().size() == 2 &&
+      A->fieldTypes()[1]->isTuple()) {
+    // `dims` is field 2 of DeviceArray; Julia writes `8-element` for a
+    // vector and `4×4` otherwise.
+    Type *Dims = A->fieldTypes()[1];
+    std::span<Type *const> D = Dims->params();
+    for (unsigned K = 0; K < D.size(); ++K) {
+      if (!isScalar(D[K]))
+        return std::nullopt;
+      if (K)
+        B.Out.Text += "×";
+      B.scalar({0, 1, K}, D[K]);
+    }
+    B.Out.Text += D.size() == 1 ? "-element " : " ";
+  }
+  B.Out.Text += A->str();
+  if (I->isTuple()) {
+    B.Out.Text += " at index [";
+    if (!B.scalars({1}, I))
+      return std::nullopt;
+    B.Out.Text += "]";
+  } else if (isScalar(I)) {
+    B.Out.Text += " at index [";
+    B.scalar({1}, I);
+    B.Out.Text += "]";
+  }
+  return std::move(B.Out);
+}
+
+} // namespace
+
+std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
+  if (!Exc || !Exc->isDataType() || !Exc->isStruct())
+    return std::nullopt;
+  std::optional<ShowErrorTemplate> T;
+  if (hasName(Exc, "BoundsError")) {
+    T = boundsError(Exc);
+  } else if (!Exc->fieldTypes().empty()) {
+    // Julia's `show` of the value: `InexactError(3.5f0)`.
+    Builder B;
+    B.Out.Text = Exc->name()->Name.string() + "(";
+    if (!B.scalars({}, Exc))
+      return std::nullopt;
+    B.Out.Text += ")";
+    T = std::move(B.Out);
+  }
+  if (T && T->Paths.size() > MaxShowErrorValues)
+    return std::nullopt;
+  return T;
+}
+
+} // namespace prism

@@ -1,0 +1,41 @@
+/// \file
+/// What Julia's `showerror` prints for a thrown exception, as a template
+/// over the exception value's scalar fields. Compiled code passes only the
+/// scalars (the host device, through `prism_throw_detail`) and the reference
+/// interpreter reads them from the value: both print the same text.
+///
+///   BoundsError{DeviceArray{Float32, 1}, Tuple{Int64}}
+///     BoundsError: attempt to access %{Int64}-element DeviceArray{Float32, 1} at index [%{Int64}]
+///   InexactError{Float32}
+///     InexactError(%{Float32})
+///
+/// Each `%{T}` stands for the next scalar, of primitive type T.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prism {
+
+class Type;
+
+struct ShowErrorTemplate {
+  std::string Text;
+  /// Per placeholder, the Julia field indices from the exception value down
+  /// to the scalar (tuples count their elements as fields).
+  std::vector<std::vector<unsigned>> Paths;
+  /// Per placeholder, the scalar's type (a number type or Bool).
+  std::vector<Type *> Types;
+};
+
+/// The template for an exception of type Exc; none when showerror would
+/// print nothing past the type name (a fieldless DivideError) or when a
+/// field is not a number (its value would not be in the template).
+std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc);
+
+/// The most placeholders a template has (a 3-D BoundsError: 3 sizes and 3
+/// indices); the host runtime keeps this many values per throw.
+inline constexpr unsigned MaxShowErrorValues = 8;
+
+} // namespace prism
