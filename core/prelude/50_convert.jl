@@ -61,6 +61,15 @@ unsigned(::Type{UInt64}) = UInt64
     return y
 end
 @inline checked_convert(::Type{T}, x::Bool) where {T<:BitInteger} = x % T
+# A conversion to a type that holds every value of x's needs no check: as in
+# Julia's Base, `Int64(x::Int32)` is a bare `sext_int` in the typed IR.
+@inline checked_convert(::Type{T}, x::T) where {T<:BitInteger} = x
+@inline checked_convert(::Type{Int16}, x::Union{Int8, UInt8}) = x % Int16
+@inline checked_convert(::Type{Int32}, x::Union{Int8, Int16, UInt8, UInt16}) = x % Int32
+@inline checked_convert(::Type{Int64}, x::Union{Int8, Int16, Int32, UInt8, UInt16, UInt32}) = x % Int64
+@inline checked_convert(::Type{UInt16}, x::UInt8) = x % UInt16
+@inline checked_convert(::Type{UInt32}, x::Union{UInt8, UInt16}) = x % UInt32
+@inline checked_convert(::Type{UInt64}, x::Union{UInt8, UInt16, UInt32}) = x % UInt64
 # Float to integer: x must be integral (and in range: trunc checks that).
 @inline function checked_convert(::Type{T}, x::IEEEFloat) where {T<:BitInteger}
     isinteger(x) || throw(InexactError(x))
