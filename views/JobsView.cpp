@@ -170,7 +170,7 @@ void JobsView::drawContent(ViewContext &Ctx) {
         ImGui::EndPopup();
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(J.Spec.Signature.c_str());
+      textElided(J.Spec.Signature);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(J.Spec.Target.c_str());
       ImGui::TableNextColumn();

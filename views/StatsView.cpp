@@ -296,8 +296,12 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   const char *Block = L.blockWord(), *Warp = L.warpWord();
   ImGui::Text("occupancy");
   ImGui::SameLine();
+  // Wrapped: the panel is often narrower than the line (gcn's words are
+  // longer than cuda's).
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%ss per %s by %s size, %s", Warp, L.unitWord(), Block,
                       R.Arch.c_str());
+  ImGui::PopTextWrapPos();
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s\nThe kernel's registers and %s stay as compiled; a "
                       "%s size\nthe kernel was not written for may still be "

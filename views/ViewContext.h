@@ -96,6 +96,10 @@ struct ViewContext {
 /// Centred grey text for an empty panel ("no job yet — ...").
 void drawEmptyState(const char *Message, const char *Detail = nullptr);
 
+/// Text that ends with "…" where it would pass the right edge of the
+/// available width (a table cell), with the whole of it as the tooltip.
+void textElided(const std::string &Text);
+
 /// A job's short label: "saxpy! · ptx sm_80 -O2".
 std::string jobLabel(const JobEntry &J);
 
