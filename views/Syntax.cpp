@@ -134,8 +134,8 @@ void tokenizeLine(std::string_view L, Syntax S, std::vector<Token> &Out) {
       Comment = C == ';' || (C == '/' && I + 1 < N && L[I + 1] == '/') ||
                 (S == Syntax::BPF && C == '#');
       break;
-    case Syntax::X86:
-      Comment = C == '#';
+    case Syntax::X86: // the host's: `#` on x86, `//` on AArch64
+      Comment = C == '#' || (C == '/' && I + 1 < N && L[I + 1] == '/');
       break;
     default:
       break;

@@ -239,6 +239,8 @@ public:
   bool supportsDeviceIntrinsics() const override { return false; }
   bool supportsSharedMemory() const override { return false; }
   bool supportsPacketLoads() const override { return true; }
+  /// The BPF assembler's comment leader (`;` separates statements there).
+  AsmCommentStyle asmSourceComments() const override { return {"#", false}; }
   bool objectLinesAtUserCode() const override { return true; }
 
   llvm::Error checkConfig(const CompilerConfig &C) const override {

@@ -133,6 +133,17 @@ public:
 
   bool throwsPassValues() const override { return true; }
 
+  AsmCommentStyle asmSourceComments() const override {
+    // The assembler's own comment leader, so that the annotated text still
+    // assembles (llvm-mca, a .s file): on x86 `;` separates statements.
+    llvm::StringRef Triple = hostInfo().Triple;
+    if (Triple.startswith("x86_64") || Triple.startswith("i686"))
+      return {"#", false};
+    if (Triple.startswith("aarch64"))
+      return {"//", false};
+    return Target::asmSourceComments();
+  }
+
   bool isKnownExternal(llvm::StringRef Name) const override {
     if (Target::isKnownExternal(Name))
       return true;

@@ -169,8 +169,9 @@ public:
   /// `.target sm_XX, debug`, and ptxas then compiles without optimisation.
   virtual bool lineInfoAsDirectives() const { return false; }
   /// How the annotated assembly writes its source comments (`; saxpy.jl:11`):
-  /// `;` as Julia's code_native prints them, unless the text is meant to be
-  /// fed on as it is (PTX to ptxas or the driver).
+  /// `;` as Julia's code_native prints them where that is the assembler's
+  /// comment leader too (gcn); otherwise the assembler's (PTX `//`, x86 and
+  /// bpf `#`), so that the annotated text still assembles.
   virtual AsmCommentStyle asmSourceComments() const { return {";", false}; }
   /// True when the "object" is the assembly text itself (PTX, which the
   /// driver JIT-compiles), so there is nothing separate to emit.
