@@ -29,7 +29,8 @@ void textElided(const std::string &Text) {
       while (Mid < Hi && (uint8_t(Text[Mid]) & 0xC0) == 0x80)
         ++Mid;
     }
-    if (ImGui::CalcTextSize(Text.data(), Text.data() + Mid).x + EllipsisW <= Avail)
+    if (ImGui::CalcTextSize(Text.data(), Text.data() + Mid).x + EllipsisW <=
+        Avail)
       Lo = Mid;
     else
       Hi = Mid - 1;

@@ -613,7 +613,8 @@ void FunctionEmitter::emitThrowDetail(Type *ExcType, llvm::Value *Exc) {
     }
     // Every value travels as the zero-extended bits of its type.
     if (V->getType()->isFloatingPointTy())
-      V = B.CreateBitCast(V, B.getIntNTy(V->getType()->getPrimitiveSizeInBits()));
+      V = B.CreateBitCast(V,
+                          B.getIntNTy(V->getType()->getPrimitiveSizeInBits()));
     if (!V->getType()->isIntegerTy())
       return;
     Args.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));

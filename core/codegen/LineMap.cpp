@@ -272,9 +272,9 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
     // Call-frame and debug-section noise is not what people read asm for.
     // (`.Lfunc_endN:` stays: the function's `.size` refers to it.)
     if (T.startswith(".cfi_") || T.startswith(".Ltmp") ||
-        T.startswith(".Ldebug") ||
-        T.startswith(".Lcu_") || T.startswith(".Linfo_") ||
-        T.startswith(".Lsection_") || T.startswith(".Lline_table")) {
+        T.startswith(".Ldebug") || T.startswith(".Lcu_") ||
+        T.startswith(".Linfo_") || T.startswith(".Lsection_") ||
+        T.startswith(".Lline_table")) {
       continue;
     }
     if (T.startswith(".section") && T.contains(".debug_")) {

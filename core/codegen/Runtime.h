@@ -14,7 +14,7 @@
 ///     Just before a prism_throw: the exception's showerror text as a
 ///     ShowErrorTemplate (types/ShowError.h) and its n scalars, each the
 ///     zero-extended bits of its type. GPU targets do not pass them.
-///   void prism_sync_threads(ptr state)        (native only, see NativeTarget.h)
+///   void prism_sync_threads(ptr state)   (native only, see NativeTarget.h)
 #pragma once
 
 #include <cstdint>

@@ -19,9 +19,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdarg>
 #include <chrono>
 #include <csetjmp>
+#include <cstdarg>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -354,7 +354,8 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
 void throwDetailHook(const char *Template, int32_t N, ...) {
   Worker &W = Worker::get();
   W.DetailTemplate = Template;
-  W.DetailCount = std::min<unsigned>(unsigned(std::max(N, 0)), MaxShowErrorValues);
+  W.DetailCount =
+      std::min<unsigned>(unsigned(std::max(N, 0)), MaxShowErrorValues);
   va_list Ap;
   va_start(Ap, N);
   for (unsigned K = 0; K < W.DetailCount; ++K)

@@ -77,7 +77,9 @@ Value boolValue(bool B) {
   return Value::prim(TypeContext::get().boolTy(), B ? 1 : 0);
 }
 
-Thrown exception(std::string Name) { return Thrown{std::move(Name), {}, 0, {}}; }
+Thrown exception(std::string Name) {
+  return Thrown{std::move(Name), {}, 0, {}};
+}
 
 /// What the host device's prism_throw_detail reports for the same value.
 std::string showErrorText(const Value &Exc) {

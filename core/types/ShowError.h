@@ -5,7 +5,8 @@
 /// interpreter reads them from the value: both print the same text.
 ///
 ///   BoundsError{DeviceArray{Float32, 1}, Tuple{Int64}}
-///     BoundsError: attempt to access %{Int64}-element DeviceArray{Float32, 1} at index [%{Int64}]
+///     BoundsError: attempt to access %{Int64}-element
+///       DeviceArray{Float32, 1} at index [%{Int64}]        (one line)
 ///   InexactError{Float32}
 ///     InexactError(%{Float32})
 ///

@@ -203,18 +203,21 @@ TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
   };
   for (const char *Device : {InterpDeviceName, "host"}) {
     SCOPED_TRACE(Device);
-    EXPECT_EQ(Note("get(ones(Float32, 4), 5)", Device),
-              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
-              "at index [5]");
-    EXPECT_EQ(Note("get(ones(Float32, 4), -1)", Device),
-              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
-              "at index [-1]");
+    EXPECT_EQ(
+        Note("get(ones(Float32, 4), 5)", Device),
+        "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+        "at index [5]");
+    EXPECT_EQ(
+        Note("get(ones(Float32, 4), -1)", Device),
+        "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+        "at index [-1]");
     EXPECT_EQ(Note("get2(zeros(Int32, 3, 2), 1, 3)", Device),
               "BoundsError: attempt to access 3×2 DeviceArray{Int32, 2} "
               "at index [1, 3]");
-    EXPECT_EQ(Note("getu(ones(Float32, 4), UInt8(9))", Device),
-              "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
-              "at index [0x09]");
+    EXPECT_EQ(
+        Note("getu(ones(Float32, 4), UInt8(9))", Device),
+        "BoundsError: attempt to access 4-element DeviceArray{Float32, 1} "
+        "at index [0x09]");
     EXPECT_EQ(Note("dim(ones(Float32, 4), 0)", Device),
               "BoundsError: attempt to access Tuple{Int64} at index [0]");
     EXPECT_EQ(Note("narrow(1.0f5)", Device), "InexactError(100000.0f0)");

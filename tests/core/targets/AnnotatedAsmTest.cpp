@@ -59,8 +59,10 @@ TEST_F(AnnotatedAsmTest, NativeAssembles) {
   loadExample("saxpy.jl");
   loadExample("reduce.jl");
   // `;` would separate statements on x86: the comments are `#`.
-  assembles("native", GpuExampleKernels[0].Sig, {"-triple=" + hostInfo().Triple}, "#");
-  assembles("native", GpuExampleKernels[2].Sig, {"-triple=" + hostInfo().Triple}, "#");
+  assembles("native", GpuExampleKernels[0].Sig,
+            {"-triple=" + hostInfo().Triple}, "#");
+  assembles("native", GpuExampleKernels[2].Sig,
+            {"-triple=" + hostInfo().Triple}, "#");
 }
 
 TEST_F(AnnotatedAsmTest, BpfAssembles) {
