@@ -98,6 +98,7 @@ std::string showErrorText(const Value &Exc) {
   }
   return formatShowError(T->Text, Values);
 }
+
 Fault fault(std::string Message) { return Fault{std::move(Message), {}, 0}; }
 
 /// Loads a primitive of type T from checked memory.
