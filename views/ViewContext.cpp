@@ -1,45 +1,26 @@
 #include "ViewContext.h"
 
+#include <imgui_internal.h> // RenderTextEllipsis
+
 #include <algorithm>
 
 namespace prism::views {
 
 void textElided(const std::string &Text) {
+  const char *Begin = Text.c_str(), *End = Begin + Text.size();
+  const ImVec2 Size = ImGui::CalcTextSize(Begin, End);
   const float Avail = ImGui::GetContentRegionAvail().x;
-  if (ImGui::CalcTextSize(Text.c_str()).x <= Avail) {
-    ImGui::TextUnformatted(Text.c_str());
+  if (Size.x <= Avail) {
+    ImGui::TextUnformatted(Begin, End);
     return;
   }
-  const char *Ellipsis = "…";
-  const float EllipsisW = ImGui::CalcTextSize(Ellipsis).x;
-  // The longest prefix that fits with the ellipsis (a binary search: the
-  // widths grow with the length), cut between UTF-8 characters.
-  auto Boundary = [&](size_t I) {
-    while (I > 0 && I < Text.size() && (uint8_t(Text[I]) & 0xC0) == 0x80)
-      --I;
-    return I;
-  };
-  size_t Lo = 0, Hi = Text.size();
-  while (Lo < Hi) {
-    size_t Mid = Boundary((Lo + Hi + 1) / 2);
-    if (Mid <= Lo) {
-      // No character boundary between Lo and Hi's midpoint: step to the
-      // next boundary after Lo.
-      Mid = Lo + 1;
-      while (Mid < Hi && (uint8_t(Text[Mid]) & 0xC0) == 0x80)
-        ++Mid;
-    }
-    if (ImGui::CalcTextSize(Text.data(), Text.data() + Mid).x + EllipsisW <=
-        Avail)
-      Lo = Mid;
-    else
-      Hi = Mid - 1;
-  }
-  const size_t N = Boundary(Lo);
-  std::string Shown = Text.substr(0, N) + Ellipsis;
-  ImGui::TextUnformatted(Shown.c_str());
+  const ImVec2 Pos = ImGui::GetCursorScreenPos();
+  const ImVec2 Max(Pos.x + Avail, Pos.y + Size.y);
+  ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), Pos, Max, Max.x, Max.x,
+                            Begin, End, &Size);
+  ImGui::Dummy(ImVec2(Avail, Size.y));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", Text.c_str());
+    ImGui::SetTooltip("%s", Begin);
 }
 
 void drawEmptyState(const char *Message, const char *Detail) {
