@@ -25,7 +25,6 @@ struct Builder {
   void scalar(std::vector<unsigned> Path, Type *T) {
     Out.Text += "%{" + T->str() + "}";
     Out.Paths.push_back(std::move(Path));
-    Out.Types.push_back(T);
   }
 
   /// The scalars of tuple T at Path, comma separated; false if one is not a

@@ -26,8 +26,6 @@ struct ShowErrorTemplate {
   /// Per placeholder, the Julia field indices from the exception value down
   /// to the scalar (tuples count their elements as fields).
   std::vector<std::vector<unsigned>> Paths;
-  /// Per placeholder, the scalar's type (a number type or Bool).
-  std::vector<Type *> Types;
 };
 
 /// The template for an exception of type Exc; none when showerror would
