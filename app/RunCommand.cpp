@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <thread>
 
 namespace prism::app {
@@ -156,9 +157,17 @@ int runRun(const CommandOptions &O) {
   setRequestSource("CALL");
   // Compiled host code cannot be stopped from outside its thread, so an
   // endless loop ends the process instead: a watchdog reports it and exits.
+  // The first of the watchdog and the finished call to take Reporter owns
+  // stderr and the diagnostics list from then on; the watchdog exits while
+  // holding it, so the two never print over each other.
+  static std::mutex Reporter;
+  static bool Finished = false;
   if (O.Timeout > 0)
     std::thread([Seconds = O.Timeout, Json = O.Json] {
       std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
+      std::lock_guard<std::mutex> Lock(Reporter);
+      if (Finished)
+        return;
       std::string Msg = "error: the call did not finish within " +
                         llvm::formatv("{0}", Seconds).str() +
                         " s (--timeout); an endless loop?";
@@ -172,6 +181,10 @@ int runRun(const CommandOptions &O) {
       std::_Exit(ExitDevice);
     }).detach();
   RunOutcome Out = runCall(*Program->Env, Engine, R);
+  {
+    std::lock_guard<std::mutex> Lock(Reporter);
+    Finished = true;
+  }
   switch (Out.Status) {
   case RunStatus::Ok:
     break;
