@@ -61,7 +61,8 @@ llvm::FunctionCallee ModuleState::throwDetailHook() {
   llvm::FunctionCallee FC = M.getOrInsertFunction(
       ThrowDetailHookName,
       llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
-                              {Ptr, llvm::Type::getInt32Ty(Ctx)},
+                              {Ptr, llvm::Type::getInt32Ty(Ctx),
+                               llvm::Type::getInt32Ty(Ctx)},
                               /*isVarArg=*/true));
   if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
     Fn->addFnAttr(llvm::Attribute::Cold);
@@ -570,55 +571,93 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
 }
 
 void FunctionEmitter::emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc) {
-  emitThrowDetail(ExcType, Exc);
-  emitThrow(I, ExcType && ExcType->isDataType() ? ExcType->name()->Name.string()
-                                                : std::string("Exception"));
+  emitThrow(I,
+            ExcType && ExcType->isDataType() ? ExcType->name()->Name.string()
+                                             : std::string("Exception"),
+            ExcType, Exc);
 }
 
-void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView) {
+FunctionEmitter::ThrowPlace FunctionEmitter::throwPlaceOf(unsigned I) const {
+  auto IsPrelude = [](const MethodInstance *MI) {
+    return MI && MI->Def && MI->Def->IsPrelude;
+  };
+  auto At = [](SourceFileRef F, SrcRange R) {
+    ThrowPlace P;
+    if (F) {
+      P.File = F->name();
+      if (R.valid())
+        P.LC = F->lineCol(R.Begin);
+    }
+    return P;
+  };
+  SrcRange Range = Code.Code[I].Range;
+  if (!IsPrelude(instanceOf(I)) || I >= Code.InlineStacks.size())
+    return At(fileOf(I), Range);
+  // Innermost frame outwards: frame K's call site lies in the body of the
+  // frame before it (the function itself for the outermost).
+  const InlineStack &Stack = Code.InlineStacks[I];
+  for (size_t K = Stack.size(); K-- > 0;) {
+    const MethodInstance *Caller = K ? Stack[K - 1].MI : CI.MI;
+    if (!IsPrelude(Caller))
+      return At(Stack[K].File, Stack[K].CallSite);
+  }
+  return At(fileOf(I), Range); // prelude all the way out
+}
+
+void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView,
+                                Type *ExcType, llvm::Value *Exc) {
   std::string TypeName(TypeNameView);
   ThrowKind Kind = throwKindForTypeName(TypeName);
-  LineCol LC{};
-  std::string File = "<unknown>";
-  if (SourceFileRef SF = fileOf(I)) {
-    File = SF->name();
-    if (Code.Code[I].Range.valid())
-      LC = SF->lineCol(Code.Code[I].Range.Begin);
-  }
+  ThrowPlace P = throwPlaceOf(I);
+  if (MS.Tgt.throwsPassValues())
+    emitThrowDetail(P.LC.Col, ExcType, Exc);
   B.CreateCall(MS.throwHook(),
                {B.getInt32(static_cast<int32_t>(Kind)),
-                MS.stringConstant(TypeName), MS.stringConstant(File),
-                B.getInt32(LC.Line)});
+                MS.stringConstant(TypeName),
+                MS.stringConstant(P.File.empty() ? "<unknown>" : P.File),
+                B.getInt32(P.LC.Line)});
   MS.Tgt.emitTrap(B);
 }
 
-void FunctionEmitter::emitThrowDetail(Type *ExcType, llvm::Value *Exc) {
-  if (!Exc || !MS.Tgt.throwsPassValues())
-    return;
-  std::optional<ShowErrorTemplate> T = showErrorTemplate(ExcType);
-  if (!T)
-    return;
-  llvm::SmallVector<llvm::Value *, 2 + MaxShowErrorValues> Args;
-  Args.push_back(MS.stringConstant(T->Text));
-  Args.push_back(B.getInt32(T->Paths.size()));
-  for (const std::vector<unsigned> &Path : T->Paths) {
+void FunctionEmitter::emitThrowDetail(unsigned Col, Type *ExcType,
+                                      llvm::Value *Exc) {
+  // The exception's scalars, each as the zero-extended bits of its type;
+  // none when it has no template or a layout this does not know.
+  std::optional<ShowErrorTemplate> T;
+  if (Exc)
+    T = showErrorTemplate(ExcType);
+  llvm::SmallVector<llvm::Value *, MaxShowErrorValues> Values;
+  for (size_t P = 0; T && P < T->Paths.size(); ++P) {
     llvm::Value *V = Exc;
     Type *At = ExcType;
-    for (unsigned Field : Path) {
+    for (unsigned Field : T->Paths[P]) {
       int Idx = MS.TL.fieldIndex(At, Field);
-      if (Idx < 0 || !V->getType()->isAggregateType())
-        return; // a layout this does not know: no detail, still the throw
+      if (Idx < 0 || !V->getType()->isAggregateType()) {
+        V = nullptr;
+        break;
+      }
       V = B.CreateExtractValue(V, {unsigned(Idx)});
       At = At->isTuple() ? At->param(Field) : At->fieldTypes()[Field];
     }
-    // Every value travels as the zero-extended bits of its type.
-    if (V->getType()->isFloatingPointTy())
+    if (V && V->getType()->isFloatingPointTy())
       V = B.CreateBitCast(V,
                           B.getIntNTy(V->getType()->getPrimitiveSizeInBits()));
-    if (!V->getType()->isIntegerTy())
-      return;
-    Args.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));
+    if (!V || !V->getType()->isIntegerTy()) {
+      T.reset();
+      break;
+    }
+    Values.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));
   }
+  llvm::SmallVector<llvm::Value *, 3 + MaxShowErrorValues> Args;
+  if (T)
+    Args.push_back(MS.stringConstant(T->Text));
+  else
+    Args.push_back(llvm::ConstantPointerNull::get(llvm::PointerType::get(
+        MS.Ctx, MS.Tgt.addressSpaces().Generic)));
+  Args.push_back(B.getInt32(Col));
+  Args.push_back(B.getInt32(T ? Values.size() : 0));
+  if (T)
+    Args.append(Values.begin(), Values.end());
   B.CreateCall(MS.throwDetailHook(), Args);
 }
 
@@ -907,6 +946,11 @@ void retargetThrowLocations(llvm::Module &M) {
     auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
     if (!Call || Call->getCalledFunction() != Hook || Call->arg_size() != 4)
       continue;
+    // The emitter placed the throws the typed inliner inlined (and a merged
+    // call's column operand is a phi not to overwrite); what is still in
+    // the prelude is code LLVM inlined, placed here from debug info.
+    if (!Prelude.contains(readThrowCall(*Call).File))
+      continue;
     // Innermost frame outwards: the first frame outside the prelude.
     for (const llvm::DILocation *L = Call->getDebugLoc().get(); L;
          L = L->getInlinedAt()) {
@@ -928,6 +972,13 @@ void retargetThrowLocations(llvm::Module &M) {
             Str, OldFile->getType());
       Call->setArgOperand(2, Str);
       Call->setArgOperand(3, B.getInt32(L->getLine()));
+      // The column travels in the detail call just before (native only).
+      if (auto *Detail = llvm::dyn_cast_or_null<llvm::CallInst>(
+              Call->getPrevNode());
+          Detail && Detail->getCalledFunction() &&
+          Detail->getCalledFunction()->getName() == ThrowDetailHookName &&
+          Detail->arg_size() >= 3)
+        Detail->setArgOperand(1, B.getInt32(L->getColumn()));
       break;
     }
   }

@@ -92,10 +92,19 @@ private:
   /// A throw path: report to the runtime, then trap. Exc, the exception's
   /// value, gives its showerror text on targets that pass it.
   void emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc = nullptr);
-  /// `prism_throw_detail` with Exc's scalars, where the target wants it.
-  void emitThrowDetail(Type *ExcType, llvm::Value *Exc);
   /// Throws the exception named TypeName (`TypeError`) at statement I.
-  void emitThrow(unsigned I, std::string_view TypeName);
+  void emitThrow(unsigned I, std::string_view TypeName,
+                 Type *ExcType = nullptr, llvm::Value *Exc = nullptr);
+  /// `prism_throw_detail`: the column, and Exc's scalars where it has a
+  /// showerror template.
+  void emitThrowDetail(unsigned Col, Type *ExcType, llvm::Value *Exc);
+  /// Where a throw at statement I is reported: the innermost frame of its
+  /// inlining stack outside the prelude, as the interpreter reports it.
+  struct ThrowPlace {
+    std::string File;
+    LineCol LC;
+  };
+  ThrowPlace throwPlaceOf(unsigned I) const;
   llvm::Value *emitEgal(llvm::Value *A, llvm::Value *B, Type *T);
   llvm::Error internal(unsigned I, const std::string &Message) const;
   DiagLoc locOf(unsigned I) const;

@@ -6,14 +6,19 @@
 ///   void prism_throw(i32 kind, ptr type_name, ptr file, i32 line)
 ///     An exception was thrown: `kind` is a ThrowKind, `type_name` the
 ///     exception's type as a NUL-terminated string (`BoundsError`), `file`
-///     and `line` the source position of the throw — after optimisation the
-///     innermost *user* frame of the inlining chain when debug info knows it
-///     (so a BoundsError inside the prelude's getindex reports `saxpy.jl:5`).
-///     Never returns on targets that have no trap (native).
-///   void prism_throw_detail(ptr template, i32 n, i64 ...)   (native only)
-///     Just before a prism_throw: the exception's showerror text as a
-///     ShowErrorTemplate (types/ShowError.h) and its n scalars, each the
-///     zero-extended bits of its type. GPU targets do not pass them.
+///     and `line` the source position of the throw: the innermost *user*
+///     frame of the inlining chain (so a BoundsError inside the prelude's
+///     getindex reports `saxpy.jl:5`) — from the typed inliner's stack at
+///     code generation, and for code LLVM inlined from debug info after
+///     optimisation. Never returns on targets that have no trap (native).
+///   void prism_throw_detail(ptr template, i32 col, i32 n, i64 ...)
+///     (native only) Just before a prism_throw: the column of that place
+///     (0 when unknown), the exception's showerror text as a
+///     ShowErrorTemplate (types/ShowError.h; null when it has none) and its
+///     n scalars, each the zero-extended bits of its type. The column is an
+///     operand, not a line-table row, because optimisation merges the throw
+///     calls of one line (`a[t] = b[t]`) into one call. GPU targets pass
+///     nothing.
 ///   void prism_sync_threads(ptr state)   (native only, see NativeTarget.h)
 #pragma once
 

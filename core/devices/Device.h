@@ -157,7 +157,7 @@ struct ThrownException {
   std::string TypeName; ///< `BoundsError`
   std::string File;     ///< source file of the throw as debug info knows it
   int32_t Line = 0;     ///< 0 when unknown
-  uint32_t Col = 0;     ///< 0 when unknown (throw sites carry lines only)
+  uint32_t Col = 0;     ///< 0 when unknown (PTX throw sites carry lines only)
   /// What Julia's showerror prints, with the exception's values
   /// (`BoundsError: attempt to access 8-element DeviceArray{Float32, 1} at
   /// index [9]`); empty when the device does not pass them (cuda) or there
@@ -176,9 +176,6 @@ struct ThrownException {
     uint64_t PC = 0;      ///< the faulting instruction (0 when unknown)
   };
   std::optional<MemoryFault> Fault;
-  /// The host device: an address inside the throwing call, whose line-table
-  /// row gives Col (0 when unknown).
-  uint64_t PC = 0;
 };
 
 /// A ShowErrorTemplate's text with its placeholders replaced by Values

@@ -440,15 +440,6 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
         Thrown->Line = int32_t(Src->Line);
         Thrown->Col = Src->Col;
       }
-    } else if (Thrown->PC) {
-      // The throw's own operands name the line; the line table adds the
-      // column where it agrees (the same user frame).
-      std::optional<ObjectSourceLine> Src = sourceLineOfAddress(
-          K.Object, K.WrapperSymbol, K.WrapperAddress, Thrown->PC);
-      if (Src && int32_t(Src->Line) == Thrown->Line &&
-          llvm::sys::path::filename(Src->File) ==
-              llvm::sys::path::filename(Thrown->File))
-        Thrown->Col = Src->Col;
     }
     return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
   }

@@ -149,12 +149,12 @@ struct Worker {
   /// A fault in compiled code, left by the handler as StackOverflowPending.
   volatile sig_atomic_t FaultPending = 0;
   ThrownException::MemoryFault Fault;
-  /// What prism_throw_detail passed for the throw that follows it.
+  /// What prism_throw_detail passed for the throw that follows it: the
+  /// showerror template and values, and the column.
   const char *DetailTemplate = nullptr;
   uint64_t DetailValues[MaxShowErrorValues] = {};
   unsigned DetailCount = 0;
-  /// The prism_throw call being recorded (0 outside one).
-  uint64_t ThrowPC = 0;
+  uint32_t DetailCol = 0;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -338,9 +338,10 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   if (W.DetailTemplate && !Fault)
     E.Detail = formatShowError(W.DetailTemplate,
                                llvm::ArrayRef(W.DetailValues, W.DetailCount));
+  if (!Fault)
+    E.Col = W.DetailCol;
   W.DetailTemplate = nullptr;
-  E.PC = Fault ? 0 : W.ThrowPC;
-  W.ThrowPC = 0;
+  W.DetailCol = 0;
   if (const NativeKernelState *S = W.Current)
     for (int D = 0; D < 3; ++D) {
       E.Block[D] = uint32_t(S->BlockIdx[D]);
@@ -351,9 +352,10 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
 
 /// `prism_throw_detail`: keeps the exception's scalars for the prism_throw
 /// that follows (compiled code passes them only just before one).
-void throwDetailHook(const char *Template, int32_t N, ...) {
+void throwDetailHook(const char *Template, int32_t Col, int32_t N, ...) {
   Worker &W = Worker::get();
   W.DetailTemplate = Template;
+  W.DetailCol = uint32_t(std::max(Col, 0));
   W.DetailCount =
       std::min<unsigned>(unsigned(std::max(N, 0)), MaxShowErrorValues);
   va_list Ap;
@@ -372,9 +374,6 @@ void throwDetailHook(const char *Template, int32_t N, ...) {
   if (!W.Launch)
     // Compiled code only runs inside runGrid; reaching this is a bug here.
     llvm::report_fatal_error("prism_throw called outside a host launch");
-  // Inside the call instruction: its line-table row has the column of the
-  // access that threw, which prism_throw's operands do not carry.
-  W.ThrowPC = uint64_t(uintptr_t(__builtin_return_address(0))) - 1;
   recordThrow(W, Kind, TypeName, File, Line);
   if (W.InFiber)
     leaveFiber(W); // abandons the fiber; the stack is reused later

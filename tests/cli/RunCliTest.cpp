@@ -124,6 +124,26 @@ TEST(RunCli, ThrowExitsThreeWithKindAndLine) {
       << R.Err;
 }
 
+// `a[t] = b[t]` at -O2: the two throw calls become one, so the column
+// comes from the call's operands, not its (merged) line-table row.
+TEST(RunCli, ThrowColumnIsTheAccessThatThrewOnEveryDevice) {
+  std::string File = std::string(PRISM_TESTS_DIR) + "/cli/data/copy.jl";
+  for (const char *Device : {"host", "interp"}) {
+    auto R = runPrism({"run", File, "cp!(zeros(Float32, 8), ones(Float32, 4))",
+                       "--threads", "5", "--device", Device});
+    EXPECT_EQ(R.ExitCode, 3) << Device << R.Err;
+    EXPECT_NE(R.Err.find(File + ":4:12: error: BoundsError"), std::string::npos)
+        << Device << R.Err;
+    EXPECT_NE(R.Err.find("4-element DeviceArray{Float32, 1} at index [5]"),
+              std::string::npos)
+        << Device << R.Err;
+    R = runPrism({"run", File, "cp!(zeros(Float32, 3), ones(Float32, 4))",
+                  "--threads", "4", "--device", Device});
+    EXPECT_NE(R.Err.find(File + ":4:5: error: BoundsError"), std::string::npos)
+        << Device << R.Err;
+  }
+}
+
 TEST(RunCli, UsageAndProgramErrors) {
   // Bad grid shape, unknown device: usage.
   EXPECT_EQ(runPrism({"run", example("loops.jl"), "fib(20)", "--threads", "0"})

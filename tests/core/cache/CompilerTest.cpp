@@ -3,6 +3,7 @@
 #include "core/infer/InferTestUtil.h"
 
 #include "cache/Compiler.h"
+#include "codegen/Runtime.h"
 #include "optim/Pipeline.h"
 #include "targets/NativeTarget.h"
 
@@ -270,6 +271,35 @@ TEST_F(CompilerE2E, DebugInfoNone) {
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   EXPECT_EQ(R.Report->stage(Stage::LLVMRaw).Text.find("!dbg"), std::string::npos);
   EXPECT_EQ(R.Report->stage(Stage::Asm).Text.find(".loc"), std::string::npos);
+}
+
+// Without debug info the throw sites still name the user's line and the
+// detail call its column: the emitter places them from the typed inliner's
+// stack, not from !dbg.
+TEST_F(CompilerE2E, DebugInfoNoneKeepsThrowSitesAtTheUsersLine) {
+  loadExample("exceptions.jl");
+  CompileResult R = compileSig("shift!(DeviceArray{Float32,1})",
+                               Stage::LLVMOpt, true, 2, {},
+                               DebugInfoLevel::None);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  unsigned Line = exampleLine("exceptions.jl", "a[i + 1]");
+  llvm::Function *Hook = R.Module->getFunction(ThrowHookName);
+  ASSERT_TRUE(Hook);
+  unsigned Calls = 0;
+  for (llvm::User *U : Hook->users()) {
+    auto *Call = llvm::cast<llvm::CallInst>(U);
+    ThrowCallInfo T = readThrowCall(*Call);
+    EXPECT_EQ(T.File, "exceptions.jl");
+    EXPECT_EQ(T.Line, int32_t(Line));
+    auto *Detail = llvm::dyn_cast_or_null<llvm::CallInst>(Call->getPrevNode());
+    ASSERT_TRUE(Detail && Detail->getCalledFunction() &&
+                Detail->getCalledFunction()->getName() == ThrowDetailHookName);
+    auto *Col = llvm::dyn_cast<llvm::ConstantInt>(Detail->getArgOperand(1));
+    ASSERT_TRUE(Col);
+    EXPECT_EQ(Col->getZExtValue(), 12u); // a[i + 1], not the statement's a[i]
+    ++Calls;
+  }
+  EXPECT_GE(Calls, 1u);
 }
 
 TEST_F(CompilerE2E, CodeNativeHasSourceLineComments) {
