@@ -91,6 +91,40 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   return Jobs;
 }
 
+/// The job `--job` asks for, as the code_* commands would compile it: the
+/// target --target names, else the first the header lists for this
+/// signature, else ptx; a kernel on ptx and gcn unless --no-kernel (or the
+/// header's `--no-kernel`) says otherwise, a function on native and bpf
+/// unless --kernel.
+views::cmd::AddJob jobOfOptions(const CommandOptions &O,
+                                const std::vector<views::cmd::AddJob> &Header) {
+  views::cmd::AddJob Add;
+  std::string Sig = O.Job;
+  bool NoKernel = O.NoKernel;
+  // As in a header line: `--job 'f(Int) --no-kernel'`.
+  if (llvm::StringRef(Sig).endswith(" --no-kernel")) {
+    Sig.resize(Sig.size() - std::strlen(" --no-kernel"));
+    NoKernel = true;
+  }
+  const views::cmd::AddJob *Listed = nullptr;
+  for (const views::cmd::AddJob &H : Header)
+    if (H.Spec.Signature == Sig) {
+      Listed = &H;
+      break;
+    }
+  Add.Spec.Signature = Sig;
+  Add.Spec.Target = O.TargetGiven ? O.Target
+                    : Listed      ? Listed->Spec.Target
+                                  : std::string("ptx");
+  bool GPU = Add.Spec.Target == "ptx" || Add.Spec.Target == "gcn";
+  bool HeaderNoKernel =
+      Listed && !Listed->Spec.Kernel &&
+      (Listed->Spec.Target == "ptx" || Listed->Spec.Target == "gcn");
+  Add.Spec.Kernel = O.Kernel || (GPU && !NoKernel && !HeaderNoKernel);
+  Add.Spec.Checks = O.Bounds;
+  return Add;
+}
+
 /// Writes the back buffer as a PNG. stb's own file writer ignores write
 /// errors, so the PNG is encoded in memory and written here: a full disk or
 /// a file-size limit is an error with its reason, never a truncated file.
@@ -328,19 +362,7 @@ int runGui(const CommandOptions &O) {
     }
   }
   if (!O.Job.empty()) {
-    views::cmd::AddJob Add;
-    Add.Spec.Signature = O.Job;
-    Add.Spec.Target = O.TargetGiven || O.Target != "native" ? O.Target : "ptx";
-    // A job the file's header names keeps its `--no-kernel` (a function
-    // that returns a value) on whichever target --target picks.
-    for (const views::cmd::AddJob &Header : ExampleJobs)
-      if (Header.Spec.Signature == O.Job) {
-        bool GPU = Header.Spec.Target == "ptx" || Header.Spec.Target == "gcn";
-        if (GPU && !Header.Spec.Kernel)
-          Add.Spec.Kernel = false;
-        break;
-      }
-    Add.Spec.Checks = O.Bounds;
+    views::cmd::AddJob Add = jobOfOptions(O, ExampleJobs);
     Session.post(Add);
     if (O.CompareBounds && *O.CompareBounds != O.Bounds) {
       Add.Spec.Checks = *O.CompareBounds;

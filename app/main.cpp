@@ -70,8 +70,14 @@ int main(int argc, char **argv) {
   Gui->add_option("FILE", O.File, "kernel-language source file");
   Gui->add_option("--job", O.Job, "signature of a job to watch");
   addCheckBounds(*Gui, O);
-  Gui->add_option("--target", O.Target, "target of that job")
+  Gui->add_option("--target", O.Target,
+                  "target of that job (default: the first the file's "
+                  "`# targets:` line names for it, else ptx)")
       ->check(CLI::IsMember({"ptx", "gcn", "bpf", "native"}));
+  Gui->add_flag("--kernel", O.Kernel,
+                "compile that job as a kernel (default for ptx/gcn)");
+  Gui->add_flag("--no-kernel", O.NoKernel,
+                "compile that job as a device function");
   Gui->add_option("--screenshot", O.Screenshot,
                   "render frames, write a PNG and exit");
   Gui->add_option("--frames", O.Frames, "frames to render before the screenshot");
