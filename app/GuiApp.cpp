@@ -392,8 +392,9 @@ int runGui(const CommandOptions &O) {
     views::RunForm Form;
     Form.Device = O.Device;
     Form.Call = O.Call;
-    Form.Blocks = O.Blocks;
-    Form.Threads = O.Threads;
+    // What ran: parseDim3 read an absent --blocks/--threads as 1.
+    Form.Blocks = O.Blocks.empty() ? "1" : O.Blocks;
+    Form.Threads = O.Threads.empty() ? "1" : O.Threads;
     if (!O.Compare.empty() && O.Compare != O.Device) {
       Form.CompareWith = O.Compare;
       views::cmd::RunOnDevice Ref = Run;

@@ -167,7 +167,7 @@ void WorkspaceSession::apply(views::cmd::Save &C) {
     auto Snap = WS->snapshot();
     std::string Text = Snap->Source;
     if (!writeFile(C.Path, Text)) {
-      Status = "cannot save " + C.Path;
+      setStatus("cannot save " + C.Path, /*Error=*/true);
       UiChanged = true;
       return;
     }
@@ -175,7 +175,7 @@ void WorkspaceSession::apply(views::cmd::Save &C) {
     return;
   }
   WS->save();
-  Status = "saved";
+  setStatus("saved");
   UiChanged = true;
 }
 
@@ -200,11 +200,14 @@ void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
   // A comparison posts the same call for a second device while the first
   // runs: the status names both.
   if (!RunningCall.empty() &&
-      llvm::StringRef(RunningCall).startswith(C.Call + " on "))
+      llvm::StringRef(RunningCall).startswith(C.Call + " on ")) {
     RunningCall += " and " + C.Device;
-  else
+  } else {
     RunningCall = C.Call + " on " + C.Device;
-  Status = "running " + RunningCall + "…";
+    RunningDevices.clear();
+  }
+  RunningDevices.push_back(C.Device);
+  setStatus("running " + RunningCall + "…");
   UiChanged = true;
 }
 
@@ -213,6 +216,9 @@ static views::RunResult viewRun(const DeviceRun &D) {
   views::RunResult V;
   const RunOutcome &O = D.Outcome;
   V.Ok = O.ok();
+  V.Ran = O.ok() || llvm::any_of(O.Diagnostics, [](const Diagnostic &Dg) {
+            return Dg.Kind == "launch"; // thrownDiagnostic's, and interp's
+          });
   V.Call = D.Call;
   V.Log = O.LoadLog;
   V.Loaded = propertiesLine(O.KernelFacts);
@@ -242,13 +248,13 @@ static views::RunResult viewRun(const DeviceRun &D) {
 void WorkspaceSession::apply(views::cmd::ExportJob &C) {
   const views::JobEntry *J = Published ? Published->job(C.Id) : nullptr;
   if (!J || !J->Report) {
-    Status = "export: the job has no report yet";
+    setStatus("export: the job has no report yet", /*Error=*/true);
     UiChanged = true;
     return;
   }
   const JobReport &R = *J->Report;
   if (llvm::sys::fs::create_directories(C.Dir)) {
-    Status = "export: cannot create " + C.Dir;
+    setStatus("export: cannot create " + C.Dir, /*Error=*/true);
     UiChanged = true;
     return;
   }
@@ -284,7 +290,10 @@ void WorkspaceSession::apply(views::cmd::ExportJob &C) {
                                    {"check_bounds", checkBoundsName(R.Bounds)},
                                    {"stages", std::move(Stages)}}));
   Ok &= writeFile(Base + "report.json", JS.str());
-  Status = Ok ? "exported to " + C.Dir : "export: cannot write into " + C.Dir;
+  if (Ok)
+    setStatus("exported to " + C.Dir);
+  else
+    setStatus("export: cannot write into " + C.Dir, /*Error=*/true);
   UiChanged = true;
 }
 
@@ -310,8 +319,19 @@ views::GuiSnapshotRef WorkspaceSession::update() {
   SeenVersion = S->Version;
   UiChanged = false;
   if (!RunningCall.empty() && !S->Busy) {
-    Status = "ran " + RunningCall;
+    // A run that failed says so here too: the Devices panel that has the
+    // error may be scrolled or closed.
+    std::string Failed;
+    for (const std::string &Device : RunningDevices)
+      for (const DeviceRun &D : S->Runs)
+        if (D.Device == Device && !D.Outcome.ok())
+          Failed += (Failed.empty() ? "" : " and ") + Device;
+    if (Failed.empty())
+      setStatus("ran " + RunningCall);
+    else
+      setStatus("run failed on " + Failed + " (see Devices)", /*Error=*/true);
     RunningCall.clear();
+    RunningDevices.clear();
   }
 
   auto G = std::make_shared<views::GuiSnapshot>();
@@ -377,6 +397,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
                          ? "unsaved edits from an earlier session were found "
                            "(autosave)"
                          : Status;
+  G->StatusIsError = S->RecoverableAutosave.empty() && StatusError;
   G->Busy = S->Busy || PendingEdit.has_value();
   G->Bounds = S->Bounds;
   G->CompilerConnected = true;

@@ -49,6 +49,13 @@ private:
   views::JobId Selected = 0;
   std::string Status;
   std::string RunningCall; ///< `call on device` while a run is queued
+  /// The devices of the runs RunningCall names, to read their outcomes.
+  std::vector<std::string> RunningDevices;
+  bool StatusError = false; ///< Status reports a failure
+  void setStatus(std::string Text, bool Error = false) {
+    Status = std::move(Text);
+    StatusError = Error;
+  }
   bool UiChanged = true;
   std::optional<std::string> PendingEdit;
   std::chrono::steady_clock::time_point PendingSince;

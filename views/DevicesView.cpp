@@ -1,5 +1,7 @@
 #include "DevicesView.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <cstdio>
 
 namespace prism::views {
@@ -41,6 +43,16 @@ RunComparison compareRuns(const std::string &NameA, const RunResult &A,
   RunComparison C;
   if (A.Call != B.Call) {
     C.Detail = NameA + " and " + NameB + " last ran different calls";
+    return C;
+  }
+  if (!A.Ran || !B.Ran) {
+    // A device that could not run the call says nothing about the other's
+    // results (interp has no bpf packet ABI, a device may be missing).
+    const RunResult &Refused = A.Ran ? B : A;
+    std::string First = Refused.Summary.substr(0, Refused.Summary.find('\n'));
+    size_t E = First.find("error: ");
+    C.Detail = (A.Ran ? NameB : NameA) + " could not run this call: " +
+               (E == std::string::npos ? First : First.substr(E + 7));
     return C;
   }
   C.Comparable = true;
@@ -234,7 +246,18 @@ void DevicesView::drawContent(ViewContext &Ctx) {
                                    "`prism devices` reports them from the "
                                    "command line.");
   }
-  for (const DeviceEntry &D : Snap.Devices) {
+  // The Run form's device first, then the one it compares with: their last
+  // runs are what the form just did, right below it.
+  std::vector<const DeviceEntry *> Order;
+  for (const std::string *Name : {&Form.Device, &Form.CompareWith})
+    for (const DeviceEntry &D : Snap.Devices)
+      if (D.Name == *Name && llvm::find(Order, &D) == Order.end())
+        Order.push_back(&D);
+  for (const DeviceEntry &D : Snap.Devices)
+    if (llvm::find(Order, &D) == Order.end())
+      Order.push_back(&D);
+  for (const DeviceEntry *Entry : Order) {
+    const DeviceEntry &D = *Entry;
     ImGui::PushID(D.Name.c_str());
     ImU32 C = D.State == DeviceState::Available ? P.Ok
               : D.State == DeviceState::Busy    ? P.Busy

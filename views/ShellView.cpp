@@ -340,17 +340,26 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
     Status = jobLabel(*J) + "  " + jobStatusName(J->Status);
   if (Snap.Bounds != CheckBounds::Auto)
     Status += std::string("  --check-bounds=") + checkBoundsName(Snap.Bounds);
+  // The Workspace's word in the error colour when it reports a failure.
+  std::string Message;
   if (!Snap.StatusMessage.empty())
-    Status += (Status.empty() ? "" : "   |   ") + Snap.StatusMessage;
-  char Fps[32];
-  std::snprintf(Fps, sizeof Fps, "   %.1f ms", FrameMs);
+    Message = (Status.empty() ? "" : "   |   ") + Snap.StatusMessage;
+  char Fps[32] = "";
   if (FrameMs > 0)
-    Status += Fps;
-  float W = ImGui::CalcTextSize(Status.c_str()).x;
+    std::snprintf(Fps, sizeof Fps, "   %.1f ms", FrameMs);
+  float W = ImGui::CalcTextSize((Status + Message + Fps).c_str()).x;
   float X = ImGui::GetWindowWidth() - W - 12;
   if (X > ImGui::GetCursorPosX() + 20) {
     ImGui::SetCursorPosX(X);
     ImGui::TextDisabled("%s", Status.c_str());
+    ImGui::SameLine(0, 0);
+    if (Snap.StatusIsError)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error),
+                         "%s", Message.c_str());
+    else
+      ImGui::TextDisabled("%s", Message.c_str());
+    ImGui::SameLine(0, 0);
+    ImGui::TextDisabled("%s", Fps);
   }
   ImGui::EndMainMenuBar();
 }

@@ -81,6 +81,9 @@ const char *deviceStateName(DeviceState S);
 /// The outcome of one `RunOnDevice`, as `prism run` reports it.
 struct RunResult {
   bool Ok = false;
+  /// The call reached the device and ran: Ok, or stopped by an exception
+  /// or fault there (not refused before: no method, the device missing).
+  bool Ran = false;
   std::string Call;    ///< the call as the user wrote it
   std::string Summary; ///< "returned nothing in 0.21 ms", or the error
   std::string Output;  ///< the arguments read back (prism run's text/JSON)
@@ -145,6 +148,7 @@ struct GuiSnapshot {
   std::string HostSummary;           ///< "host: x86_64-pc-linux-gnu (znver3)"
   std::vector<std::string> Examples; ///< example files for File ▸ Examples
   std::string StatusMessage;         ///< the Workspace's last word ("saved")
+  bool StatusIsError = false;        ///< StatusMessage reports a failure
   bool Busy = false;                 ///< a compile is in flight
   /// Julia's --check-bounds of runs, and the Add job form's first choice
   /// (each job has its own: JobSpec::Checks).

@@ -231,6 +231,7 @@ TEST(DevicesForm, ExampleCallShapesMatricesAndPassesFunctions) {
 TEST(DevicesForm, ComparesTwoDevicesResults) {
   RunResult Host, Interp;
   Host.Ok = Interp.Ok = true;
+  Host.Ran = Interp.Ran = true;
   Host.Call = Interp.Call = "f(ones(Float32, 2))";
   Host.Values = Interp.Values = "return nothing\narg 1 Float32[2.0, 2.0]\n";
   RunComparison C = compareRuns("host", Host, "interp", Interp);
@@ -251,6 +252,16 @@ TEST(DevicesForm, ComparesTwoDevicesResults) {
 
   Interp.Call = "f(ones(Float32, 3))";
   EXPECT_FALSE(compareRuns("host", Host, "interp", Interp).Comparable);
+
+  // A device that refused the call before running it is no disagreement.
+  RunResult Bpf, Refused;
+  Bpf.Ok = Bpf.Ran = true;
+  Bpf.Call = Refused.Call = "f(UInt8[1, 2])";
+  Refused.Summary = "CALL:1:1: error: no method matching f(::DeviceArray{UInt8, 1})\n";
+  C = compareRuns("bpf", Bpf, "interp", Refused);
+  EXPECT_FALSE(C.Comparable);
+  EXPECT_EQ(C.Detail, "interp could not run this call: no method matching "
+                      "f(::DeviceArray{UInt8, 1})");
 }
 
 // The Run form's threads as the block the warp analyses assume: the
