@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <cctype>
+
 namespace prism {
 
 using namespace infer;
@@ -95,6 +97,29 @@ private:
   DiagLoc locOf(uint32_t PC) const {
     return DiagLoc::fromRange(F.Src->File, stmt(PC).Range);
   }
+  /// The name Name where it stands as a whole identifier inside statement
+  /// PC's range (an IR global keeps no range of its own); the statement's
+  /// range when it is not there.
+  DiagLoc locOfName(uint32_t PC, std::string_view Name) const {
+    SrcRange R = stmt(PC).Range;
+    if (F.Src->File && R.valid() && !Name.empty()) {
+      std::string_view Text = F.Src->File->text();
+      auto IsIdent = [](char C) {
+        return std::isalnum(static_cast<unsigned char>(C)) || C == '_' ||
+               C == '!' || static_cast<unsigned char>(C) >= 0x80;
+      };
+      for (size_t P = Text.find(Name, R.Begin);
+           P != std::string_view::npos && P + Name.size() <= R.End;
+           P = Text.find(Name, P + 1)) {
+        size_t E = P + Name.size();
+        if ((P == 0 || !IsIdent(Text[P - 1])) &&
+            (E >= Text.size() || !IsIdent(Text[E])))
+          return DiagLoc::fromRange(F.Src->File,
+                                    {uint32_t(P), uint32_t(E)});
+      }
+    }
+    return locOf(PC);
+  }
   void error(uint32_t PC, Diagnostic D) { F.StmtErrors[PC].push_back(std::move(D)); }
 
   /// Joins State into the entry state of statement To and queues To when
@@ -172,7 +197,7 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
     F.UndefinedNames.push_back(V.Name);
     error(PC, Diagnostic::error("undef-var",
                                 "`" + std::string(V.Name.str()) + "` not defined",
-                                locOf(PC)));
+                                locOfName(PC, V.Name.str())));
     return bottomLattice();
   }
   }

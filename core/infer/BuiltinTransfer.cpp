@@ -52,6 +52,11 @@ BuiltinResult getField(std::span<const LatticeType> A) {
     }
     return ok(R.T ? R : anyLattice());
   }
+  // A bit type has no fields: Julia's getfield(1, :foo) is this error.
+  if (T->isDataType() && T->isPrimitive() && Idx.Const &&
+      Idx.Const->K == ConstValue::Sym)
+    return fail("type " + T->str() + " has no field " +
+                std::string(Idx.Const->Name.str()));
   if (!T->isDataType() || T->isAbstract() || !(T->isStruct() || T->isTuple()))
     return ok(anyLattice());
   std::vector<Type *> Fields = fieldTypesOf(T);

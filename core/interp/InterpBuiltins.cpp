@@ -104,7 +104,7 @@ Fault fault(std::string Message) { return Fault{std::move(Message), {}, 0}; }
 /// Loads a primitive of type T from checked memory.
 BuiltinOutcome load(Memory &Mem, Type *T, uint64_t Addr, const char *What) {
   if (!T->isPrimitive())
-    return fault(std::string(What) + " of a " + T->str() +
+    return fault(std::string(What) + " of " + withArticle(T->str()) +
                  ": the interpreter reads memory of primitive types only");
   unsigned Bytes = (T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
@@ -119,7 +119,7 @@ BuiltinOutcome load(Memory &Mem, Type *T, uint64_t Addr, const char *What) {
 std::optional<Fault> store(Memory &Mem, const Value &V, uint64_t Addr,
                            const char *What) {
   if (!V.T->isPrimitive())
-    return fault(std::string(What) + " of a " + V.T->str() +
+    return fault(std::string(What) + " of " + withArticle(V.T->str()) +
                  ": the interpreter writes memory of primitive types only");
   unsigned Bytes = (V.T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
@@ -361,7 +361,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     const Value &X = A[0];
     if (!X.T || !(X.T->isStruct() || X.T->isTuple()))
-      return fault("getfield of a " + (X.T ? X.T->str() : std::string("?")));
+      return fault("getfield of " + (X.T ? withArticle(X.T->str()) : std::string("?")));
     int Field = -1;
     const IRValue &FArg = S.Args[2];
     if (FArg.K == IRValue::Const && FArg.C.K == ConstValue::Sym)
@@ -504,7 +504,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     Type *ET = A[0].T->isPointer() ? A[0].T->param(0) : nullptr;
     if (!ET)
-      return fault(std::string(builtinName(B)) + " of a " + A[0].T->str());
+      return fault(std::string(builtinName(B)) + " of " + withArticle(A[0].T->str()));
     const Value &Idx = A[IsSet ? 2 : 1];
     int64_t K = sext(Idx.Bits, width(Idx.T));
     uint64_t Bytes = (ET->bitWidth() + 7) / 8;
@@ -524,7 +524,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     Type *ET = A[0].T->isPointer() ? A[0].T->param(0) : nullptr;
     if (!ET)
-      return fault("atomic_add of a " + A[0].T->str());
+      return fault("atomic_add of " + withArticle(A[0].T->str()));
     BuiltinOutcome Old = load(*Ctx.Mem, ET, A[0].Bits, "atomic_add");
     if (!std::holds_alternative<Value>(Old))
       return Old;

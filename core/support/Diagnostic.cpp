@@ -198,4 +198,10 @@ std::vector<Diagnostic> takeDiagnostics(llvm::Error E) {
   return Out;
 }
 
+std::string withArticle(std::string_view Noun) {
+  bool Vowel = !Noun.empty() && std::string_view("AEIOaeio").find(Noun[0]) !=
+                                    std::string_view::npos;
+  return (Vowel ? "an " : "a ") + std::string(Noun);
+}
+
 } // namespace prism

@@ -105,4 +105,8 @@ inline llvm::Error makeDiagError(std::vector<Diagnostic> Ds) {
 /// diagnostic of kind "internal") and consumes it.
 std::vector<Diagnostic> takeDiagnostics(llvm::Error E);
 
+/// A type name with its article as a message says it: "an Int64", "an
+/// Any", "a Float32", "a UInt8" (said you-int).
+std::string withArticle(std::string_view Noun);
+
 } // namespace prism
