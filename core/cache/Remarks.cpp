@@ -4,6 +4,7 @@
 
 #include "cache/LineCorrelation.h"
 #include "codegen/LineMap.h"
+#include "codegen/Runtime.h"
 #include "prelude/Embedded.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -14,7 +15,10 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/Path.h"
 
 #include <array>
@@ -226,11 +230,83 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
   }
 }
 
+namespace {
+bool isBarrier(const llvm::Instruction &I) {
+  const auto *CB = llvm::dyn_cast<llvm::CallBase>(&I);
+  const llvm::Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  if (!Callee)
+    return false;
+  switch (Callee->getIntrinsicID()) {
+  case llvm::Intrinsic::nvvm_barrier0:
+  case llvm::Intrinsic::amdgcn_s_barrier:
+    return true;
+  default:
+    return Callee->getName() == SyncThreadsHookName;
+  }
+}
+
+/// Whether every thread that enters From passes Barrier's block before it
+/// returns. Paths that throw end the launch and do not count (else a
+/// bounds check would put each barrier after it under a branch).
+bool mustPass(const llvm::BasicBlock *From, const llvm::BasicBlock *Barrier) {
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Seen;
+  llvm::SmallVector<const llvm::BasicBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    const llvm::BasicBlock *BB = Work.pop_back_val();
+    if (BB == Barrier || !Seen.insert(BB).second)
+      continue;
+    if (llvm::isa<llvm::ReturnInst>(BB->getTerminator()))
+      return false;
+    llvm::append_range(Work, llvm::successors(BB));
+  }
+  return true;
+}
+
+/// Whether the branch decides if a thread passes Bar, or how often: on one
+/// side every thread passes it, on the other some may return without (the
+/// barrier is control dependent on the branch). A loop's exit test with
+/// the barrier in its body is one.
+bool decidesBarrier(const llvm::BranchInst &Br, const llvm::Instruction &Bar) {
+  std::optional<bool> First;
+  for (const llvm::BasicBlock *Succ : llvm::successors(&Br)) {
+    bool Passes = mustPass(Succ, Bar.getParent());
+    if (First && *First != Passes)
+      return true;
+    First = Passes;
+  }
+  return false;
+}
+} // namespace
+
 void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
                           llvm::StringRef JobFunction,
                           std::vector<OptRemark> &Out) {
   for (llvm::Function &F : M) {
     std::vector<BranchDivergence> Branches = analyseBranches(F, W);
+    // A barrier that only some threads of a block reach hangs the block or
+    // synchronises the wrong threads, whatever the warps do: every
+    // thread-dependent branch counts, warp-uniform ones too.
+    std::vector<const llvm::Instruction *> Barriers;
+    if (!Branches.empty())
+      for (const llvm::Instruction &I : llvm::instructions(F))
+        if (isBarrier(I))
+          Barriers.push_back(&I);
+    for (const llvm::Instruction *Bar : Barriers)
+      for (const BranchDivergence &B : Branches) {
+        if (!decidesBarrier(llvm::cast<llvm::BranchInst>(*B.Inst), *Bar))
+          continue;
+          std::string Line;
+          if (const llvm::DebugLoc &DL = B.Inst->getDebugLoc())
+            Line = " (line " + std::to_string(DL.getLine()) + ")";
+          Out.push_back(analysisRemark(
+              RemarkKind::Missed, "prism-divergence", "BarrierUnderBranch",
+              "sync_threads() under a branch on the thread index" + Line +
+                  ": threads that skip it leave the rest of the block "
+                  "waiting, or synchronise the wrong threads (--device "
+                  "interp stops at it)",
+              F, Bar, JobFunction));
+        break; // one remark a barrier, naming the first such branch
+      }
     if (Branches.size() >= MaxBranchesPerFunction)
       Out.push_back(analysisRemark(
           RemarkKind::Analysis, "prism-divergence", "Limit",

@@ -41,6 +41,7 @@ struct Failure {
   bool IsException = false;
   std::string What; ///< exception type name, or the fault's message
   std::string Detail; ///< the exception's showerror text (ThrownException)
+  std::string Note;   ///< a fault's explanation, when it has one
   std::string File;
   unsigned Line = 0, Col = 0;
   uint32_t Thread[3] = {0, 0, 0}, Block[3] = {0, 0, 0};
@@ -118,11 +119,59 @@ private:
       }
       if (!Waiting)
         break;
+      if (!checkBarrier(Threads))
+        return Value();
       for (Thread &T : Threads)
         if (T.State == ThreadState::AtBarrier)
           T.State = ThreadState::Runnable;
     }
     return std::move(Threads.front().Result);
+  }
+
+  /// Where a thread waits: its frames' statements, innermost last (the
+  /// top frame's PC is already past its sync_threads()).
+  static std::vector<std::pair<const TypedCode *, uint32_t>>
+  barrierSite(const Thread &T) {
+    std::vector<std::pair<const TypedCode *, uint32_t>> Site;
+    for (const Frame &F : T.Stack)
+      Site.emplace_back(F.Code, F.PC);
+    return Site;
+  }
+
+  /// With some thread of the block at a barrier, every other one must wait
+  /// at the same sync_threads(): one that returned, or waits at another,
+  /// leaves a GPU's block hung or synchronised wrongly (CUDA allows a
+  /// barrier under a branch only where the branch goes the same way in
+  /// the whole block). Fails the launch at the first waiter's barrier.
+  bool checkBarrier(std::deque<Thread> &Threads) {
+    Thread *Waiter = nullptr;
+    const Thread *Other = nullptr;
+    for (const Thread &T : Threads)
+      if (T.State == ThreadState::AtBarrier && !Waiter)
+        Waiter = const_cast<Thread *>(&T);
+    for (const Thread &T : Threads)
+      if (T.State == ThreadState::Done ||
+          (T.State == ThreadState::AtBarrier &&
+           barrierSite(T) != barrierSite(*Waiter))) {
+        Other = &T;
+        break;
+      }
+    if (!Other)
+      return true;
+    std::string What =
+        "sync_threads() not reached by every thread of the block: thread " +
+        dim3Text(Other->Idx) +
+        (Other->State == ThreadState::Done
+             ? " returned without it"
+             : " waits at another sync_threads()");
+    Frame &Top = Waiter->Stack.back();
+    --Top.PC; // back on the sync_threads() call, to locate it
+    fail(*Waiter, false, std::move(What), &Top);
+    Failed->Note =
+        "on a GPU the block would hang or synchronise the wrong threads: a "
+        "barrier may sit under a branch only where the branch goes the same "
+        "way in the whole block (CUDA's rule for __syncthreads)";
+    return false;
   }
 
   void pushFrame(Thread &T, CodeInstance &CI, const std::vector<Value> &Call) {
@@ -433,6 +482,8 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
       Msg += " (thread " + dim3Text(F.Thread) + " of block " + dim3Text(F.Block) + ")";
     Msg += " in `" + Entry + "`";
     Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
+    if (!F.Note.empty())
+      D.note(F.Note);
     if (!F.File.empty() && F.Line > 0) {
       D.Loc.FileName = F.File;
       D.Loc.Line = F.Line;

@@ -166,6 +166,40 @@ TEST(InterpreterTest, BarriersOrderSharedMemory) {
   EXPECT_EQ(O.Launch.Args[0].str(), "Int32[20, 30, 40, 50, 60, 70, 80, 10]");
 }
 
+// CUDA's rule: a barrier under a branch only where the branch goes the same
+// way in the whole block. The interpreter stops at one that some threads
+// skip, or that threads reach at different sync_threads() calls.
+TEST(InterpreterTest, ABarrierSomeThreadsSkipFailsTheLaunch) {
+  Program P("function skip!(a::DeviceArray{Float32,1})\n"
+            " t = threadIdx().x\n if t <= 2\n  sync_threads()\n end\n"
+            " a[t] = 1.0f0\n return nothing\nend\n"
+            "function two!(a::DeviceArray{Float32,1})\n"
+            " t = threadIdx().x\n if t <= 2\n  sync_threads()\n else\n"
+            "  sync_threads()\n end\n a[t] = 1.0f0\n return nothing\nend\n");
+  RunOutcome O = P.run("skip!(zeros(Float32, 4))", {}, {4, 1, 1});
+  ASSERT_FALSE(O.ok());
+  const Diagnostic &D = O.Diagnostics[0];
+  EXPECT_NE(D.Message.find("sync_threads() not reached by every thread of the "
+                           "block: thread (3, 1, 1) returned without it"),
+            std::string::npos)
+      << D.Message;
+  EXPECT_EQ(D.Loc.Line, 4u);
+  EXPECT_EQ(D.Loc.Col, 3u);
+  ASSERT_FALSE(D.Notes.empty());
+  EXPECT_NE(D.Notes[0].Message.find("CUDA's rule"), std::string::npos);
+
+  O = P.run("two!(zeros(Float32, 4))", {}, {4, 1, 1});
+  ASSERT_FALSE(O.ok());
+  EXPECT_NE(O.Diagnostics[0].Message.find(
+                "thread (3, 1, 1) waits at another sync_threads()"),
+            std::string::npos)
+      << O.Diagnostics[0].Message;
+
+  // All threads at one barrier, each time: fine, however many rounds.
+  O = P.run("skip!(zeros(Float32, 2))", {}, {2, 1, 1});
+  EXPECT_TRUE(O.ok()) << (O.Diagnostics.empty() ? "" : O.Diagnostics[0].Message);
+}
+
 TEST(InterpreterTest, ExceptionsAreLocatedInTheUsersCode) {
   Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
             " return a[i]\nend\n");

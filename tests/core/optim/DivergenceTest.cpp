@@ -196,6 +196,50 @@ TEST_F(DivergenceTest, ACompileReportsThemAsRemarks) {
   EXPECT_EQ(countBranchRemarks(C.Report->Remarks).total(), 0u);
 }
 
+// A barrier that only some threads reach (under `if t <= 16`, or in a loop
+// that runs t times) is a remark of its own on ptx and gcn; a reduction's
+// barriers, after a branch on the thread index or behind bounds checks
+// that throw, are not.
+TEST_F(DivergenceTest, BarriersUnderABranchOnTheThreadIndexAreRemarks) {
+  loadText("bar.jl", R"(function under_if!(a::DeviceArray{Float32,1})
+    t = threadIdx().x
+    if t <= 16
+        sync_threads()
+    end
+    a[t] = 1.0f0
+    return
+end
+function in_loop!(a::DeviceArray{Float32,1})
+    t = threadIdx().x
+    for k in 1:t
+        sync_threads()
+    end
+    a[t] = 1.0f0
+    return
+end
+)" + std::string(Source));
+  auto Barriers = [&](const char *Target, const std::string &Sig) {
+    CompileResult C = compileFor(Target, Sig, Stage::LLVMOpt);
+    EXPECT_TRUE(C.ok()) << diags(*C.Report);
+    std::vector<unsigned> Lines;
+    for (const OptRemark &M : C.Report->Remarks)
+      if (M.Name == "BarrierUnderBranch") {
+        EXPECT_EQ(M.Kind, RemarkKind::Missed);
+        if (!M.Origin.Frames.empty())
+          Lines.push_back(M.Origin.Frames.back().Line);
+      }
+    return Lines;
+  };
+  for (const char *T : {"ptx", "gcn"}) {
+    SCOPED_TRACE(T);
+    EXPECT_EQ(Barriers(T, "under_if!(DeviceArray{Float32,1})"),
+              std::vector<unsigned>{4});
+    EXPECT_EQ(Barriers(T, "in_loop!(DeviceArray{Float32,1})"),
+              std::vector<unsigned>{12});
+    EXPECT_TRUE(Barriers(T, InterleavedSig).empty());
+  }
+}
+
 // AMD GPUs run wavefronts of 64 before gfx10 and of 32 from gfx10 on, as
 // the backend's own asm says: the same tree reduction splits wavefront 0 of
 // gfx90a from s = 32 on, one round earlier than a warp of 32. The loop's
