@@ -621,12 +621,23 @@ int runReport(const CommandOptions &O) {
                  << "\n";
     return ExitOk;
   }
+  // The assembly's symbol where the backend renamed the entry (PTX has no
+  // `!` in names: julia_saxpy! is julia_saxpy_ there).
+  std::string AsmEntry;
+  if (llvm::Expected<const Target *> T = lookupTarget(R.Target)) {
+    std::string Sym = (*T)->asmSymbol(R.EntryName);
+    if (Sym != R.EntryName)
+      AsmEntry = " (" + Sym + " in the assembly)";
+  } else {
+    llvm::consumeError(T.takeError());
+  }
   llvm::outs() << R.Signature << "\n  target " << R.Target << " " << R.Arch
                << ", O" << R.OptLevel << (R.Kernel ? ", kernel" : "")
                << (R.Bounds == CheckBounds::Auto
                        ? std::string()
                        : std::string(", check-bounds=") + checkBoundsName(R.Bounds))
-               << ", entry " << R.EntryName << ", world " << R.World << "\n\n";
+               << ", entry " << R.EntryName << AsmEntry << ", world "
+               << R.World << "\n\n";
   llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
                                 "stage", "time ms", "allocs", "alloc bytes",
                                 "lines");

@@ -240,6 +240,17 @@ TEST(ReflectionCli, NativePipelineSplitsTheBlockLoopAtTheGuard) {
   EXPECT_TRUE(has(R.Out, "guard.split.k")) << R.Out;
 }
 
+// The entry's LLVM name, and the PTX symbol the backend made of it.
+TEST(ReflectionCli, ReportNamesTheEntryAsTheAssemblyDoes) {
+  auto R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "entry julia_saxpy! (julia_saxpy_ in the assembly)"))
+      << R.Out;
+  R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "native"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "entry julia_saxpy!, world")) << R.Out;
+}
+
 TEST(ReflectionCli, ReportJson) {
   auto R = runPrism({"report", example("saxpy.jl"), Saxpy, "--json"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
