@@ -46,27 +46,31 @@ public:
       LineOrigin O;
       O.Frames.push_back({SP->getName().str(), SP->getFilename().str(),
                           SP->getLine(), 0});
-      record(OS, std::move(O), /*NextLine=*/true);
+      record(OS, std::move(O), /*Header=*/true);
     }
   }
   void emitInstructionAnnot(const llvm::Instruction *I,
                             llvm::formatted_raw_ostream &OS) override {
     if (const llvm::DILocation *L = I->getDebugLoc().get())
-      record(OS, lineOriginOf(L), /*NextLine=*/false);
+      record(OS, lineOriginOf(L), /*Header=*/false);
   }
 
-  std::vector<std::pair<size_t, LineOrigin>> Recorded;
+  struct Entry {
+    size_t Line;
+    LineOrigin Origin;
+    /// A function's: the printer writes its `; Function Attrs:` comment
+    /// lines after the annotation, then `define`, which the origin is for.
+    bool Header;
+  };
+  std::vector<Entry> Recorded;
 
 private:
-  void record(llvm::formatted_raw_ostream &OS, LineOrigin O, bool NextLine) {
+  void record(llvm::formatted_raw_ostream &OS, LineOrigin O, bool Header) {
     OS.flush();
     for (; Scanned < Out.size(); ++Scanned)
       if (Out[Scanned] == '\n')
         ++Line;
-    // Function annotations come before `define`; instruction annotations
-    // are emitted at the start of the instruction's own line.
-    (void)NextLine;
-    Recorded.emplace_back(Line, std::move(O));
+    Recorded.push_back({Line, std::move(O), Header});
   }
 
   const std::string &Out;
@@ -89,9 +93,19 @@ std::string printModuleWithLines(const llvm::Module &M,
   if (!Text.empty() && Text.back() != '\n')
     ++NumLines;
   Lines.assign(NumLines, {});
-  for (auto &[Line, O] : Rec.Recorded)
+  std::vector<size_t> Starts{0};
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      Starts.push_back(I + 1);
+  for (LineRecorder::Entry &E : Rec.Recorded) {
+    size_t Line = E.Line;
+    // Past the function's comment lines, onto `define`.
+    while (E.Header && Line + 1 < NumLines && Starts[Line] < Text.size() &&
+           Text[Starts[Line]] == ';')
+      ++Line;
     if (Line < Lines.size())
-      Lines[Line] = std::move(O);
+      Lines[Line] = std::move(E.Origin);
+  }
   return Text;
 }
 

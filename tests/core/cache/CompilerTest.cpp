@@ -343,6 +343,26 @@ TEST_F(CompilerE2E, LLVMIRLinesMapThroughInlining) {
   }
   EXPECT_TRUE(Inlined);
   EXPECT_TRUE(Line5);
+
+  // A function's origin is on its `define` line, not on the `; Function
+  // Attrs:` comment the printer writes before it.
+  for (Stage S : {Stage::LLVMRaw, Stage::LLVMOpt}) {
+    const StageOutput &Out = R.Report->stage(S);
+    if (!Out.Present)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 0> Text;
+    llvm::StringRef(Out.Text).split(Text, '\n');
+    unsigned Defines = 0;
+    for (size_t I = 0; I < Text.size() && I < Out.Lines.size(); ++I) {
+      if (Text[I].startswith("; Function Attrs"))
+        EXPECT_TRUE(Out.Lines[I].Frames.empty()) << Text[I].str();
+      if (Text[I].startswith("define") && Text[I].contains("saxpy")) {
+        ++Defines;
+        EXPECT_FALSE(Out.Lines[I].Frames.empty()) << Text[I].str();
+      }
+    }
+    EXPECT_GE(Defines, 1u);
+  }
 }
 
 TEST_F(CompilerE2E, StagesFireHooksInOrderWithTimingsAndAllocations) {
