@@ -116,6 +116,12 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
   const float RowH = ImGui::GetTextLineHeight();
   ImDrawList *DL = ImGui::GetWindowDrawList();
   ImU32 Bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+  // A failed job stopped in the first stage that did not finish.
+  std::optional<size_t> FailedAt;
+  if (!R.ok())
+    for (size_t I = 0; I < R.Stages.size() && !FailedAt; ++I)
+      if (!R.Stages[I].Present)
+        FailedAt = I;
   for (size_t I = 0; I < R.Stages.size(); ++I) {
     const StageOutput &S = R.Stages[I];
     ImGui::TextUnformatted(stageName(Stage(I)));
@@ -137,10 +143,20 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
     if (S.Present)
       ImGui::Text("%7.2f ms  %s allocs", S.Measure.WallMs,
                   humanCount(S.Measure.Allocs.Count).c_str());
+    else if (FailedAt == I)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error),
+                         "failed");
     else
       ImGui::TextDisabled("did not run");
   }
   ImGui::Separator();
+  if (FailedAt) {
+    ImGui::TextWrapped("the job stopped in %s with %zu error%s: Source ▸ "
+                       "diagnostics has them",
+                       stageName(Stage(*FailedAt)), R.Diagnostics.size(),
+                       R.Diagnostics.size() == 1 ? "" : "s");
+    return;
+  }
   ImGui::Text("total %.2f ms, %s allocations", totalWallMs(R),
               humanCount(totalAllocs(R)).c_str());
   // Why these differ from `prism report`'s: the jobs of a session share
@@ -184,7 +200,12 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
         ImGui::TextUnformatted(Value.c_str());
     };
     char B[64];
-    Row("hits", humanCount(C.Hits));
+    // The cache's own count includes the lookups timed for "time per hit";
+    // the Jobs column counts this session's launches and recompiles only.
+    Row("hits", humanCount(C.Hits) +
+                    (C.HitProbes ? " (" + humanCount(C.HitProbes) +
+                                       " timed lookups)"
+                                 : std::string()));
     Row("misses", humanCount(C.Misses));
     Row("compiles", humanCount(C.Compiles));
     Row("invalidations", humanCount(C.Invalidations));
