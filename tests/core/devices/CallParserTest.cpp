@@ -58,6 +58,10 @@ TEST(CallParser, Table) {
        "DeviceArray{UInt8,1} UInt8[0x00, 0x01, 0xff]"},
       {"f(Float32[1, 2.5])", "f", "DeviceArray{Float32,1} Float32[1.0, 2.5]"},
       {"f(Int[])", "f", "DeviceArray{Int64,1} Int64[]"},
+      // Base's float constants, as Julia prints them.
+      {"f(NaN, -Inf, Inf32, NaN32)", "f",
+       "Float64 NaN | Float64 -Inf | Float32 Inf32 | Float32 NaN32"},
+      {"f(Float32[1, Inf32])", "f", "DeviceArray{Float32,1} Float32[1.0, Inf]"},
   };
   for (const Row &R : Rows) {
     SCOPED_TRACE(R.Call);
