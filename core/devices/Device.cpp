@@ -97,6 +97,11 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
     D.note(E.Detail);
     return D;
   }
+  // Julia's showerror of an exception that holds no values.
+  if (static_cast<ThrowKind>(E.Kind) == ThrowKind::DivideError) {
+    D.note("DivideError: integer division error");
+    return D;
+  }
   D.note(std::string("exception kind: ") +
          throwKindName(static_cast<ThrowKind>(E.Kind)));
   return D;
