@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "infer/InferenceImpl.h"
+#include "prelude/Embedded.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -480,6 +481,7 @@ InferenceEngine::inferToplevel(std::span<const FunctionSpec> Specs, World W) {
         D.Backtrace.push_back(
             {std::string(Up->MI->Def->Name.str()), callSiteIn(*Up, C->MI)});
       }
+      placeInUserCode(D, isPreludePath);
       Diags.push_back(std::move(D));
     }
   if (!Diags.empty())

@@ -204,4 +204,15 @@ std::string withArticle(std::string_view Noun) {
   return (Vowel ? "an " : "a ") + std::string(Noun);
 }
 
+void placeInUserCode(Diagnostic &D,
+                     bool (*Library)(std::string_view FileName)) {
+  if (D.Loc.FileName.empty() || !Library(D.Loc.FileName))
+    return;
+  for (const BacktraceFrame &F : D.Backtrace)
+    if (!F.Loc.FileName.empty() && F.Loc.known() && !Library(F.Loc.FileName)) {
+      D.Loc = F.Loc;
+      return;
+    }
+}
+
 } // namespace prism

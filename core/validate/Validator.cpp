@@ -99,6 +99,7 @@ private:
         break;
       D.Backtrace.push_back({functionName(*Cur), stmtLoc(*Cur, It->second.Stmt)});
     }
+    placeInUserCode(D, isPreludePath);
     Out.push_back(std::move(D));
   }
 
