@@ -219,16 +219,46 @@ private:
     LineCol LC = File->lineCol(Offset);
     return std::to_string(LC.Line) + ":" + std::to_string(LC.Col);
   }
+  /// The column of the first non-blank character of Offset's line.
+  uint32_t indentOf(uint32_t Offset) const {
+    std::string_view Text = File->text();
+    size_t Begin = Text.rfind('\n', Offset ? Offset - 1 : 0);
+    Begin = Begin == std::string_view::npos || Offset == 0 ? 0 : Begin + 1;
+    size_t First = Text.find_first_not_of(" \t", Begin);
+    return File->lineCol(uint32_t(std::min(First, size_t(Offset)))).Col;
+  }
   /// `end` closing the construct that started with keyword token Start.
   bool expectEnd(const Token &Start) {
     if (tok().isKw("end")) {
+      // An `end` indented less than its block's line probably belongs to
+      // an outer block: remembered for a missing `end` found later.
+      if (!Misindented && File->lineCol(tok().Begin).Line !=
+                              File->lineCol(Start.Begin).Line &&
+          File->lineCol(tok().Begin).Col < indentOf(Start.Begin))
+        Misindented = {Start.Text, Start.Begin, tok().Begin};
       advance();
       return true;
     }
     error(tok().range(), "expected `end` to close `" + std::string(Start.Text) +
                              "` started at " + where(Start.Begin));
+    if (Misindented && !Out.Diags.empty() && Out.Diags.back().Message.find(
+                                                 "expected `end`") == 0)
+      Out.Diags.back().note(
+          "the `end` at " + where(Misindented->End) + " closes the `" +
+              std::string(Misindented->Keyword) + "` at " +
+              where(Misindented->Start) +
+              ", though it is indented as an outer block's: is an `end` "
+              "missing before it?",
+          DiagLoc::fromRange(File, {Misindented->Start,
+                                    Misindented->Start +
+                                        uint32_t(Misindented->Keyword.size())}));
     return false;
   }
+  struct MisindentedEnd {
+    std::string_view Keyword;
+    uint32_t Start, End;
+  };
+  std::optional<MisindentedEnd> Misindented;
   bool expect(Tok K, const char *What) {
     if (tok().is(K)) {
       advance();

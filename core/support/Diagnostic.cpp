@@ -57,6 +57,10 @@ static void renderSourceLine(llvm::raw_ostream &OS, const DiagLoc &L,
     return;
   constexpr uint32_t Before = 60, Width = 160;
   std::string_view Text = L.File->lineText(L.Line);
+  // A blank line (the end of the file, where an `end` was missing) shows
+  // nothing a caret could point at.
+  if (Text.find_first_not_of(" \t\r") == std::string_view::npos)
+    return;
   const uint32_t First = L.Col > Before ? L.Col - Before : 1;
   const uint32_t Last = First + Width; // exclusive, in columns
   // Byte offsets of columns First and Last (a column is a code point).
