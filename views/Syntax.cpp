@@ -211,7 +211,20 @@ void tokenizeLine(std::string_view L, Syntax S, std::vector<Token> &Out) {
         else if (isLLVMType(W))
           K = TokenKind::Type;
       } else if (S == Syntax::Julia) {
-        if (oneOf(W, JuliaKeywords))
+        bool Annotation = I >= 2 && L[I - 1] == ':' && L[I - 2] == ':';
+        if (Annotation && (W == "Any" || W == "Union")) {
+          // The whole `Union{...}`, braces balanced.
+          K = TokenKind::Unstable;
+          for (int Depth = 0; W == "Union" && E < N; ++E) {
+            Depth += L[E] == '{';
+            if (L[E] == '}' && --Depth <= 0) {
+              ++E;
+              break;
+            }
+            if (Depth == 0)
+              break;
+          }
+        } else if (oneOf(W, JuliaKeywords))
           K = TokenKind::Keyword;
         else if (std::isupper((unsigned char)W[0]))
           K = TokenKind::Type;

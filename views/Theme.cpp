@@ -23,6 +23,7 @@ static Palette makeDark() {
   T(TokenKind::Mnemonic, 0x569cd6);
   T(TokenKind::Register, 0x9cdcfe);
   T(TokenKind::Directive, 0xc586c0);
+  T(TokenKind::Unstable, 0xf14c4c);
   P.Text = rgb(0xd4d4d4);
   P.Muted = rgb(0x8a8f98);
   P.LineNumber = rgb(0x5a5f68);
@@ -65,6 +66,7 @@ static Palette makeLight() {
   T(TokenKind::Mnemonic, 0x0550ae);
   T(TokenKind::Register, 0x116329);
   T(TokenKind::Directive, 0x8250df);
+  T(TokenKind::Unstable, 0xcf222e);
   P.Text = rgb(0x1f2328);
   P.Muted = rgb(0x6e7781);
   P.LineNumber = rgb(0xa0a7b0);

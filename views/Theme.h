@@ -16,7 +16,7 @@ enum class ThemeKind : uint8_t { Dark, Light };
 
 struct Palette {
   bool Dark = true;
-  ImU32 Tokens[int(TokenKind::Directive) + 1] = {};
+  ImU32 Tokens[int(TokenKind::Unstable) + 1] = {};
   ImU32 Text = 0, Muted = 0, LineNumber = 0, LineNumberHot = 0;
   ImU32 HoverRow = 0, SelectedRow = 0, FindMatch = 0, FindCurrent = 0;
   ImU32 DiffAddedBg = 0, DiffRemovedBg = 0, DiffAddedText = 0,

@@ -17,7 +17,7 @@ std::string tokens(std::string_view Line, Syntax S) {
   tokenizeLine(Line, S, T);
   static const char *Names[] = {"text", "kw", "type", "comment", "value",
                                 "global", "num", "str", "label", "meta",
-                                "op", "reg", "dir"};
+                                "op", "reg", "dir", "unstable"};
   std::string Out;
   for (const Token &X : T) {
     if (!Out.empty())
@@ -81,6 +81,16 @@ TEST(Syntax, TypedIR) {
                    Syntax::Julia),
             "text:│ value:%13 kw:invoke type:Main.axpy text:a type:Float32 value:%11 "
             "type:Float32 type:Float32 comment:# l7");
+}
+
+// What code_warntype marks: an annotation inference left non-concrete.
+TEST(Syntax, TypedIRMarksNonConcreteAnnotations) {
+  EXPECT_EQ(tokens("│   %4 = Base.add(acc::Union{Float32, Int64}, 1)::Any",
+                   Syntax::Julia),
+            "text:│ value:%4 type:Base.add text:acc "
+            "unstable:Union{Float32, Int64} num:1 unstable:Any");
+  // Not an annotation: a name, as in `Union{...}` constructed by a call.
+  EXPECT_EQ(tokens("  Union", Syntax::Julia), "type:Union");
 }
 
 TEST(Syntax, StageSyntaxFollowsTarget) {
