@@ -330,10 +330,19 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
                       describeMultiprocessor(R.Arch, L).c_str(), L.sharedWord(),
                       Block);
 
+  // The answer first, above the chart: a short panel scrolls the chart's
+  // foot out of sight, not this.
+  if (Best)
+    ImGui::Text("highest %.0f%% from %d threads per %s", Best->fraction() * 100,
+                Best->BlockSize, Block);
+  else
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
+                       "no %s size can launch: %s", Block,
+                       Occ.front().Why.c_str());
   float W = ImGui::GetContentRegionAvail().x;
-  // Room below for the axis, the legend, the Run form's line (often two)
-  // and the best point.
-  float Below = ((AtLaunch ? 5.2f : 3.2f) + (OccNote.empty() ? 0 : 2)) *
+  // Room below for the axis, the legend and the Run form's line (often
+  // two).
+  float Below = ((AtLaunch ? 4.2f : 2.2f) + (OccNote.empty() ? 0 : 2)) *
                 ImGui::GetTextLineHeightWithSpacing();
   float H = std::clamp(ImGui::GetContentRegionAvail().y - Below, 40.0f, 120.0f);
   ImVec2 P = ImGui::GetCursorScreenPos();
@@ -431,13 +440,7 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
                        Line.c_str());
     ImGui::PopStyleColor();
   }
-  if (Best)
-    ImGui::Text("highest %.0f%% from %d threads per %s", Best->fraction() * 100,
-                Best->BlockSize, Block);
-  else
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C.Error),
-                       "no %s size can launch: %s", Block,
-                       Occ.front().Why.c_str());
+
   if (!OccNote.empty())
     ImGui::TextWrapped("%s", OccNote.c_str());
 }
