@@ -3,6 +3,7 @@
 #include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
 #include "infer/Inference.h"
+#include "targets/Target.h"
 #include "types/Loader.h"
 
 #include <map>
@@ -43,6 +44,13 @@ CompiledJob failed(const JobSpec &S, llvm::Error E) {
   R->Signature = S.Signature;
   R->Target = S.Target;
   R->Arch = S.Arch;
+  // The arch the job would have compiled for, as a successful one shows.
+  if (R->Arch.empty()) {
+    if (llvm::Expected<const Target *> T = lookupTarget(S.Target))
+      R->Arch = (*T)->defaultArch();
+    else
+      llvm::consumeError(T.takeError());
+  }
   R->OptLevel = S.OptLevel;
   R->Diagnostics = takeDiagnostics(std::move(E));
   CompiledJob J;
