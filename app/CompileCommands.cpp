@@ -635,9 +635,10 @@ int runReport(const CommandOptions &O) {
                << ", O" << R.OptLevel << (R.Kernel ? ", kernel" : "")
                << (R.Bounds == CheckBounds::Auto
                        ? std::string()
-                       : std::string(", check-bounds=") + checkBoundsName(R.Bounds))
-               << ", entry " << R.EntryName << AsmEntry << ", world "
-               << R.World << "\n\n";
+                       : std::string(", check-bounds=") +
+                             checkBoundsName(R.Bounds))
+               << ", entry " << R.EntryName << AsmEntry << ", world " << R.World
+               << "\n\n";
   llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
                                 "stage", "time ms", "allocs", "alloc bytes",
                                 "lines");

@@ -354,8 +354,8 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
     ImGui::TextDisabled("%s", Status.c_str());
     ImGui::SameLine(0, 0);
     if (Snap.StatusIsError)
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error),
-                         "%s", Message.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Error), "%s",
+                         Message.c_str());
     else
       ImGui::TextDisabled("%s", Message.c_str());
     ImGui::SameLine(0, 0);

@@ -202,10 +202,10 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     char B[64];
     // The cache's own count includes the lookups timed for "time per hit";
     // the Jobs column counts this session's launches and recompiles only.
-    Row("hits", humanCount(C.Hits) +
-                    (C.HitProbes ? " (" + humanCount(C.HitProbes) +
-                                       " timed lookups)"
-                                 : std::string()));
+    Row("hits",
+        humanCount(C.Hits) +
+            (C.HitProbes ? " (" + humanCount(C.HitProbes) + " timed lookups)"
+                         : std::string()));
     Row("misses", humanCount(C.Misses));
     Row("compiles", humanCount(C.Compiles));
     Row("invalidations", humanCount(C.Invalidations));

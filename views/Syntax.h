@@ -37,9 +37,7 @@ enum class TokenKind : uint8_t {
   Mnemonic,  ///< asm instruction (`ld.global.f32`, `v_add_f32_e32`)
   Register,  ///< %r1, %rax, v0, s[4:5], r1
   Directive, ///< .reg, .loc, .section
-  /// A typed-IR annotation inference could not make concrete (`::Any`,
-  /// `::Union{Float32, Int64}`), marked as `code_warntype` marks it.
-  Unstable,
+  Unstable,  ///< typed IR's `::Any`, `::Union{...}` (code_warntype's red)
 };
 
 struct Token {

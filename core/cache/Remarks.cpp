@@ -14,8 +14,8 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
-#include "llvm/IR/Instruction.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -295,16 +295,16 @@ void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
       for (const BranchDivergence &B : Branches) {
         if (!decidesBarrier(llvm::cast<llvm::BranchInst>(*B.Inst), *Bar))
           continue;
-          std::string Line;
-          if (const llvm::DebugLoc &DL = B.Inst->getDebugLoc())
-            Line = " (line " + std::to_string(DL.getLine()) + ")";
-          Out.push_back(analysisRemark(
-              RemarkKind::Missed, "prism-divergence", "BarrierUnderBranch",
-              "sync_threads() under a branch on the thread index" + Line +
-                  ": threads that skip it leave the rest of the block "
-                  "waiting, or synchronise the wrong threads (--device "
-                  "interp stops at it)",
-              F, Bar, JobFunction));
+        std::string Line;
+        if (const llvm::DebugLoc &DL = B.Inst->getDebugLoc())
+          Line = " (line " + std::to_string(DL.getLine()) + ")";
+        Out.push_back(analysisRemark(
+            RemarkKind::Missed, "prism-divergence", "BarrierUnderBranch",
+            "sync_threads() under a branch on the thread index" + Line +
+                ": threads that skip it leave the rest of the block "
+                "waiting, or synchronise the wrong threads (--device "
+                "interp stops at it)",
+            F, Bar, JobFunction));
         break; // one remark a barrier, naming the first such branch
       }
     if (Branches.size() >= MaxBranchesPerFunction)

@@ -60,10 +60,10 @@ llvm::FunctionCallee ModuleState::throwDetailHook() {
   llvm::Type *Ptr = llvm::PointerType::get(Ctx, Tgt.addressSpaces().Generic);
   llvm::FunctionCallee FC = M.getOrInsertFunction(
       ThrowDetailHookName,
-      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
-                              {Ptr, llvm::Type::getInt32Ty(Ctx),
-                               llvm::Type::getInt32Ty(Ctx)},
-                              /*isVarArg=*/true));
+      llvm::FunctionType::get(
+          llvm::Type::getVoidTy(Ctx),
+          {Ptr, llvm::Type::getInt32Ty(Ctx), llvm::Type::getInt32Ty(Ctx)},
+          /*isVarArg=*/true));
   if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
     Fn->addFnAttr(llvm::Attribute::Cold);
     Fn->addFnAttr(llvm::Attribute::NoUnwind);
@@ -652,8 +652,8 @@ void FunctionEmitter::emitThrowDetail(unsigned Col, Type *ExcType,
   if (T)
     Args.push_back(MS.stringConstant(T->Text));
   else
-    Args.push_back(llvm::ConstantPointerNull::get(llvm::PointerType::get(
-        MS.Ctx, MS.Tgt.addressSpaces().Generic)));
+    Args.push_back(llvm::ConstantPointerNull::get(
+        llvm::PointerType::get(MS.Ctx, MS.Tgt.addressSpaces().Generic)));
   Args.push_back(B.getInt32(Col));
   Args.push_back(B.getInt32(T ? Values.size() : 0));
   if (T)
@@ -973,8 +973,8 @@ void retargetThrowLocations(llvm::Module &M) {
       Call->setArgOperand(2, Str);
       Call->setArgOperand(3, B.getInt32(L->getLine()));
       // The column travels in the detail call just before (native only).
-      if (auto *Detail = llvm::dyn_cast_or_null<llvm::CallInst>(
-              Call->getPrevNode());
+      if (auto *Detail =
+              llvm::dyn_cast_or_null<llvm::CallInst>(Call->getPrevNode());
           Detail && Detail->getCalledFunction() &&
           Detail->getCalledFunction()->getName() == ThrowDetailHookName &&
           Detail->arg_size() >= 3)

@@ -93,8 +93,8 @@ private:
   /// value, gives its showerror text on targets that pass it.
   void emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc = nullptr);
   /// Throws the exception named TypeName (`TypeError`) at statement I.
-  void emitThrow(unsigned I, std::string_view TypeName,
-                 Type *ExcType = nullptr, llvm::Value *Exc = nullptr);
+  void emitThrow(unsigned I, std::string_view TypeName, Type *ExcType = nullptr,
+                 llvm::Value *Exc = nullptr);
   /// `prism_throw_detail`: the column, and Exc's scalars where it has a
   /// showerror template.
   void emitThrowDetail(unsigned Col, Type *ExcType, llvm::Value *Exc);

@@ -114,8 +114,7 @@ private:
         size_t E = P + Name.size();
         if ((P == 0 || !IsIdent(Text[P - 1])) &&
             (E >= Text.size() || !IsIdent(Text[E])))
-          return DiagLoc::fromRange(F.Src->File,
-                                    {uint32_t(P), uint32_t(E)});
+          return DiagLoc::fromRange(F.Src->File, {uint32_t(P), uint32_t(E)});
       }
     }
     return locOf(PC);
@@ -195,9 +194,10 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
     if (auto L = E.resolveGlobal(V.Name, F.Src->File))
       return *L;
     F.UndefinedNames.push_back(V.Name);
-    error(PC, Diagnostic::error("undef-var",
-                                "`" + std::string(V.Name.str()) + "` not defined",
-                                locOfName(PC, V.Name.str())));
+    error(PC,
+          Diagnostic::error("undef-var",
+                            "`" + std::string(V.Name.str()) + "` not defined",
+                            locOfName(PC, V.Name.str())));
     return bottomLattice();
   }
   }

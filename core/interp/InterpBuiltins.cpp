@@ -361,7 +361,8 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     const Value &X = A[0];
     if (!X.T || !(X.T->isStruct() || X.T->isTuple()))
-      return fault("getfield of " + (X.T ? withArticle(X.T->str()) : std::string("?")));
+      return fault("getfield of " +
+                   (X.T ? withArticle(X.T->str()) : std::string("?")));
     int Field = -1;
     const IRValue &FArg = S.Args[2];
     if (FArg.K == IRValue::Const && FArg.C.K == ConstValue::Sym)
@@ -504,7 +505,8 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     Type *ET = A[0].T->isPointer() ? A[0].T->param(0) : nullptr;
     if (!ET)
-      return fault(std::string(builtinName(B)) + " of " + withArticle(A[0].T->str()));
+      return fault(std::string(builtinName(B)) + " of " +
+                   withArticle(A[0].T->str()));
     const Value &Idx = A[IsSet ? 2 : 1];
     int64_t K = sext(Idx.Bits, width(Idx.T));
     uint64_t Bytes = (ET->bitWidth() + 7) / 8;

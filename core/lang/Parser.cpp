@@ -232,8 +232,8 @@ private:
     if (tok().isKw("end")) {
       // An `end` indented less than its block's line probably belongs to
       // an outer block: remembered for a missing `end` found later.
-      if (!Misindented && File->lineCol(tok().Begin).Line !=
-                              File->lineCol(Start.Begin).Line &&
+      if (!Misindented &&
+          File->lineCol(tok().Begin).Line != File->lineCol(Start.Begin).Line &&
           File->lineCol(tok().Begin).Col < indentOf(Start.Begin))
         Misindented = {Start.Text, Start.Begin, tok().Begin};
       advance();
@@ -241,17 +241,18 @@ private:
     }
     error(tok().range(), "expected `end` to close `" + std::string(Start.Text) +
                              "` started at " + where(Start.Begin));
-    if (Misindented && !Out.Diags.empty() && Out.Diags.back().Message.find(
-                                                 "expected `end`") == 0)
+    if (Misindented && !Out.Diags.empty() &&
+        Out.Diags.back().Message.find("expected `end`") == 0)
       Out.Diags.back().note(
           "the `end` at " + where(Misindented->End) + " closes the `" +
               std::string(Misindented->Keyword) + "` at " +
               where(Misindented->Start) +
               ", though it is indented as an outer block's: is an `end` "
               "missing before it?",
-          DiagLoc::fromRange(File, {Misindented->Start,
-                                    Misindented->Start +
-                                        uint32_t(Misindented->Keyword.size())}));
+          DiagLoc::fromRange(
+              File,
+              {Misindented->Start,
+               Misindented->Start + uint32_t(Misindented->Keyword.size())}));
     return false;
   }
   struct MisindentedEnd {

@@ -109,8 +109,7 @@ std::vector<Diagnostic> takeDiagnostics(llvm::Error E);
 /// the user's code, where Library(file name) says its own is not (an
 /// error inside the prelude's CuStaticSharedArray is the user's call of
 /// it; the stacktrace still names every frame).
-void placeInUserCode(Diagnostic &D,
-                     bool (*Library)(std::string_view FileName));
+void placeInUserCode(Diagnostic &D, bool (*Library)(std::string_view FileName));
 
 /// A type name with its article as a message says it: "an Int64", "an
 /// Any", "a Float32", "a UInt8" (said you-int).

@@ -155,8 +155,9 @@ private:
       for (unsigned I = 0; I < C.Code.size(); ++I)
         if (C.Code[I].K == StmtKind::Return && I < C.ArgTypes.size() &&
             !C.ArgTypes[I].empty() && C.ArgTypes[I][0].T)
-          Notes.push_back({"returns " + withArticle(C.ArgTypes[I][0].T->str()) + " here",
-                           stmtLoc(CI, I)});
+          Notes.push_back(
+              {"returns " + withArticle(C.ArgTypes[I][0].T->str()) + " here",
+               stmtLoc(CI, I)});
       report(CI, methodLoc(CI), "non-concrete",
              "`" + functionName(CI) + "` returns a value of non-concrete type " +
                  CI.ReturnType->str(),

@@ -257,7 +257,8 @@ TEST(DevicesForm, ComparesTwoDevicesResults) {
   RunResult Bpf, Refused;
   Bpf.Ok = Bpf.Ran = true;
   Bpf.Call = Refused.Call = "f(UInt8[1, 2])";
-  Refused.Summary = "CALL:1:1: error: no method matching f(::DeviceArray{UInt8, 1})\n";
+  Refused.Summary =
+      "CALL:1:1: error: no method matching f(::DeviceArray{UInt8, 1})\n";
   C = compareRuns("bpf", Bpf, "interp", Refused);
   EXPECT_FALSE(C.Comparable);
   EXPECT_EQ(C.Detail, "interp could not run this call: no method matching "

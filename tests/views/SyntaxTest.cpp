@@ -15,9 +15,9 @@ namespace {
 std::string tokens(std::string_view Line, Syntax S) {
   std::vector<Token> T;
   tokenizeLine(Line, S, T);
-  static const char *Names[] = {"text", "kw", "type", "comment", "value",
-                                "global", "num", "str", "label", "meta",
-                                "op", "reg", "dir", "unstable"};
+  static const char *Names[] = {"text",   "kw",  "type", "comment", "value",
+                                "global", "num", "str",  "label",   "meta",
+                                "op",     "reg", "dir",  "unstable"};
   std::string Out;
   for (const Token &X : T) {
     if (!Out.empty())

@@ -278,9 +278,8 @@ TEST_F(CompilerE2E, DebugInfoNone) {
 // stack, not from !dbg.
 TEST_F(CompilerE2E, DebugInfoNoneKeepsThrowSitesAtTheUsersLine) {
   loadExample("exceptions.jl");
-  CompileResult R = compileSig("shift!(DeviceArray{Float32,1})",
-                               Stage::LLVMOpt, true, 2, {},
-                               DebugInfoLevel::None);
+  CompileResult R = compileSig("shift!(DeviceArray{Float32,1})", Stage::LLVMOpt,
+                               true, 2, {}, DebugInfoLevel::None);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   unsigned Line = exampleLine("exceptions.jl", "a[i + 1]");
   llvm::Function *Hook = R.Module->getFunction(ThrowHookName);

@@ -35,7 +35,8 @@ TEST(CallParser, Table) {
       {"f(0x0800, 0x00000001)", "f", "UInt16 0x0800 | UInt32 0x00000001"},
       {"f(UInt32(60), Float32(0.5), Int8(-2))", "f",
        "UInt32 0x0000003c | Float32 0.5f0 | Int8 -2"},
-      {"f(nothing, (1, 2.0f0))", "f", "Nothing nothing | Tuple{Int64,Float32} (1, 2.0f0)"},
+      {"f(nothing, (1, 2.0f0))", "f",
+       "Nothing nothing | Tuple{Int64,Float32} (1, 2.0f0)"},
       {"saxpy!(2.0f0, ones(Float32, 3), zeros(Float32, 3))", "saxpy!",
        "Float32 2.0f0 | DeviceArray{Float32,1} Float32[1.0, 1.0, 1.0] | "
        "DeviceArray{Float32,1} Float32[0.0, 0.0, 0.0]"},

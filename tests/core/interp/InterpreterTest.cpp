@@ -197,7 +197,8 @@ TEST(InterpreterTest, ABarrierSomeThreadsSkipFailsTheLaunch) {
 
   // All threads at one barrier, each time: fine, however many rounds.
   O = P.run("skip!(zeros(Float32, 2))", {}, {2, 1, 1});
-  EXPECT_TRUE(O.ok()) << (O.Diagnostics.empty() ? "" : O.Diagnostics[0].Message);
+  EXPECT_TRUE(O.ok()) << (O.Diagnostics.empty() ? ""
+                                                : O.Diagnostics[0].Message);
 }
 
 TEST(InterpreterTest, ExceptionsAreLocatedInTheUsersCode) {
