@@ -128,14 +128,13 @@ private:
     return std::move(Threads.front().Result);
   }
 
-  /// Where a thread waits: its frames' statements, innermost last (the
-  /// top frame's PC is already past its sync_threads()).
-  static std::vector<std::pair<const TypedCode *, uint32_t>>
-  barrierSite(const Thread &T) {
-    std::vector<std::pair<const TypedCode *, uint32_t>> Site;
-    for (const Frame &F : T.Stack)
-      Site.emplace_back(F.Code, F.PC);
-    return Site;
+  /// Whether two threads wait at the same sync_threads(): the same
+  /// statement in every frame (the top frame's PC is past the call).
+  static bool sameBarrier(const Thread &A, const Thread &B) {
+    return std::equal(A.Stack.begin(), A.Stack.end(), B.Stack.begin(),
+                      B.Stack.end(), [](const Frame &X, const Frame &Y) {
+                        return X.Code == Y.Code && X.PC == Y.PC;
+                      });
   }
 
   /// With some thread of the block at a barrier, every other one must wait
@@ -146,13 +145,12 @@ private:
   bool checkBarrier(std::deque<Thread> &Threads) {
     Thread *Waiter = nullptr;
     const Thread *Other = nullptr;
-    for (const Thread &T : Threads)
+    for (Thread &T : Threads)
       if (T.State == ThreadState::AtBarrier && !Waiter)
-        Waiter = const_cast<Thread *>(&T);
+        Waiter = &T;
     for (const Thread &T : Threads)
       if (T.State == ThreadState::Done ||
-          (T.State == ThreadState::AtBarrier &&
-           barrierSite(T) != barrierSite(*Waiter))) {
+          (T.State == ThreadState::AtBarrier && !sameBarrier(T, *Waiter))) {
         Other = &T;
         break;
       }

@@ -239,10 +239,10 @@ private:
       advance();
       return true;
     }
+    size_t Reported = Out.Diags.size();
     error(tok().range(), "expected `end` to close `" + std::string(Start.Text) +
                              "` started at " + where(Start.Begin));
-    if (Misindented && !Out.Diags.empty() &&
-        Out.Diags.back().Message.find("expected `end`") == 0)
+    if (Misindented && Out.Diags.size() > Reported)
       Out.Diags.back().note(
           "the `end` at " + where(Misindented->End) + " closes the `" +
               std::string(Misindented->Keyword) + "` at " +
