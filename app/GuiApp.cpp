@@ -49,6 +49,15 @@ std::string defaultExample() { return examplesDir() + "/saxpy.jl"; }
 
 /// The jobs an example file asks for in its header: each `# job: SIG` on
 /// the first of `# targets: ...`, and the first job on the other targets.
+/// Drops a trailing ` --no-kernel` from a job's signature text (a header
+/// line's, or --job's); whether there was one.
+bool stripNoKernel(std::string &Sig) {
+  if (!llvm::StringRef(Sig).endswith(" --no-kernel"))
+    return false;
+  Sig.resize(Sig.size() - std::strlen(" --no-kernel"));
+  return true;
+}
+
 std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   std::vector<std::string> Sigs, Targets;
   if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
@@ -74,9 +83,7 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   std::vector<views::cmd::AddJob> Jobs;
   auto Add = [&](std::string Sig, const std::string &T) {
     // `# job: f(Int) --no-kernel`: a device function even on GPU targets.
-    bool NoKernel = llvm::StringRef(Sig).endswith(" --no-kernel");
-    if (NoKernel)
-      Sig.resize(Sig.size() - std::strlen(" --no-kernel"));
+    bool NoKernel = stripNoKernel(Sig);
     views::cmd::AddJob A;
     A.Spec.Signature = Sig;
     A.Spec.Target = T;
@@ -100,12 +107,8 @@ views::cmd::AddJob jobOfOptions(const CommandOptions &O,
                                 const std::vector<views::cmd::AddJob> &Header) {
   views::cmd::AddJob Add;
   std::string Sig = O.Job;
-  bool NoKernel = O.NoKernel;
   // As in a header line: `--job 'f(Int) --no-kernel'`.
-  if (llvm::StringRef(Sig).endswith(" --no-kernel")) {
-    Sig.resize(Sig.size() - std::strlen(" --no-kernel"));
-    NoKernel = true;
-  }
+  bool NoKernel = stripNoKernel(Sig) || O.NoKernel;
   const views::cmd::AddJob *Listed = nullptr;
   for (const views::cmd::AddJob &H : Header)
     if (H.Spec.Signature == Sig) {
