@@ -560,6 +560,13 @@ int runReport(const CommandOptions &O) {
   const JobReport &R = *C->Result.Report;
   static const Stage Order[] = {Stage::Typed, Stage::TypedOpt, Stage::LLVMRaw,
                                 Stage::LLVMOpt, Stage::Asm};
+  // The assembly's symbol for the entry: the backend may rename it (PTX
+  // has no `!` in names: julia_saxpy! is julia_saxpy_ there).
+  std::string EntrySymbol = R.EntryName;
+  if (llvm::Expected<const Target *> T = lookupTarget(R.Target))
+    EntrySymbol = (*T)->asmSymbol(R.EntryName);
+  else
+    llvm::consumeError(T.takeError());
   const ResourceUsage &U = R.Resources;
   if (O.Json) {
     llvm::json::Array Stages;
@@ -591,6 +598,7 @@ int runReport(const CommandOptions &O) {
                                 (*Block)[0], (*Block)[1], (*Block)[2]})
                           : llvm::json::Value(nullptr)},
         {"entry", R.EntryName},
+        {"entry_symbol", EntrySymbol},
         {"world", static_cast<int64_t>(R.World)},
         {"stages", std::move(Stages)},
         {"passes_changed", std::move(Passes)},
@@ -621,23 +629,17 @@ int runReport(const CommandOptions &O) {
                  << "\n";
     return ExitOk;
   }
-  // The assembly's symbol where the backend renamed the entry (PTX has no
-  // `!` in names: julia_saxpy! is julia_saxpy_ there).
-  std::string AsmEntry;
-  if (llvm::Expected<const Target *> T = lookupTarget(R.Target)) {
-    std::string Sym = (*T)->asmSymbol(R.EntryName);
-    if (Sym != R.EntryName)
-      AsmEntry = " (" + Sym + " in the assembly)";
-  } else {
-    llvm::consumeError(T.takeError());
-  }
   llvm::outs() << R.Signature << "\n  target " << R.Target << " " << R.Arch
                << ", O" << R.OptLevel << (R.Kernel ? ", kernel" : "")
                << (R.Bounds == CheckBounds::Auto
                        ? std::string()
                        : std::string(", check-bounds=") +
                              checkBoundsName(R.Bounds))
-               << ", entry " << R.EntryName << AsmEntry << ", world " << R.World
+               << ", entry " << R.EntryName
+               << (EntrySymbol == R.EntryName
+                       ? std::string()
+                       : " (" + EntrySymbol + " in the assembly)")
+               << ", world " << R.World
                << "\n\n";
   llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
                                 "stage", "time ms", "allocs", "alloc bytes",

@@ -207,21 +207,56 @@ const Topic Topics[] = {
      "Prism starts again after a fault, or after a launch that ran past 60 "
      "s."},
 };
+
+// Prints Text filled to Width columns, breaking only at spaces (a word
+// longer than the line stands alone).
+void printFilled(llvm::raw_ostream &OS, std::string_view Text,
+                 size_t Width = 79) {
+  size_t Column = 0;
+  while (!Text.empty()) {
+    size_t Space = Text.find(' ');
+    std::string_view Word = Text.substr(0, Space);
+    Text = Space == std::string_view::npos ? std::string_view()
+                                           : Text.substr(Space + 1);
+    if (Word.empty())
+      continue;
+    if (Column && Column + 1 + Word.size() > Width) {
+      OS << "\n";
+      Column = 0;
+    }
+    if (Column) {
+      OS << " ";
+      ++Column;
+    }
+    OS << Word;
+    Column += Word.size();
+  }
+  OS << "\n";
+}
+
+void printTopics(llvm::raw_ostream &OS) {
+  OS << "Topics:";
+  for (const Topic &T : Topics)
+    OS << " " << T.Name;
+  OS << "\nRun `prism help TOPIC`, or `prism COMMAND --help`.\n";
+}
 } // namespace
 
 int runHelp(const CommandOptions &O) {
   for (const Topic &T : Topics)
     if (O.Sig == T.Name) {
-      llvm::outs() << T.Name << "\n\n" << T.Text << "\n";
+      llvm::outs() << T.Name << "\n\n";
+      printFilled(llvm::outs(), T.Text);
       return ExitOk;
     }
-  if (!O.Sig.empty())
-    llvm::errs() << "prism: no help topic `" << O.Sig << "`\n\n";
-  llvm::outs() << "Topics:";
-  for (const Topic &T : Topics)
-    llvm::outs() << " " << T.Name;
-  llvm::outs() << "\nRun `prism help TOPIC`, or `prism COMMAND --help`.\n";
-  return O.Sig.empty() ? ExitOk : ExitUsage;
+  if (O.Sig.empty()) {
+    printTopics(llvm::outs());
+    return ExitOk;
+  }
+  // A mistaken topic is an error: all of it goes to stderr.
+  llvm::errs() << "prism: no help topic `" << O.Sig << "`\n";
+  printTopics(llvm::errs());
+  return ExitUsage;
 }
 
 } // namespace prism::app

@@ -249,6 +249,11 @@ TEST(ReflectionCli, ReportNamesTheEntryAsTheAssemblyDoes) {
   R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "native"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
   EXPECT_TRUE(has(R.Out, "entry julia_saxpy!, world")) << R.Out;
+  R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx",
+                "--json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "\"entry\": \"julia_saxpy!\"")) << R.Out;
+  EXPECT_TRUE(has(R.Out, "\"entry_symbol\": \"julia_saxpy_\"")) << R.Out;
 }
 
 TEST(ReflectionCli, ReportJson) {
@@ -578,7 +583,18 @@ TEST(ReflectionCli, HelpTopics) {
   auto R = runPrism({"help", "world-age"});
   EXPECT_EQ(R.ExitCode, 0);
   EXPECT_TRUE(has(R.Out, "world")) << R.Out;
-  EXPECT_EQ(runPrism({"help", "nonsense"}).ExitCode, 2);
+  // Paragraphs are filled to 79 columns.
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(R.Out).split(Lines, '\n');
+  EXPECT_GT(Lines.size(), 4u) << R.Out;
+  for (llvm::StringRef Line : Lines)
+    EXPECT_LE(Line.size(), 79u) << Line.str();
+  // A mistaken topic is an error, and all of it goes to stderr.
+  auto Bad = runPrism({"help", "nonsense"});
+  EXPECT_EQ(Bad.ExitCode, 2);
+  EXPECT_EQ(Bad.Out, "");
+  EXPECT_TRUE(has(Bad.Err, "no help topic `nonsense`")) << Bad.Err;
+  EXPECT_TRUE(has(Bad.Err, "Topics: lowered")) << Bad.Err;
   auto E = runPrism({"help", "exceptions"});
   EXPECT_EQ(E.ExitCode, 0);
   EXPECT_TRUE(has(E.Out, "prism_exception_info")) << E.Out;
