@@ -109,9 +109,7 @@ BuiltinOutcome load(Memory &Mem, Type *T, uint64_t Addr, const char *What) {
   unsigned Bytes = (T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
   if (!P)
-    return fault(std::string(What) + ": invalid memory access at address 0x" +
-                 llvm::utohexstr(Addr) + " (" + std::to_string(Bytes) +
-                 " bytes outside every array of the launch)");
+    return fault(std::string(What) + ": " + Mem.describe(Addr, Bytes));
   uint64_t Bits = 0;
   std::memcpy(&Bits, P, Bytes); // little-endian host
   return Value::prim(T, Bits & mask(T->isBool() ? 8 : T->bitWidth()));
@@ -124,9 +122,7 @@ std::optional<Fault> store(Memory &Mem, const Value &V, uint64_t Addr,
   unsigned Bytes = (V.T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
   if (!P)
-    return fault(std::string(What) + ": invalid memory access at address 0x" +
-                 llvm::utohexstr(Addr) + " (" + std::to_string(Bytes) +
-                 " bytes outside every array of the launch)");
+    return fault(std::string(What) + ": " + Mem.describe(Addr, Bytes));
   std::memcpy(P, &V.Bits, Bytes);
   return std::nullopt;
 }
@@ -306,18 +302,6 @@ BuiltinOutcome conversion(Builtin B, Type *To, const Value &V) {
 }
 
 } // namespace
-
-uint8_t *Memory::check(uint64_t Addr, uint64_t Size) const {
-  auto *P = reinterpret_cast<uint8_t *>(Addr);
-  auto It = Regions.upper_bound(P);
-  if (It == Regions.begin())
-    return nullptr;
-  --It;
-  uint64_t Begin = reinterpret_cast<uint64_t>(It->first);
-  if (Addr < Begin || Addr - Begin + Size > It->second || Addr + Size < Addr)
-    return nullptr;
-  return P;
-}
 
 bool egal(const Value &A, const Value &B) {
   if (A.T != B.T || A.Fields.size() != B.Fields.size())
@@ -560,8 +544,9 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     int64_t N = sext(A[1].Bits, width(A[1].T));
     if (N < 0 || N > (int64_t(1) << 24))
       return fault("shared_array of " + std::to_string(N) + " elements");
-    uint8_t *P = Ctx.SharedArray(&Code, I, uint64_t(N) * ((ET->bitWidth() + 7) / 8));
-    return Value::prim(TC.ptr(ET), reinterpret_cast<uint64_t>(P));
+    uint64_t ElemBytes = (ET->bitWidth() + 7) / 8;
+    return Value::prim(TC.ptr(ET),
+                       Ctx.SharedArray(&Code, I, uint64_t(N) * ElemBytes, ElemBytes));
   }
   case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
     return fault(std::string(builtinName(B)) +

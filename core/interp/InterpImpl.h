@@ -19,8 +19,8 @@
 namespace prism::interp {
 
 /// A run-time value: its concrete type plus either the bits of a primitive
-/// (integers, Bool as 0/1, IEEE floats at their width, pointers as host
-/// addresses) or the fields of a struct or tuple. Singletons (`nothing`,
+/// (integers, Bool as 0/1, IEEE floats at their width, pointers as
+/// Memory's device addresses) or the fields of a struct or tuple. Singletons (`nothing`,
 /// `Type{T}`, functions) are their type alone.
 struct Value {
   Type *T = nullptr;
@@ -60,27 +60,49 @@ struct Fault {
 using BuiltinOutcome = std::variant<Value, Thrown, Fault>;
 
 /// The memory a launch may touch: the arrays it was passed and the blocks'
-/// shared arrays. Every access is checked against these ranges.
+/// shared arrays. Each gets its own device address range, 2^36 bytes apart,
+/// so that an access past one array's end can never land in another
+/// (adjacent host allocations would hide it), and every access is checked
+/// against these ranges and translated to the host buffer.
 class Memory {
 public:
-  /// Registers [Base, Base + Size) as addressable.
-  void add(uint8_t *Base, uint64_t Size) { Regions[Base] = Size; }
-  void remove(uint8_t *Base) { Regions.erase(Base); }
-  /// The address if [Addr, Addr + Size) lies in one region, else null.
+  /// What a fault says about a region: `argument 2 `b``, its element size
+  /// and its dims (empty for a flat byte range).
+  struct Label {
+    std::string Name;
+    uint64_t ElemBytes = 0;
+    std::vector<int64_t> Dims;
+  };
+  /// Gives the host bytes [Host, Host + Size) a device address range and
+  /// returns its base.
+  uint64_t map(uint8_t *Host, uint64_t Size, Label L);
+  void unmap(uint64_t Base) { Regions.erase(Base); }
+  /// The host address of [Addr, Addr + Size) if it lies in one region,
+  /// else null.
   uint8_t *check(uint64_t Addr, uint64_t Size) const;
+  /// Where a failed access of Size bytes at Addr went, for the fault:
+  /// `out-of-bounds access to index 5 of argument 2 `b`, which has 4
+  /// elements`.
+  std::string describe(uint64_t Addr, uint64_t Size) const;
 
 private:
-  std::map<uint8_t *, uint64_t> Regions;
+  struct Region {
+    uint8_t *Host;
+    uint64_t Size;
+    Label L;
+  };
+  std::map<uint64_t, Region> Regions; ///< by device base address
+  uint64_t Next = uint64_t(1) << 40;
 };
-
 /// What a builtin may ask of the thread running it.
 struct BuiltinContext {
   Memory *Mem = nullptr;
   uint32_t ThreadIdx[3] = {0, 0, 0}, BlockIdx[3] = {0, 0, 0};
   uint32_t BlockDim[3] = {1, 1, 1}, GridDim[3] = {1, 1, 1};
-  /// Shared memory of statement `Stmt` of `Code` in the current block
-  /// (zero-filled on first use).
-  std::function<uint8_t *(const TypedCode *Code, unsigned Stmt, uint64_t Bytes)>
+  /// The device address of shared array `Stmt` of `Code` (ElemBytes per
+  /// element) in the current block, zero-filled on first use.
+  std::function<uint64_t(const TypedCode *Code, unsigned Stmt, uint64_t Bytes,
+                         uint64_t ElemBytes)>
       SharedArray;
 };
 

@@ -54,13 +54,15 @@ public:
     Ctx.Mem = &Mem;
     Ctx.BlockDim[0] = Block.X, Ctx.BlockDim[1] = Block.Y, Ctx.BlockDim[2] = Block.Z;
     Ctx.GridDim[0] = Grid.X, Ctx.GridDim[1] = Grid.Y, Ctx.GridDim[2] = Grid.Z;
-    Ctx.SharedArray = [this](const TypedCode *Code, unsigned Stmt, uint64_t Bytes) {
-      std::vector<uint8_t> &Buf = Shared[{Code, Stmt}];
-      if (Buf.empty()) {
-        Buf.assign(Bytes ? Bytes : 1, 0);
-        Mem.add(Buf.data(), Bytes);
+    Ctx.SharedArray = [this](const TypedCode *Code, unsigned Stmt,
+                             uint64_t Bytes, uint64_t ElemBytes) {
+      SharedBuffer &S = Shared[{Code, Stmt}];
+      if (S.Bytes.empty()) {
+        S.Bytes.assign(Bytes ? Bytes : 1, 0);
+        S.Base = Mem.map(S.Bytes.data(), Bytes,
+                         {"a shared array", ElemBytes, {}});
       }
-      return Buf.data();
+      return S.Base;
     };
   }
 
@@ -87,11 +89,15 @@ private:
   InterpOptions Opts;
   BuiltinContext Ctx;
   uint64_t Steps = 0;
-  std::map<std::pair<const TypedCode *, unsigned>, std::vector<uint8_t>> Shared;
+  struct SharedBuffer {
+    std::vector<uint8_t> Bytes;
+    uint64_t Base = 0; ///< its device address
+  };
+  std::map<std::pair<const TypedCode *, unsigned>, SharedBuffer> Shared;
 
   Value runBlock(CodeInstance &Root, const std::vector<Value> &Args) {
     for (auto &[Key, Buf] : Shared)
-      Mem.remove(Buf.data());
+      Mem.unmap(Buf.Base);
     Shared.clear();
     std::deque<Thread> Threads;
     for (uint32_t Z = 0; Z < Ctx.BlockDim[2]; ++Z)
@@ -359,9 +365,10 @@ private:
 };
 
 /// A host argument as a value of its signature type T.
+/// Name says which argument it is, for faults (`argument 2 `b``).
 llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
                                std::vector<std::vector<uint8_t>> &Buffers,
-                               Memory &Mem) {
+                               Memory &Mem, const std::string &Name) {
   TypeContext &TC = TypeContext::get();
   switch (H.kind()) {
   case HostValue::Kind::Nothing:
@@ -373,7 +380,8 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
     Value V;
     V.T = T;
     for (size_t I = 0; I < H.elements().size(); ++I) {
-      auto E = fromHost(H.elements()[I], T->param(I), Buffers, Mem);
+      auto E = fromHost(H.elements()[I], T->param(I), Buffers, Mem,
+                        "element " + std::to_string(I + 1) + " of " + Name);
       if (!E)
         return E.takeError();
       V.Fields.push_back(std::move(*E));
@@ -387,11 +395,16 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
     std::vector<uint8_t> &Buf = Buffers.emplace_back(H.bytes().begin(), H.bytes().end());
     if (Buf.empty())
       Buf.reserve(1);
-    Mem.add(Buf.data(), H.bytes().size());
+    Type *Elem = T->params().empty() ? nullptr : T->param(0);
+    uint64_t ElemBytes =
+        Elem && Elem->isPrimitive() ? (Elem->bitWidth() + 7) / 8 : 0;
+    uint64_t Base = Mem.map(Buf.data(), H.bytes().size(),
+                            {Name, ElemBytes, std::vector<int64_t>(
+                                                  H.dims().begin(), H.dims().end())});
     Value V;
     V.T = T;
     V.Fields.push_back(
-        Value::prim(T->fieldTypes()[0], reinterpret_cast<uint64_t>(Buf.data())));
+        Value::prim(T->fieldTypes()[0], Base));
     Value Dims;
     Dims.T = T->fieldTypes()[1];
     for (int64_t D : H.dims())
@@ -445,7 +458,11 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
   Buffers.reserve(Args.size());
   std::vector<Value> Vals;
   for (size_t I = 0; I < Args.size(); ++I) {
-    auto V = fromHost(Args[I], Sig[I + 1], Buffers, M.Mem);
+    std::string Name = "argument " + std::to_string(I + 1);
+    const std::vector<Symbol> &ArgNames = Root.MI->Def->ArgNames;
+    if (I < ArgNames.size() && !ArgNames[I].string().empty())
+      Name += " `" + ArgNames[I].string() + "`";
+    auto V = fromHost(Args[I], Sig[I + 1], Buffers, M.Mem, Name);
     if (!V)
       return V.takeError();
     Vals.push_back(std::move(*V));

@@ -268,9 +268,41 @@ TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
 TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
   Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
             " @inbounds return a[i]\nend\n");
-  RunOutcome O = P.run("get(ones(Float32, 4), 1000000)");
+  auto Fault = [&](const char *Call) {
+    RunOutcome O = P.run(Call);
+    EXPECT_FALSE(O.ok()) << Call;
+    return O.Diagnostics.empty() ? std::string() : O.Diagnostics[0].Message;
+  };
+  auto Has = [](const std::string &S, const char *Part) {
+    return S.find(Part) != std::string::npos;
+  };
+  std::string M = Fault("get(ones(Float32, 4), 1000000)");
+  EXPECT_TRUE(Has(M, "out-of-bounds access to index 1000000 of argument 1 "
+                     "`a`, which has 4 elements"))
+      << M;
+  M = Fault("get(ones(Float32, 4), 0)");
+  EXPECT_TRUE(Has(M, "index 0 of argument 1 `a`, which has 4 elements")) << M;
+  M = Fault("get(ones(Float32, 4), 35184372088832)");
+  EXPECT_TRUE(Has(M, "invalid memory access: address 0x")) << M;
+  EXPECT_TRUE(Has(M, "is outside every array of the launch")) << M;
+
+  // One past the end faults even when the host allocator placed another
+  // array right after this one: every array has its own address range.
+  Program Q("function over!(a::DeviceArray{Float32,1}, b::DeviceArray{Float32,1})\n"
+            " t = threadIdx().x\n @inbounds a[t] = b[t + 1]\n return nothing\nend\n"
+            "function get2(a::DeviceArray{Int32,2}, i::Int64)\n"
+            " @inbounds return a[i]\nend\n");
+  RunOutcome O = Q.run("over!(zeros(Float32, 4), ones(Float32, 4))", {1, 1, 1},
+                       {4, 1, 1});
   ASSERT_FALSE(O.ok());
-  EXPECT_NE(O.Diagnostics[0].Message.find("invalid memory access"), std::string::npos)
+  EXPECT_TRUE(Has(O.Diagnostics[0].Message,
+                  "index 5 of argument 2 `b`, which has 4 elements"))
+      << O.Diagnostics[0].Message;
+  O = Q.run("get2(zeros(Int32, 3, 2), 7)");
+  ASSERT_FALSE(O.ok());
+  EXPECT_TRUE(Has(O.Diagnostics[0].Message,
+                  "linear index 7 of argument 1 `a`, a 3×2 array, which has "
+                  "6 elements"))
       << O.Diagnostics[0].Message;
 }
 
