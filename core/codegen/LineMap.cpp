@@ -298,8 +298,21 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
     bool IsLabel = T.endswith(":");
     if (IsLabel && !T.startswith(".L"))
       LastDescribed.clear(); // a new function starts: re-announce the line
+    // A function's last location must not carry over its end into the next
+    // function's header (PTX closes a function with `}` at column 0; every
+    // backend labels the end `.Lfunc_endN` / `$L__func_endN`).
+    if (Line == "}" || T.startswith(".Lfunc_end") ||
+        T.startswith("$L__func_end")) {
+      Current = {};
+      LastDescribed.clear();
+    }
+    // Blank lines, lone braces and the backend's own comments are not code.
+    bool NotCode = T.empty() || T == "{" || T == "}" || T == ")" ||
+                   T.startswith("//") || T.startswith("#") ||
+                   T.startswith(";");
     Out.Text += Line.str() + "\n";
-    Out.Lines.push_back(IsLabel || T.startswith(".") ? LineOrigin{} : Current);
+    Out.Lines.push_back(IsLabel || NotCode || T.startswith(".") ? LineOrigin{}
+                                                                : Current);
   }
   return Out;
 }

@@ -324,6 +324,47 @@ TEST_F(CompilerE2E, CodeNativeHasSourceLineComments) {
   EXPECT_GT(WithOrigin, 5u);
 }
 
+// A function's last source line must not carry over its end into the next
+// function's header: in inlining.jl's PTX, `kept`'s line 12 used to light
+// the `}` that closes it and the `(`/`{` of the kernel after it.
+TEST_F(CompilerE2E, AsmLocationsStopAtTheEndOfAFunction) {
+  loadExample("inlining.jl");
+  for (const char *TargetName : {"ptx", "native", "gcn"}) {
+    CompilerConfigOptions CO;
+    CO.Target = TargetName;
+    auto C = CompilerConfig::create(CO);
+    ASSERT_TRUE(!!C) << llvm::toString(C.takeError());
+    CompilerJob Job{spec("inline_demo(DeviceArray{Float32,1})"), *C,
+                    Env.currentWorld()};
+    CompileResult R = compile(Engine, Job, Stage::Asm, Hooks, {});
+    ASSERT_TRUE(R.ok()) << diags(*R.Report);
+    const StageOutput &Asm = R.Report->stage(Stage::Asm);
+    llvm::SmallVector<llvm::StringRef, 0> Text;
+    llvm::StringRef(Asm.Text).split(Text, '\n');
+    ASSERT_GE(Asm.Lines.size() + 1, Text.size()) << TargetName;
+    unsigned Mapped = 0;
+    bool AfterEnd = false;
+    for (size_t I = 0; I < Asm.Lines.size() && I < Text.size(); ++I) {
+      llvm::StringRef T = Text[I].trim();
+      bool Has = !Asm.Lines[I].Frames.empty();
+      Mapped += Has;
+      if (T.empty() || T == "{" || T == "}" || T == ")")
+        EXPECT_FALSE(Has) << TargetName << " line " << I + 1 << ": " << T.str();
+      // From a function's end to the next location comment, nothing is
+      // attributed to a source line.
+      if (Text[I] == "}" || T.startswith(".Lfunc_end") ||
+          T.startswith("$L__func_end"))
+        AfterEnd = true;
+      else if (T.startswith(R.Report->Target == "ptx" ? "//" : "#") ||
+               T.startswith(";"))
+        AfterEnd = AfterEnd && !Has;
+      if (AfterEnd)
+        EXPECT_FALSE(Has) << TargetName << " line " << I + 1 << ": " << T.str();
+    }
+    EXPECT_GT(Mapped, 5u) << TargetName;
+  }
+}
+
 TEST_F(CompilerE2E, LLVMIRLinesMapThroughInlining) {
   loadExample("saxpy.jl");
   CompileResult R = compileSig(
