@@ -198,6 +198,15 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       Assigned.emplace(C);
     return Assigned->assigned(PC, V.Index);
   };
+  // A read of a local that some path leaves unassigned (UndefVarError).
+  auto MaybeUnassigned = [&](const IRValue &V, size_t PC) {
+    if (V.K != IRValue::Slot || V.Index <= C.NumArgs ||
+        V.Index >= C.SlotTypes.size())
+      return false;
+    if (!Assigned)
+      Assigned.emplace(C);
+    return !Assigned->assigned(PC, V.Index);
+  };
   auto Remap = [&](const IRValue &V) {
     return V.K == IRValue::SSA && V.Index < N ? SSAMap[V.Index] : V;
   };
@@ -271,8 +280,8 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       Returns += KS.K == StmtKind::Return;
     }
     for (uint32_t I = 0; I <= K->NumArgs && I < S.Args.size(); ++I) {
-      if (Reassigned[I])
-        continue;
+      if (Reassigned[I] || MaybeUnassigned(S.Args[I], PC))
+        continue; // a maybe-unassigned read stays: it is a check
       if (I < CallArgT.size() && foldableConst(CallArgT[I]))
         ArgValue[I] = IRValue::constant(*CallArgT[I].Const);
       else if (S.Args[I].K == IRValue::SSA || S.Args[I].K == IRValue::Const ||
@@ -661,6 +670,18 @@ void Optimizer::foldAndClean() {
         V = IRValue::constant(*Out.ArgTypes[PC][I].Const);
     }
   }
+  // A read of a slot that may be unassigned is a check (UndefVarError):
+  // its statement stays even when its value is known or unused (`z = y`
+  // with y assigned on one path only is Julia's throw_undef_if_not).
+  std::vector<bool> Checks(N, false);
+  {
+    DefiniteAssignment Assigned(Out);
+    for (size_t PC = 0; PC < N; ++PC)
+      for (const IRValue &V : Out.Code[PC].Args)
+        if (Out.Code[PC].K != StmtKind::Nop && V.K == IRValue::Slot &&
+            V.Index < Out.Slots.size() && !Assigned.assigned(PC, V.Index))
+          Checks[PC] = true;
+  }
   // Dead code: effect-free calls whose value nobody uses, to a fixed point.
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -681,7 +702,7 @@ void Optimizer::foldAndClean() {
                       isPure(Out.Builtins[PC]) && !Out.SSATypes[PC].isBottom();
       bool DeadStore = S.K == StmtKind::Assign && S.Slot > Out.NumArgs &&
                        S.Slot < SlotRead.size() && !SlotRead[S.Slot];
-      if (DeadCall || DeadStore) {
+      if ((DeadCall || DeadStore) && !Checks[PC]) {
         S.K = StmtKind::Nop;
         S.Args.clear();
         Changed = true;
