@@ -5,6 +5,7 @@
 #include "cache/JobReport.h"
 #include "codegen/Runtime.h"
 #include "optim/LLVMInit.h"
+#include "validate/Validator.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/IRBuilder.h"
@@ -17,6 +18,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <set>
 
 namespace prism {
 
@@ -159,6 +162,43 @@ public:
     B.CreateFence(llvm::AtomicOrdering::Release, WG);
     B.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {}, {});
     B.CreateFence(llvm::AtomicOrdering::Acquire, WG);
+  }
+
+  void validateModule(const llvm::Module &M, const CompilerConfig &,
+                      std::vector<Diagnostic> &Out) const override {
+    // LLVM 16's AMDGPU backend selects exp, log, sin, cos and pow only for
+    // Float32 and Float16; Float64 needs ROCm's device library (ocml),
+    // which Prism does not link. Without this check the backend aborts
+    // ("Cannot select: fsin").
+    std::set<std::pair<std::string, uint32_t>> Seen;
+    for (const llvm::Function &F : M)
+      for (const llvm::BasicBlock &BB : F)
+        for (const llvm::Instruction &I : BB) {
+          const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
+          if (!II || !II->getType()->isDoubleTy())
+            continue;
+          const char *Name = nullptr;
+          switch (II->getIntrinsicID()) {
+          case llvm::Intrinsic::exp: Name = "exp"; break;
+          case llvm::Intrinsic::log: Name = "log"; break;
+          case llvm::Intrinsic::sin: Name = "sin"; break;
+          case llvm::Intrinsic::cos: Name = "cos"; break;
+          case llvm::Intrinsic::pow: Name = "^"; break;
+          default: continue;
+          }
+          Diagnostic D = Diagnostic::error(
+              "target-restriction",
+              std::string("`") + Name +
+                  "` of a Float64 is not supported on the gcn target: "
+                  "LLVM's AMDGPU backend has no double-precision " +
+                  (std::string(Name) == "^" ? "pow" : Name) +
+                  ", and Prism does not link ROCm's device library; use "
+                  "Float32",
+              {});
+          locateInstruction(I, D);
+          if (Seen.insert({D.Loc.FileName, D.Loc.Line}).second)
+            Out.push_back(std::move(D));
+        }
   }
 
   llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,

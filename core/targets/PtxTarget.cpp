@@ -213,6 +213,13 @@ public:
       return Target::emitMath(B, Which, Args);
     }
     llvm::Type *T = Args[0]->getType();
+    if (T->isHalfTy()) {
+      // As Julia computes Float16 math: in Float32, rounded back.
+      llvm::SmallVector<llvm::Value *, 2> Wide;
+      for (llvm::Value *A : Args)
+        Wide.push_back(B.CreateFPExt(A, B.getFloatTy()));
+      return B.CreateFPTrunc(emitMath(B, Which, Wide), T);
+    }
     if (!T->isFloatTy() && !T->isDoubleTy())
       return Target::emitMath(B, Which, Args);
     std::string Name = std::string("__nv_") + Base + (T->isFloatTy() ? "f" : "");

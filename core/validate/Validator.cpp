@@ -396,6 +396,8 @@ void locateInstruction(const llvm::Instruction &I, Diagnostic &D) {
     First = false;
     D.Backtrace.push_back({Fn, Loc});
   }
+  // Code inlined from the prelude is the user's call that reached it.
+  placeInUserCode(D, isPreludePath);
 }
 
 std::vector<Diagnostic> validateLLVM(const llvm::Module &M,

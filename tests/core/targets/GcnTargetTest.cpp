@@ -52,6 +52,31 @@ TEST_F(GcnTargetTest, KernelsGetAmdgpuKernelAndByRefAggregates) {
   EXPECT_TRUE(contains(Asm, ".amdhsa_kernel \"julia_saxpy!\"")) << Asm;
 }
 
+// AMDGPU selects no Float64 exp, log, sin, cos or pow without ROCm's
+// device library: a diagnostic at the user's call, not a backend abort.
+TEST_F(GcnTargetTest, Float64TranscendentalsAreADiagnostic) {
+  loadText("dbl.jl", R"(function dbl!(x::DeviceArray{Float64,1})
+    @inbounds x[1] = sin(x[1])
+    return nothing
+end
+function sgl!(x::DeviceArray{Float32,1})
+    @inbounds x[1] = sin(x[1])
+    return nothing
+end
+)");
+  CompileResult R = gcn("dbl!(DeviceArray{Float64,1})");
+  ASSERT_FALSE(R.ok());
+  std::string D = diags(*R.Report);
+  EXPECT_TRUE(contains(D, "`sin` of a Float64 is not supported on the gcn "
+                          "target"))
+      << D;
+  ASSERT_FALSE(R.Report->Diagnostics.empty());
+  EXPECT_EQ(R.Report->Diagnostics[0].Loc.FileName, "dbl.jl") << D;
+  EXPECT_EQ(R.Report->Diagnostics[0].Loc.Line, 2u) << D;
+  CompileResult F = gcn("sgl!(DeviceArray{Float32,1})");
+  EXPECT_TRUE(F.ok()) << diags(*F.Report);
+}
+
 TEST_F(GcnTargetTest, TheAssemblyTextAssembles) {
   std::optional<std::string> Mc =
       findTool({"llvm-mc-16", "llvm-mc"}, {"/usr/lib/llvm-16/bin"});

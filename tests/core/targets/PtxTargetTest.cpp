@@ -296,6 +296,26 @@ end
   EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
 }
 
+// NVPTX selects no Float16 transcendental (the backend used to abort with
+// "Cannot select: fsin"); they compute in Float32, as Julia's do.
+TEST_F(PtxTargetTest, Float16TranscendentalsComputeInFloat32) {
+  if (!findLibdevice())
+    GTEST_SKIP() << "libdevice.10.bc not found";
+  loadText("half.jl", R"(function half!(x::DeviceArray{Float16,1})
+    @inbounds x[1] = sin(x[1]) + exp(x[2]) + x[3]^x[4]
+    return nothing
+end
+)");
+  CompileResult R = ptx("half!(DeviceArray{Float16,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Raw = text(R, Stage::LLVMRaw);
+  for (const char *F : {"@__nv_sinf(", "@__nv_expf(", "@__nv_powf("})
+    EXPECT_TRUE(contains(Raw, F)) << F << "\n" << Raw;
+  EXPECT_TRUE(contains(Raw, "fpext half")) << Raw;
+  EXPECT_TRUE(contains(Raw, "fptrunc float")) << Raw;
+  EXPECT_TRUE(contains(text(R, Stage::Asm), "cvt.f32.f16")) << text(R, Stage::Asm);
+}
+
 TEST_F(PtxTargetTest, ArchSelectsIsaAndRejectsUnsupported) {
   loadExample("saxpy.jl");
   GpuJobOptions Sm90;
