@@ -156,6 +156,11 @@ std::string printLowered(const CodeInfo &CI) {
   unsigned BW = std::to_string(std::max<size_t>(BlockOf.size(), 1)).size();
   unsigned SW = std::to_string(std::max<size_t>(Code.size(), 1)).size() + 4;
 
+  // A name that several slots share (a loop variable that shadows a local
+  // of the function) becomes `i@_N` on each, as Julia prints it.
+  std::map<std::string_view, unsigned> NameCount;
+  for (const SlotInfo &Slot : CI.Slots)
+    ++NameCount[Slot.Name.str()];
   auto val = [&](const IRValue &V) -> std::string {
     switch (V.K) {
     case IRValue::None:
@@ -169,6 +174,8 @@ std::string printLowered(const CodeInfo &CI) {
         return "_" + std::to_string(V.Index + 1);
       if (N[0] == '#' && N != "#self#")
         return "@_" + std::to_string(V.Index + 1);
+      if (NameCount[N] > 1)
+        return std::string(N) + "@_" + std::to_string(V.Index + 1);
       return std::string(N);
     }
     case IRValue::StaticParam:

@@ -209,6 +209,9 @@ private:
 
   // --- traversal ----------------------------------------------------------
   void collectLocals(const Node *N);
+  /// The locals of a loop body: the `for` variable and the names the body
+  /// assigns that no enclosing scope has. The caller restores SlotOf after.
+  void enterLoopScope(const Node *Body, const Node *For);
   void declareTarget(const Node *Target);
   IRValue lower(const Node *N, bool NeedValue);
   IRValue lowerName(const Node *N);
@@ -237,20 +240,31 @@ void Lowerer::declareTarget(const Node *T) {
   }
 }
 
-/// Julia's scoping, simplified for kernels: every name assigned anywhere in
-/// the body (or used as a loop variable) is a local of the whole function.
+/// Julia's scoping: a name assigned in a scope is a local of the outermost
+/// scope that assigns it. The function body is one scope and each loop body
+/// another, so a name first assigned inside a loop is the loop's own and
+/// does not exist after it (Julia: UndefVarError). Declares the names N
+/// assigns outside loop bodies that no enclosing scope has; lowerFor and
+/// lowerWhile collect their bodies when they enter them.
 void Lowerer::collectLocals(const Node *N) {
   if (!N)
     return;
   if (N->Kind == NodeKind::Assign || N->Kind == NodeKind::OpAssign)
     declareTarget(N->Kids[0]);
-  if (N->Kind == NodeKind::For && N->Name && !SParamOf.count(N->Name) &&
-      !SlotOf.count(N->Name)) {
-    SlotOf.emplace(N->Name, CI->Slots.size());
-    CI->Slots.push_back({N->Name, false});
+  bool Loop = N->Kind == NodeKind::For || N->Kind == NodeKind::While;
+  for (size_t I = 0; I < N->Kids.size(); ++I)
+    if (!Loop || I == 0) // a loop's range or condition is the outer scope's
+      collectLocals(N->Kids[I]);
+}
+
+void Lowerer::enterLoopScope(const Node *Body, const Node *For) {
+  if (For && For->Name && !SParamOf.count(For->Name)) {
+    // The loop variable is new in each loop, even where the enclosing
+    // scope has a local of that name (Julia without `outer`).
+    SlotOf[For->Name] = CI->Slots.size();
+    CI->Slots.push_back({For->Name, false});
   }
-  for (const Node *K : N->Kids)
-    collectLocals(K);
+  collectLocals(Body);
 }
 
 IRValue Lowerer::lowerName(const Node *N) {
@@ -524,7 +538,10 @@ void Lowerer::lowerWhile(const Node *N) {
   uint32_t Exit = jumpIfNot(C);
   Loops.push_back({});
   Loops.back().ContinueTarget = Head;
+  auto Outer = SlotOf;
+  enterLoopScope(N->Kids[1], nullptr);
   lower(N->Kids[1], false);
+  SlotOf = std::move(Outer);
   Cur = N->Range;
   if (Reachable)
     jumpTo(Head);
@@ -576,13 +593,16 @@ void Lowerer::lowerFor(const Node *N) {
     Cond = IRValue::slot(CondSlot);
   }
   uint32_t Exit = jumpIfNot(Cond);
+  auto Outer = SlotOf;
+  enterLoopScope(N->Kids[1], N);
   auto VarSlot = SlotOf.find(N->Name);
-  if (VarSlot != SlotOf.end())
+  if (VarSlot != SlotOf.end() && !SParamOf.count(N->Name))
     assign(VarSlot->second, IRValue::slot(Counter));
   else
     error(N->Range, "cannot use static parameter `" + N->Name.string() + "` as a loop variable");
   Loops.push_back({});
   lower(N->Kids[1], false);
+  SlotOf = std::move(Outer);
   Cur = N->Range;
   Loop L = std::move(Loops.back());
   Loops.pop_back();

@@ -27,6 +27,9 @@ function both_branches(c)
 end
 function last_in_loop(n)
     i = 0
+    if n > 100
+        w = -1 # a local of the function, which the loop assigns
+    end
     while i < n
         w = i
         i += 1

@@ -231,11 +231,11 @@ TEST(Lowering, ForLoopWithBreakContinue) {
  1 ─       s = 0
 │     %2 = Main.promote(1, n)
 │     %3 = Core.getfield(%2, 1)
-│          @_5 = %3
+│          @_4 = %3
 └───  %5 = Core.getfield(%2, 2)
- 2 ─  %6 = Main.:(<=)(@_5, %5)
+ 2 ─  %6 = Main.:(<=)(@_4, %5)
 └───       goto #10 if not %6
- 3 ─       i = @_5
+ 3 ─       i = @_4
 │     %9 = Main.:(==)(i, 2)
 └───       goto #5 if not %9
  4 ─       goto #8
@@ -244,14 +244,32 @@ TEST(Lowering, ForLoopWithBreakContinue) {
  6 ─       goto #10
  7 ─ %15 = Main.:+(s, i)
 └───       s = %15
- 8 ─ %17 = Main.:<(@_5, %5)
+ 8 ─ %17 = Main.:<(@_4, %5)
 └───       goto #10 if not %17
- 9 ─ %19 = Main.oftype(@_5, 1)
-│    %20 = Main.:+(@_5, %19)
-│          @_5 = %20
+ 9 ─ %19 = Main.oftype(@_4, 1)
+│    %20 = Main.:+(@_4, %19)
+│          @_4 = %20
 └───       goto #2
 10 ─       return s
 ))");
+}
+
+// Julia's scopes: a loop body is a scope, so a name first assigned in it,
+// and the loop variable, do not exist after the loop; a name the function
+// assigns outside the loop is the same variable inside it.
+TEST(Lowering, LoopBodiesAreScopes) {
+  std::string L = lowered("function f(n)\n  s = 0\n  for i in 1:n\n"
+                          "    t = i\n    s = t\n  end\n  return i + t + s\nend");
+  EXPECT_NE(L.find("Main.:+(Main.i, Main.t)"), std::string::npos) << L;
+  EXPECT_NE(L.find("Main.:+(%"), std::string::npos) << L;
+  EXPECT_NE(L.find(", s)"), std::string::npos) << L;
+  // The loop variable is new even where the function has a local of that
+  // name (Julia without `outer`): the outer `i` keeps its value.
+  std::string O = lowered("function f(n)\n  i = 0\n  for i in 1:n\n"
+                          "    g(i)\n  end\n  return i\nend");
+  EXPECT_NE(O.find("i@_3 = 0"), std::string::npos) << O;
+  EXPECT_NE(O.find("return i@_3"), std::string::npos) << O;
+  EXPECT_NE(O.find("Main.g(i@_5)"), std::string::npos) << O;
 }
 
 TEST(Lowering, SteppedForLoop) {
@@ -259,21 +277,21 @@ TEST(Lowering, SteppedForLoop) {
             R"(CodeInfo(
 1 ─  %1 = Main.promote(n, -1, 1)
 │    %2 = Core.getfield(%1, 1)
-│         @_4 = %2
+│         @_3 = %2
 │    %4 = Core.getfield(%1, 2)
 └──  %5 = Core.getfield(%1, 3)
 2 ─  %6 = Main.:>(%4, 0)
 └──       goto #4 if not %6
-3 ─  %8 = Main.:(<=)(@_4, %5)
-│         @_5 = %8
+3 ─  %8 = Main.:(<=)(@_3, %5)
+│         @_4 = %8
 └──       goto #5
-4 ─ %11 = Main.:(>=)(@_4, %5)
-└──       @_5 = %11
-5 ─       goto #7 if not @_5
-6 ─       i = @_4
+4 ─ %11 = Main.:(>=)(@_3, %5)
+└──       @_4 = %11
+5 ─       goto #7 if not @_4
+6 ─       i = @_3
 │   %15 = Main.g(i)
-│   %16 = Main.:+(@_4, %4)
-│         @_4 = %16
+│   %16 = Main.:+(@_3, %4)
+│         @_3 = %16
 └──       goto #2
 7 ─       return nothing
 ))");
