@@ -7,6 +7,7 @@
 #include "targets/Target.h"
 #include "types/Loader.h"
 #include "types/Type.h"
+#include "validate/Validator.h"
 
 #include <algorithm>
 
@@ -175,6 +176,18 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
     Out.Signature = Spec.str();
     // The host's semantics: a function unless --kernel says otherwise.
     Out.Kernel = R.Config.Kernel.value_or(false);
+    // What the compiler rejects (a dynamic call, a kernel that returns a
+    // value, a shared array of run-time size) the oracle rejects too, with
+    // the same diagnostics, instead of running it.
+    CompilerConfigOptions CO = R.Config;
+    CO.Target = "native";
+    CO.Kernel = Out.Kernel;
+    auto Config = CompilerConfig::create(CO);
+    if (!Config)
+      return failure(RunStatus::UsageError, Config.takeError());
+    std::vector<Diagnostic> Invalid = validateTyped(*Inferred, **Config, &Env);
+    if (!Invalid.empty())
+      return failure(RunStatus::ProgramError, makeDiagError(std::move(Invalid)));
     auto Run = interpret(*Inferred->Roots[0], Inferred->W, Call->Args, R.Grid,
                          R.Block);
     if (!Run)
