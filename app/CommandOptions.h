@@ -61,6 +61,7 @@ struct CommandOptions {
   bool ShowResources = false; ///< gui: open the Stats panel's Resources tab
   bool ShowCache = false;     ///< gui: open the Stats panel's Cache tab
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
+  std::string ThenEdit;     ///< gui: a file whose text replaces the source
   std::string Blocks, Threads;
   unsigned long long Seed = 0;
   /// run: seconds before an unfinished call is abandoned (0: no limit).

@@ -409,6 +409,19 @@ int runGui(const CommandOptions &O) {
   // Headless renders document the compiled state, not a half-finished one.
   if (Headless)
     Session.waitIdle();
+  if (!O.ThenEdit.empty()) {
+    auto Buf = llvm::MemoryBuffer::getFile(O.ThenEdit);
+    if (!Buf) {
+      llvm::errs() << "prism gui: cannot read --then-edit file " << O.ThenEdit
+                   << ": " << Buf.getError().message() << "\n";
+      return ExitUsage;
+    }
+    // The run's result is read before the edit lands, as a user would see.
+    Session.update();
+    Session.post(views::cmd::EditSource{(*Buf)->getBuffer().str()});
+    if (Headless)
+      Session.waitIdle();
+  }
 
   // --compare-check-bounds: Compare opens once both jobs are there.
   bool WantCompare = !O.Job.empty() && O.CompareBounds &&
@@ -499,11 +512,19 @@ int runGui(const CommandOptions &O) {
   if (O.ListWindows) {
     for (const std::string &T : views::drawnWindowTitles())
       llvm::outs() << "window: " << T << "\n";
-    // And what they showed: each job as the Jobs panel lists it.
-    for (const views::JobEntry &J : Session.update()->Jobs)
+    // And what they showed: each job as the Jobs panel lists it, each
+    // device's last run, and the status bar.
+    views::GuiSnapshotRef Last = Session.update();
+    for (const views::JobEntry &J : Last->Jobs)
       llvm::outs() << "job: " << J.Spec.Signature << " | " << J.Spec.Target
                    << (J.Spec.Kernel ? " kernel" : " function") << " | "
                    << views::jobStatusName(J.Status) << "\n";
+    for (const views::DeviceEntry &D : Last->Devices)
+      if (D.LastRun)
+        llvm::outs() << "run: " << D.Name << " | " << D.LastRun->Call << " | "
+                     << (D.LastRun->Ok ? "ok" : "failed")
+                     << (D.LastRun->Stale ? " stale" : "") << "\n";
+    llvm::outs() << "status: " << Last->StatusMessage << "\n";
   }
   if (O.BenchFrames > 0 && !FrameMs.empty()) {
     printFrameStats(FrameMs, UiMs);

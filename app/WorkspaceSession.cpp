@@ -322,16 +322,25 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     // A run that failed says so here too: the Devices panel that has the
     // error may be scrolled or closed.
     std::string Failed;
+    uint64_t RunWorld = 0;
     for (const std::string &Device : RunningDevices)
       for (const DeviceRun &D : S->Runs)
-        if (D.Device == Device && !D.Outcome.ok())
-          Failed += (Failed.empty() ? "" : " and ") + Device;
+        if (D.Device == Device) {
+          RunWorld = std::max<uint64_t>(RunWorld, D.InWorld);
+          if (!D.Outcome.ok())
+            Failed += (Failed.empty() ? "" : " and ") + Device;
+        }
     if (Failed.empty())
       setStatus("ran " + RunningCall);
     else
       setStatus("run failed on " + Failed + " (see Devices)", /*Error=*/true);
+    StatusRunWorld = RunWorld;
     RunningCall.clear();
     RunningDevices.clear();
+  }
+  if (StatusRunWorld && S->CurrentWorld > StatusRunWorld) {
+    setStatus("the program changed since the last run: press Run to run "
+              "the new code");
   }
 
   auto G = std::make_shared<views::GuiSnapshot>();
@@ -375,7 +384,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
   for (views::DeviceEntry &E : G->Devices)
     for (const DeviceRun &D : S->Runs)
       if (D.Device == E.Name)
-        E.LastRun = viewRun(D);
+        E.LastRun = viewRun(D), E.LastRun->Stale = D.InWorld < S->CurrentWorld;
   std::string FileName = llvm::sys::path::filename(S->FilePath).str();
   for (const InvalidationEvent &Ev : S->Log) {
     views::InvalidationEntry E;

@@ -52,9 +52,13 @@ private:
   /// The devices of the runs RunningCall names, to read their outcomes.
   std::vector<std::string> RunningDevices;
   bool StatusError = false; ///< Status reports a failure
+  /// The world a run's status line speaks of (0: not a run's): an edit
+  /// after it makes the line stale.
+  uint64_t StatusRunWorld = 0;
   void setStatus(std::string Text, bool Error = false) {
     Status = std::move(Text);
     StatusError = Error;
+    StatusRunWorld = 0;
   }
   bool UiChanged = true;
   std::optional<std::string> PendingEdit;

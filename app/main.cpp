@@ -91,6 +91,10 @@ int main(int argc, char **argv) {
   Gui->add_flag("--bench-edit", O.BenchEdit,
                 "with --bench-frames: edit the source every 20 frames, so that "
                 "jobs recompile while frames are measured");
+  Gui->add_option("--then-edit", O.ThenEdit,
+                  "after the jobs compiled and --run's call ran, replace the "
+                  "source by this file's text, as an edit would (see what it "
+                  "invalidates, recompiles and leaves stale)");
   Gui->add_option("--compare", O.Compare,
                   "also run --run's call on this device (interp, host) and "
                   "show whether the results agree");

@@ -281,10 +281,22 @@ void DevicesView::drawContent(ViewContext &Ctx) {
     }
     if (D.LastRun) {
       const RunResult &R = *D.LastRun;
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(R.Ok ? P.Ok : P.Failed),
-                         "%s", R.Ok ? "last run ok" : "last run failed");
-      ImGui::SameLine();
-      ImGui::TextDisabled("%.3f ms", R.TimeMs);
+      ImGui::TextColored(
+          ImGui::ColorConvertU32ToFloat4(R.Stale ? P.Muted
+                                         : R.Ok  ? P.Ok
+                                                 : P.Failed),
+          "%s", R.Ok ? "last run ok" : "last run failed");
+      if (R.Ok) { // a run that failed has no time worth showing
+        ImGui::SameLine();
+        ImGui::TextDisabled("%.3f ms", R.TimeMs);
+      }
+      if (R.Stale) {
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              ImGui::ColorConvertU32ToFloat4(P.Warning));
+        ImGui::TextWrapped("stale: the program changed since this run; "
+                           "press Run to run the new code");
+        ImGui::PopStyleColor();
+      }
       ImGui::TextWrapped("%s", R.Call.c_str());
       if (!R.Summary.empty())
         ImGui::TextWrapped("%s", R.Summary.c_str());
@@ -428,12 +440,17 @@ void DevicesView::drawComparison(ViewContext &Ctx) {
     return;
   RunComparison C = compareRuns(A->Name, *A->LastRun, B->Name, *B->LastRun);
   const Palette &P = Ctx.Colors;
-  ImU32 Col = !C.Comparable ? P.Muted : C.Agree ? P.Ok : P.Failed;
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Col), "%s vs %s: %s",
+  bool Stale = A->LastRun->Stale || B->LastRun->Stale;
+  ImU32 Col = !C.Comparable || Stale ? P.Muted : C.Agree ? P.Ok : P.Failed;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Col), "%s vs %s: %s%s",
                      A->Name.c_str(), B->Name.c_str(),
-                     !C.Comparable ? "not comparable" : C.Agree ? "agree" : "DIFFER");
+                     !C.Comparable ? "not comparable"
+                     : C.Agree     ? "agree"
+                                   : "DIFFER",
+                     Stale ? " (stale)" : "");
   if (C.Comparable && A->LastRun->Ok && B->LastRun->Ok)
-    ImGui::TextDisabled("%.3f ms vs %.3f ms", A->LastRun->TimeMs, B->LastRun->TimeMs);
+    ImGui::TextDisabled("%s %.3f ms, %s %.3f ms", A->Name.c_str(),
+                        A->LastRun->TimeMs, B->Name.c_str(), B->LastRun->TimeMs);
   ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
   ImGui::TextWrapped("%s", C.Detail.c_str());
   ImGui::PopFont();

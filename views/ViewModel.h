@@ -93,6 +93,9 @@ struct RunResult {
   /// argument after the run, one per line (no times, no device name).
   std::string Values;
   double TimeMs = 0;
+  /// The program changed (a newer world) since this run: its result is of
+  /// code that no longer exists.
+  bool Stale = false;
 };
 
 struct DeviceEntry {
