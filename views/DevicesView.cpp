@@ -148,7 +148,7 @@ std::optional<RunForm> runHeaderForm(std::string_view Source,
   return std::nullopt;
 }
 
-std::string exampleCall(std::string_view Sig) {
+std::string exampleCall(std::string_view Sig, std::string *Unbuildable) {
   size_t Open = Sig.find('(');
   if (Open == std::string_view::npos)
     return std::string(Sig);
@@ -201,6 +201,8 @@ std::string exampleCall(std::string_view Sig) {
       Out += std::string(T) + "(1)";
     } else {
       Out += "?";
+      if (Unbuildable && Unbuildable->empty())
+        *Unbuildable = std::string(T);
     }
   };
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -215,6 +217,9 @@ std::string exampleCall(std::string_view Sig) {
     }
   }
   Emit(Args.substr(Begin));
+  // A call with a hole would only fail to parse: better none.
+  if (Out.find('?') != std::string::npos)
+    return {};
   return Out + ")";
 }
 
@@ -339,7 +344,14 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
     std::string_view Sig = J->Spec.Signature;
     std::string_view Fn = Sig.substr(0, Sig.find('('));
     std::optional<RunForm> Header = runHeaderForm(Snap.Source, Fn);
-    Form.Call = Header ? Header->Call : exampleCall(Sig);
+    std::string Unbuildable;
+    Form.Call = Header ? Header->Call : exampleCall(Sig, &Unbuildable);
+    PrefillNote =
+        Unbuildable.empty()
+            ? std::string()
+            : "No call is filled in: a call passes numbers, arrays and "
+              "tuples of them, and cannot build a " +
+                  Unbuildable + ". Call a function that builds it.";
     Form.Blocks = Header ? Header->Blocks : "1";
     Form.Threads = Header ? Header->Threads : "1";
     Form.Device = "host";
@@ -367,6 +379,12 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
         Form.Device = D;
     }
     ImGui::EndCombo();
+  }
+  if (!PrefillNote.empty() && Form.Call.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Muted));
+    ImGui::TextWrapped("%s", PrefillNote.c_str());
+    ImGui::PopStyleColor();
   }
   char Buf[1024];
   std::snprintf(Buf, sizeof Buf, "%s", Form.Call.c_str());

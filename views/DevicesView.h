@@ -33,7 +33,10 @@ RunComparison compareRuns(const std::string &NameA, const RunResult &A,
 
 /// A call to prefill the form from a signature:
 /// `saxpy!(Float32, DeviceArray{Float32,1})` → `saxpy!(1f0, rand(Float32, 1024))`.
-std::string exampleCall(std::string_view Signature);
+/// Empty when an argument's type is one a call cannot build (a struct):
+/// then *Unbuildable, if given, names it.
+std::string exampleCall(std::string_view Signature,
+                        std::string *Unbuildable = nullptr);
 
 /// The form the file's own `# run:` header suggests for a function
 /// (`# run: map!(square, zeros(Float32, 8), collect(Float32, 1:8)) --threads 8`):
@@ -63,6 +66,8 @@ private:
   void drawComparison(ViewContext &Ctx);
   std::string FormError;
   std::string PrefilledFor;
+  /// Why no call was prefilled (an argument a call cannot build).
+  std::string PrefillNote;
   bool Preset = false;
 };
 

@@ -113,6 +113,11 @@ TEST(Forms, ExampleCallFromSignature) {
   EXPECT_EQ(exampleCall("saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})"),
             "saxpy!(1f0, rand(Float32, 1024), rand(Float32, 1024))");
   EXPECT_EQ(exampleCall("f(Int32, Bool)"), "f(Int32(1), true)");
+  // A struct argument: no call can build it, so none is offered (it used
+  // to be `total(?, 1.0)`, which does not parse).
+  std::string Why;
+  EXPECT_EQ(exampleCall("total(Square, Float64)", &Why), "");
+  EXPECT_EQ(Why, "Square");
   // A BPF program: a 14-byte IPv4 frame, and its length after it.
   EXPECT_EQ(exampleCall("accept_ipv4(Ptr{UInt8}, UInt32)"),
             "accept_ipv4(UInt8[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x11, "
