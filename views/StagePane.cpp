@@ -227,10 +227,25 @@ void StagePane::drawContent(ViewContext &Ctx) {
 
   const StageOutput &Out = Shown->stage(stage());
   if (!Out.Present) {
-    drawEmptyState("this stage did not run",
-                   Shown->ok() ? "the job stops before it"
-                               : "the job stopped at an earlier error; see "
-                                 "Source ▸ diagnostics");
+    std::optional<JobStop> Stop = jobStop(*Shown, Ctx.Snap.SourceDiagnostics);
+    if (Stop && Stop->Stage == size_t(stage())) {
+      // This is the stage that failed: say so, with its first error.
+      std::string First = Stop->FirstError;
+      if (First.size() > 300)
+        First = First.substr(0, 300) + "…";
+      drawEmptyState(Stop->Where == std::string("in ") + stageName(stage())
+                         ? "this stage failed"
+                         : ("the job stopped " + Stop->Where).c_str(),
+                     (First + (First.empty() ? "" : "\n") +
+                      "Source ▸ diagnostics has the errors, with their lines")
+                         .c_str());
+    } else if (Stop) {
+      std::string Why = "the job stopped " + Stop->Where +
+                        ", before this stage; see Source ▸ diagnostics";
+      drawEmptyState("this stage did not run", Why.c_str());
+    } else {
+      drawEmptyState("this stage did not run", "the job stops before it");
+    }
     return;
   }
   if (J->Status == JobStatus::Compiling || J->Status == JobStatus::Stale) {

@@ -117,11 +117,10 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
   ImDrawList *DL = ImGui::GetWindowDrawList();
   ImU32 Bar = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
   // A failed job stopped in the first stage that did not finish.
+  std::optional<JobStop> Stop = jobStop(R, Ctx.Snap.SourceDiagnostics);
   std::optional<size_t> FailedAt;
-  if (!R.ok())
-    for (size_t I = 0; I < R.Stages.size() && !FailedAt; ++I)
-      if (!R.Stages[I].Present)
-        FailedAt = I;
+  if (Stop)
+    FailedAt = Stop->Stage;
   for (size_t I = 0; I < R.Stages.size(); ++I) {
     const StageOutput &S = R.Stages[I];
     ImGui::TextUnformatted(stageName(Stage(I)));
@@ -151,9 +150,9 @@ void StatsView::drawStages(ViewContext &Ctx, const JobReport &R) {
   }
   ImGui::Separator();
   if (FailedAt) {
-    ImGui::TextWrapped("the job stopped in %s with %zu error%s: Source ▸ "
+    ImGui::TextWrapped("the job stopped %s with %zu error%s: Source ▸ "
                        "diagnostics has them",
-                       stageName(Stage(*FailedAt)), R.Diagnostics.size(),
+                       Stop->Where.c_str(), R.Diagnostics.size(),
                        R.Diagnostics.size() == 1 ? "" : "s");
     return;
   }

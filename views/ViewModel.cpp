@@ -99,4 +99,34 @@ std::optional<std::array<unsigned, 3>> parseDims(std::string_view Text) {
   return std::nullopt; // a fourth dimension
 }
 
+std::optional<JobStop> jobStop(const JobReport &R,
+                               const std::vector<Diagnostic> &FileDiagnostics) {
+  if (R.ok())
+    return std::nullopt;
+  auto Located = [](const Diagnostic &D) {
+    return (D.Loc.Line ? std::to_string(D.Loc.Line) + ":" +
+                             std::to_string(D.Loc.Col) + ": "
+                       : std::string()) +
+           D.Message;
+  };
+  for (size_t I = 0; I < R.Stages.size(); ++I)
+    if (!R.Stages[I].Present) {
+      JobStop S{I, std::string("in ") + stageName(Stage(I)), {}};
+      const Diagnostic *First =
+          R.Diagnostics.empty() ? nullptr : &R.Diagnostics[0];
+      for (const Diagnostic &D : FileDiagnostics)
+        if (D.Sev == Severity::Error) {
+          First = &D; // the cause: the job's own errors follow from it
+          break;
+        }
+      if (First && (First->Kind == "parse" || First->Kind == "lowering"))
+        S.Where = First->Kind == "parse" ? "while parsing the file"
+                                         : "while lowering";
+      if (First)
+        S.FirstError = Located(*First);
+      return S;
+    }
+  return std::nullopt;
+}
+
 } // namespace prism::views

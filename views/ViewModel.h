@@ -36,6 +36,19 @@ enum class JobStatus : uint8_t {
 };
 const char *jobStatusName(JobStatus S);
 
+/// Where a failed job stopped: the first stage it did not produce, and what
+/// to say of it ("in llvm-raw", or "while parsing the file" when the file
+/// did not parse, which happens before the first stage).
+struct JobStop {
+  size_t Stage = 0;
+  std::string Where;
+  std::string FirstError; ///< "11:19: expected a macro name after `@`"
+};
+/// FileDiagnostics: the file's own (a syntax error there leaves the job
+/// with only "undefined function").
+std::optional<JobStop> jobStop(const JobReport &R,
+                               const std::vector<Diagnostic> &FileDiagnostics = {});
+
 /// GPUCompiler-style launch bounds; 0 means "not set".
 struct LaunchBounds {
   unsigned MaxThreads = 0, MinThreads = 0, BlocksPerSM = 0, MaxRegs = 0;

@@ -550,3 +550,33 @@ TEST(Panels, ThemeFontScaleAndPanelsPersistThroughTheIni) {
   EXPECT_FALSE(Shell.settings().Visible[size_t(Panel::Pipeline)]);
   EXPECT_TRUE(Shell.settings().Visible[size_t(Panel::Jobs)]);
 }
+
+// Where a failed job stopped, as the stage panes and Stats say it: the
+// first stage it did not produce, or the file's own syntax error (which
+// leaves the job with only "undefined function").
+TEST(Panels, JobStopNamesTheFailingStageOrTheFilesError) {
+  JobReport R;
+  R.stage(Stage::Typed).Present = true;
+  R.Diagnostics.push_back(Diagnostic::error(
+      "invalid-ir", "kernel returns a value of type Float32", {}));
+  std::optional<JobStop> S = jobStop(R);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Stage, size_t(Stage::TypedOpt));
+  EXPECT_EQ(S->Where, "in typed-opt");
+  EXPECT_EQ(S->FirstError, "kernel returns a value of type Float32");
+
+  DiagLoc At;
+  At.Line = 11;
+  At.Col = 19;
+  std::vector<Diagnostic> File{
+      Diagnostic::error("parse", "expected a macro name after `@`", At)};
+  S = jobStop(R, File);
+  ASSERT_TRUE(S);
+  EXPECT_EQ(S->Where, "while parsing the file");
+  EXPECT_EQ(S->FirstError, "11:19: expected a macro name after `@`");
+
+  R.Diagnostics.clear();
+  R.stage(Stage::TypedOpt).Present = R.stage(Stage::LLVMRaw).Present =
+      R.stage(Stage::LLVMOpt).Present = R.stage(Stage::Asm).Present = true;
+  EXPECT_FALSE(jobStop(R)) << "a job without errors did not stop";
+}
