@@ -42,9 +42,11 @@ void addDebugInfo(CLI::App &Cmd, CommandOptions &O) {
       ->check(CLI::IsMember({"none", "source"}));
 }
 
-void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired) {
+void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired,
+                      const char *Default) {
   auto *T = Cmd.add_option("--target", O.Target,
-                           "ptx | gcn | bpf | native (the host)")
+                           std::string("ptx | gcn | bpf | native (the host)") +
+                               (TargetRequired ? "" : Default))
                 ->check(CLI::IsMember({"ptx", "gcn", "bpf", "native"}));
   if (TargetRequired)
     T->required();

@@ -84,7 +84,9 @@ void addCheckBoundsOption(CLI::App &Cmd, const std::string &Name,
 /// Adds `--target/--arch/-O/--kernel/.../--check-bounds` to a subcommand.
 /// `--debuginfo=source|none`.
 void addDebugInfo(CLI::App &Cmd, CommandOptions &O);
-void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired);
+void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired,
+                      const char *Default = "; default native, whatever "
+                                            "the file's `# targets:` says");
 void addFileAndSig(CLI::App &Cmd, CommandOptions &O, const char *SigName = "SIG",
                    const char *SigHelp = "function signature, e.g. 'saxpy!(Float32, DeviceArray{Float32,1}, DeviceArray{Float32,1})'");
 

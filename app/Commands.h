@@ -16,6 +16,8 @@ int runPipeline(const CommandOptions &O);
 int runReport(const CommandOptions &O);
 int runRemarks(const CommandOptions &O);
 int runHelp(const CommandOptions &O);
+/// "lowered | typed | ...": every topic `prism help` knows.
+std::string helpTopicList();
 /// `prism run FILE CALL` (RunCommand.cpp).
 int runRun(const CommandOptions &O);
 

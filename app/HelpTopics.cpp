@@ -205,7 +205,20 @@ const Topic Topics[] = {
      "faults leaves the CUDA driver refusing all work in its process, so "
      "cuda contexts live in a worker process (prism-cuda-worker) that "
      "Prism starts again after a fault, or after a launch that ran past 60 "
-     "s."},
+     "s. The fourth, interp, is the reference interpreter: see prism help "
+     "interp."},
+    {"interp",
+     "The interp device (prism run --device interp) is the reference "
+     "interpreter: it runs the call's unoptimised typed IR statement by "
+     "statement, with Julia's integer and float semantics, one thread at a "
+     "time, sync_threads() as a round-robin barrier. Nothing is compiled, "
+     "but what the compiler rejects it rejects too. Every memory access is "
+     "checked against the launch's arrays, so an @inbounds access out of "
+     "range (undefined behaviour in compiled code) is reported with the "
+     "array and index it missed; so is a sync_threads() that not every "
+     "thread of the block reaches. It is the oracle of Prism's differential "
+     "tests, and a second opinion when compiled code surprises you: "
+     "gui --compare interp, or run the same call on both devices."},
 };
 
 // Prints Text filled to Width columns, breaking only at spaces (a word
@@ -241,6 +254,13 @@ void printTopics(llvm::raw_ostream &OS) {
   OS << "\nRun `prism help TOPIC`, or `prism COMMAND --help`.\n";
 }
 } // namespace
+
+std::string helpTopicList() {
+  std::string List;
+  for (const Topic &T : Topics)
+    List += (List.empty() ? "" : " | ") + std::string(T.Name);
+  return List;
+}
 
 int runHelp(const CommandOptions &O) {
   for (const Topic &T : Topics)

@@ -279,7 +279,8 @@ int main(int argc, char **argv) {
                   "limit)")
       ->check(CLI::PositiveNumber);
   Run->add_flag("--json", O.Json, "stable JSON output");
-  addTargetOptions(*Run, O, /*TargetRequired=*/false);
+  addTargetOptions(*Run, O, /*TargetRequired=*/false,
+                   "; default the --device's (native on host and interp)");
   Run->footer("\nExample:\n  prism run assets/examples/saxpy.jl "
               "'saxpy!(2.0f0, ones(Float32, 1000), ones(Float32, 1000))' "
               "--blocks 4 --threads 256\n");
@@ -295,9 +296,7 @@ int main(int argc, char **argv) {
   On(Devices, runDevices);
 
   auto *Help = App.add_subcommand("help", "explain a stage or concept");
-  Help->add_option("TOPIC", O.Sig,
-                   "lowered | typed | world-age | llvm | pipeline | remarks | "
-                   "address-spaces | targets | cache | devices");
+  Help->add_option("TOPIC", O.Sig, helpTopicList());
   Help->footer("\nExample:\n  prism help world-age\n");
   On(Help, runHelp);
 

@@ -599,6 +599,12 @@ TEST(ReflectionCli, HelpTopics) {
   EXPECT_EQ(E.ExitCode, 0);
   EXPECT_TRUE(has(E.Out, "prism_exception_info")) << E.Out;
   EXPECT_TRUE(has(runPrism({"help"}).Out, " exceptions ")) << "listed";
+  // `help --help` lists every topic `help` knows.
+  std::string Usage = runPrism({"help", "--help"}).Out;
+  for (const char *T : {"occupancy", "coalescing", "divergence", "exceptions",
+                        "interp"})
+    EXPECT_TRUE(has(Usage, T)) << T << "\n" << Usage;
+  EXPECT_TRUE(has(runPrism({"help", "interp"}).Out, "reference interpreter"));
   auto Occ = runPrism({"help", "occupancy"});
   EXPECT_EQ(Occ.ExitCode, 0);
   EXPECT_TRUE(has(Occ.Out, "register file")) << Occ.Out;
