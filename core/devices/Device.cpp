@@ -102,6 +102,11 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
     D.note("DivideError: integer division error");
     return D;
   }
+  // The prelude throws ArgumentError only for a range's zero step.
+  if (static_cast<ThrowKind>(E.Kind) == ThrowKind::ArgumentError) {
+    D.note("ArgumentError: step cannot be zero");
+    return D;
+  }
   D.note(std::string("exception kind: ") +
          throwKindName(static_cast<ThrowKind>(E.Kind)));
   return D;

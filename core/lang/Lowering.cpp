@@ -573,6 +573,8 @@ void Lowerer::lowerFor(const Node *N) {
   uint32_t Counter = newTemp();
   assign(Counter, Part(1));
   IRValue Step = HasStep ? Part(2) : IRValue();
+  if (HasStep)
+    callGlobal("check_range_step", {Step});
   IRValue Stop = Part(HasStep ? 3 : 2);
   uint32_t Head = label();
   IRValue Cond;

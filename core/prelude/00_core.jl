@@ -33,6 +33,11 @@ end
 # Integer division (`div`, `÷`, `rem`, `%`, `mod`, ...) by zero, or `typemin ÷ -1`.
 struct DivideError <: Exception end
 
+# A bad argument. Kernels have no strings, so it holds no message: the only
+# one the prelude throws is a loop range's zero step (`for i in a:0:b`),
+# whose message, "step cannot be zero", the device's report adds.
+struct ArgumentError <: Exception end
+
 # An argument `val` outside a function's domain (`sqrt(-1.0)`, `2^-1`).
 struct DomainError{T} <: Exception
     val::T

@@ -273,25 +273,27 @@ TEST(Lowering, LoopBodiesAreScopes) {
 }
 
 TEST(Lowering, SteppedForLoop) {
+  // The step is checked first: a zero step is Julia's ArgumentError.
   EXPECT_EQ(lowered("function f(n)\n  for i in n:-1:1\n    g(i)\n  end\nend"),
             R"(CodeInfo(
 1 ─  %1 = Main.promote(n, -1, 1)
 │    %2 = Core.getfield(%1, 1)
 │         @_3 = %2
 │    %4 = Core.getfield(%1, 2)
-└──  %5 = Core.getfield(%1, 3)
-2 ─  %6 = Main.:>(%4, 0)
-└──       goto #4 if not %6
-3 ─  %8 = Main.:(<=)(@_3, %5)
-│         @_4 = %8
+│    %5 = Main.check_range_step(%4)
+└──  %6 = Core.getfield(%1, 3)
+2 ─  %7 = Main.:>(%4, 0)
+└──       goto #4 if not %7
+3 ─  %9 = Main.:(<=)(@_3, %6)
+│         @_4 = %9
 └──       goto #5
-4 ─ %11 = Main.:(>=)(@_3, %5)
-└──       @_4 = %11
+4 ─ %12 = Main.:(>=)(@_3, %6)
+└──       @_4 = %12
 5 ─       goto #7 if not @_4
 6 ─       i = @_3
-│   %15 = Main.g(i)
-│   %16 = Main.:+(@_3, %4)
-│         @_3 = %16
+│   %16 = Main.g(i)
+│   %17 = Main.:+(@_3, %4)
+│         @_3 = %17
 └──       goto #2
 7 ─       return nothing
 ))");
