@@ -201,10 +201,12 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     char B[64];
     // The cache's own count includes the lookups timed for "time per hit";
     // the Jobs column counts this session's launches and recompiles only.
-    Row("hits",
-        humanCount(C.Hits) +
-            (C.HitProbes ? " (" + humanCount(C.HitProbes) + " timed lookups)"
-                         : std::string()));
+    if (C.HitProbes) {
+      Row("hits: timed lookups", humanCount(C.HitProbes) + " (for time per hit)");
+      Row("hits: other", humanCount(C.Hits > C.HitProbes ? C.Hits - C.HitProbes : 0));
+    } else {
+      Row("hits", humanCount(C.Hits));
+    }
     Row("misses", humanCount(C.Misses));
     Row("compiles", humanCount(C.Compiles));
     Row("invalidations", humanCount(C.Invalidations));
@@ -219,7 +221,8 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     std::snprintf(B, sizeof B, "%.1f ns (mean of %llu)", C.HitNs,
                   static_cast<unsigned long long>(C.HitProbes));
     Row("time per hit", C.HitProbes ? std::string(B) : std::string("-"));
-    Row("hits (this session)", humanCount(J.CacheHits));
+    // The Jobs panel's "hits" column: edits that left this job as it was.
+    Row("edits without recompiling", humanCount(J.CacheHits));
     ImGui::EndTable();
   }
   if (C.Hits && C.AllocsPerHit == 0)
