@@ -21,18 +21,19 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
   for (size_t I = 0; I < size_t(Stage::NumStages); ++I) {
     const StageOutput &SA = A.Stages[I], &SB = B.Stages[I];
     std::string N = stageName(Stage(I));
+    bool Shared = Stage(I) == Stage::Typed || Stage(I) == Stage::TypedOpt;
     F.push_back({N + " time",
                  SA.Present ? std::optional<double>(SA.Measure.WallMs) : std::nullopt,
                  SB.Present ? std::optional<double>(SB.Measure.WallMs) : std::nullopt,
-                 true, " ms"});
+                 true, " ms", true});
     F.push_back({N + " allocations",
                  SA.Present ? std::optional<double>(SA.Measure.Allocs.Count) : std::nullopt,
                  SB.Present ? std::optional<double>(SB.Measure.Allocs.Count) : std::nullopt,
-                 true, ""});
+                 true, "", Shared});
   }
-  F.push_back({"total time", totalWallMs(A), totalWallMs(B), true, " ms"});
+  F.push_back({"total time", totalWallMs(A), totalWallMs(B), true, " ms", true});
   F.push_back({"total allocations", double(totalAllocs(A)),
-               double(totalAllocs(B)), true, ""});
+               double(totalAllocs(B)), true, "", true});
   const ResourceUsage &RA = A.Resources, &RB = B.Resources;
   struct R {
     const char *Name;
@@ -220,13 +221,18 @@ void CompareView::drawContent(ViewContext &Ctx) {
                           D, 100.0 * D / *F.A);
           else
             std::snprintf(Buf, sizeof Buf, Ms ? "%+.2f" : "%+.0f", D);
-          if (Ms) {
-            // One compile each: a time moves by tens of percent between
-            // runs, so it is not coloured as a verdict the counts are.
+          if (F.Circumstantial) {
+            // A time moves by tens of percent between runs, and the typed
+            // stages' work goes to whichever job compiled first: shown,
+            // but not coloured as a verdict the code's own counts are.
             ImGui::TextDisabled("%s", Buf);
             if (ImGui::IsItemHovered())
-              ImGui::SetTooltip("one compile of each job: timings vary between "
-                                "runs; the counts above are exact");
+              ImGui::SetTooltip(
+                  Ms ? "one compile of each job: timings vary between runs, "
+                       "and inference is shared, so the job compiled first "
+                       "did the other's typed work too"
+                     : "inference is shared between jobs: the job compiled "
+                       "first did the other's typed work too");
           } else {
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(C), "%s", Buf);
           }

@@ -20,6 +20,10 @@ struct FigureDelta {
   std::optional<double> A, B;
   bool LowerIsBetter = true;
   const char *Unit = "";
+  /// Not a property of the code: it varies between runs (times), or with
+  /// which job compiled first (inference is shared, so the first job's
+  /// typed stages did the other's work too). Shown, but as no verdict.
+  bool Circumstantial = false;
 };
 /// Every figure of two reports, in display order (pure; tested). With
 /// `LaunchThreads`, ptx jobs also compare their occupancy at that block size.

@@ -175,6 +175,13 @@ TEST(Compare, FiguresOfTwoReports) {
   EXPECT_EQ(*Regs->B, 10);
   ASSERT_TRUE(Find("llvm-opt time"));
   EXPECT_GT(*Find("llvm-opt time")->B, *Find("llvm-opt time")->A);
+  // Times, the shared typed stages' allocations and the totals are no
+  // verdict on the code; the other stages' allocations and the resources are.
+  EXPECT_TRUE(Find("llvm-opt time")->Circumstantial);
+  EXPECT_TRUE(Find("typed allocations")->Circumstantial);
+  EXPECT_TRUE(Find("total allocations")->Circumstantial);
+  EXPECT_FALSE(Find("llvm-opt allocations")->Circumstantial);
+  EXPECT_FALSE(Regs->Circumstantial);
   EXPECT_EQ(Find("VGPRs"), nullptr); // unknown on both sides: not listed
   ASSERT_TRUE(Find("asm lines"));
   EXPECT_EQ(*Find("asm lines")->A - *Find("asm lines")->B, 1);
