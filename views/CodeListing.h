@@ -53,6 +53,9 @@ struct CodeListingResult {
   int32_t HoveredRow = -1;
   int32_t ClickedRow = -1;
   uint32_t FirstVisible = 0, LastVisible = 0; ///< rows drawn this frame
+  /// Rows wholly inside the view (a row cut off at an edge is drawn but
+  /// not seen): what "already on screen" means for scrolling to a line.
+  uint32_t FirstWhole = 0, LastWhole = 0;
 };
 
 /// Draws the listing into a child region of the given size (0: fill).

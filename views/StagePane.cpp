@@ -318,8 +318,8 @@ void StagePane::drawContent(ViewContext &Ctx) {
 
   CodeListingResult R = drawCodeListing("##listing", L, P, Ctx.Mono);
   U.TopRow = R.FirstVisible;
-  LastFirst = R.FirstVisible;
-  LastLast = R.LastVisible;
+  LastFirst = R.FirstWhole;
+  LastLast = R.LastWhole;
   if (R.HoveredRow >= 0) {
     auto Origins = Map->sourceLinesOf(R.HoveredRow);
     const auto &Frames = Out.Lines;

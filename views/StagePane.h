@@ -81,7 +81,7 @@ private:
   JobId ShownJob = 0;
   std::unordered_map<JobId, JobUi> PerJob;
   int32_t PendingScroll = -1;
-  uint32_t LastFirst = 0, LastLast = 0; ///< rows visible last frame
+  uint32_t LastFirst = 0, LastLast = 0; ///< rows wholly visible last frame
   bool PendingScrollTop = false;
   bool FindOpen = false, FocusFind = false;
   std::vector<uint32_t> Hits;
