@@ -362,8 +362,9 @@ blockOption(const CommandOptions &O, llvm::StringRef Command) {
     return Block;
   std::optional<Dim3> D = parseDim3(O.Threads);
   if (!D) {
-    llvm::errs() << "prism " << Command
-                 << ": --threads takes X[,Y[,Z]] with positive integers\n";
+    const char *Msg = "--threads takes X[,Y[,Z]] with positive integers";
+    llvm::errs() << "prism " << Command << ": " << Msg << "\n";
+    recordError("usage", Msg);
     return std::nullopt;
   }
   return std::array<unsigned, 3>{D->X, D->Y, D->Z};

@@ -136,8 +136,9 @@ int runRun(const CommandOptions &O) {
   auto Grid = parseDim3(O.Blocks);
   auto Block = parseDim3(O.Threads);
   if (!Grid || !Block) {
-    llvm::errs() << "prism run: --blocks/--threads take X[,Y[,Z]] with "
-                    "positive integers\n";
+    const char *Msg = "--blocks/--threads take X[,Y[,Z]] with positive integers";
+    llvm::errs() << "prism run: " << Msg << "\n";
+    recordError("usage", Msg);
     return ExitUsage;
   }
   int RC = ExitOk;

@@ -277,7 +277,14 @@ int main(int argc, char **argv) {
                   "seconds after which a call that has not finished (an "
                   "endless loop) is reported and prism exits 3 (default: no "
                   "limit)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string &S) -> std::string {
+            double V = 0;
+            if (llvm::StringRef(S).getAsDouble(V) || !(V > 0))
+              return "a positive number of seconds, got " + S;
+            return {};
+          },
+          "SECONDS"));
   Run->add_flag("--json", O.Json, "stable JSON output");
   addTargetOptions(*Run, O, /*TargetRequired=*/false,
                    "; default the --device's (native on host and interp)");
@@ -340,11 +347,20 @@ int main(int argc, char **argv) {
     }
   }
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
+  // parse() consumes Args: whether --json was asked is read first.
+  const bool WantsJson = llvm::is_contained(Args, "--json");
   try {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
     int RC = App.exit(E);
-    return RC == 0 ? ExitOk : ExitUsage;
+    if (RC == 0)
+      return ExitOk; // --help
+    // A script that asked for --json reads why on stdout too.
+    if (WantsJson) {
+      recordError("usage", E.what());
+      printJsonFailure(ExitUsage);
+    }
+    return ExitUsage;
   }
   if (!Action)
     Action = [&] { return runGui(O); };
