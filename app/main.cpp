@@ -272,7 +272,15 @@ int main(int argc, char **argv) {
                   "host (default) | bpf | cuda | interp (the reference interpreter)");
   Run->add_option("--blocks", O.Blocks, "grid shape X[,Y[,Z]] (default 1)");
   Run->add_option("--threads", O.Threads, "block shape X[,Y[,Z]] (default 1)");
-  Run->add_option("--seed", O.Seed, "seed of rand() in CALL (default 0)");
+  Run->add_option("--seed", O.Seed, "seed of rand() in CALL (default 0)")
+      ->check(CLI::Validator( // -1 would wrap around to 2^64 - 1
+          [](std::string &S) -> std::string {
+            uint64_t V = 0;
+            if (llvm::StringRef(S).getAsInteger(10, V))
+              return "an integer from 0 to 2^64 - 1, got " + S;
+            return {};
+          },
+          "UINT"));
   Run->add_option("--timeout", O.Timeout,
                   "seconds after which a call that has not finished (an "
                   "endless loop) is reported and prism exits 3 (default: no "
