@@ -640,8 +640,7 @@ int runReport(const CommandOptions &O) {
                << (EntrySymbol == R.EntryName
                        ? std::string()
                        : " (" + EntrySymbol + " in the assembly)")
-               << ", world " << R.World
-               << "\n\n";
+               << ", world " << R.World << "\n\n";
   llvm::outs() << llvm::formatv("  {0,-10} {1,10} {2,10} {3,12} {4,8}\n",
                                 "stage", "time ms", "allocs", "alloc bytes",
                                 "lines");

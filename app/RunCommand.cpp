@@ -136,7 +136,8 @@ int runRun(const CommandOptions &O) {
   auto Grid = parseDim3(O.Blocks);
   auto Block = parseDim3(O.Threads);
   if (!Grid || !Block) {
-    const char *Msg = "--blocks/--threads take X[,Y[,Z]] with positive integers";
+    const char *Msg =
+        "--blocks/--threads take X[,Y[,Z]] with positive integers";
     llvm::errs() << "prism run: " << Msg << "\n";
     recordError("usage", Msg);
     return ExitUsage;

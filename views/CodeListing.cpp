@@ -53,8 +53,9 @@ CodeListingResult drawCodeListing(const char *Id, const CodeListing &L,
     // The rows wholly inside the view; the horizontal scrollbar, when
     // there is one, covers the bottom of it.
     float Top = ImGui::GetScrollY();
-    float H = ImGui::GetWindowHeight() - 4 -
-              (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0);
+    float H =
+        ImGui::GetWindowHeight() - 4 -
+        (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0);
     R.FirstWhole = uint32_t(std::ceil(Top / RowH));
     float Last = std::floor((Top + H) / RowH) - 1;
     R.LastWhole = Last < 0 ? 0 : uint32_t(Last);

@@ -22,16 +22,20 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
     const StageOutput &SA = A.Stages[I], &SB = B.Stages[I];
     std::string N = stageName(Stage(I));
     bool Shared = Stage(I) == Stage::Typed || Stage(I) == Stage::TypedOpt;
-    F.push_back({N + " time",
-                 SA.Present ? std::optional<double>(SA.Measure.WallMs) : std::nullopt,
-                 SB.Present ? std::optional<double>(SB.Measure.WallMs) : std::nullopt,
-                 true, " ms", true});
+    F.push_back(
+        {N + " time",
+         SA.Present ? std::optional<double>(SA.Measure.WallMs) : std::nullopt,
+         SB.Present ? std::optional<double>(SB.Measure.WallMs) : std::nullopt,
+         true, " ms", true});
     F.push_back({N + " allocations",
-                 SA.Present ? std::optional<double>(SA.Measure.Allocs.Count) : std::nullopt,
-                 SB.Present ? std::optional<double>(SB.Measure.Allocs.Count) : std::nullopt,
+                 SA.Present ? std::optional<double>(SA.Measure.Allocs.Count)
+                            : std::nullopt,
+                 SB.Present ? std::optional<double>(SB.Measure.Allocs.Count)
+                            : std::nullopt,
                  true, "", Shared});
   }
-  F.push_back({"total time", totalWallMs(A), totalWallMs(B), true, " ms", true});
+  F.push_back(
+      {"total time", totalWallMs(A), totalWallMs(B), true, " ms", true});
   F.push_back({"total allocations", double(totalAllocs(A)),
                double(totalAllocs(B)), true, "", true});
   const ResourceUsage &RA = A.Resources, &RB = B.Resources;

@@ -286,11 +286,10 @@ void DevicesView::drawContent(ViewContext &Ctx) {
     }
     if (D.LastRun) {
       const RunResult &R = *D.LastRun;
-      ImGui::TextColored(
-          ImGui::ColorConvertU32ToFloat4(R.Stale ? P.Muted
-                                         : R.Ok  ? P.Ok
-                                                 : P.Failed),
-          "%s", R.Ok ? "last run ok" : "last run failed");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(R.Stale ? P.Muted
+                                                        : R.Ok  ? P.Ok
+                                                                : P.Failed),
+                         "%s", R.Ok ? "last run ok" : "last run failed");
       if (R.Ok) { // a run that failed has no time worth showing
         ImGui::SameLine();
         ImGui::TextDisabled("%.3f ms", R.TimeMs);
@@ -468,7 +467,8 @@ void DevicesView::drawComparison(ViewContext &Ctx) {
                      Stale ? " (stale)" : "");
   if (C.Comparable && A->LastRun->Ok && B->LastRun->Ok)
     ImGui::TextDisabled("%s %.3f ms, %s %.3f ms", A->Name.c_str(),
-                        A->LastRun->TimeMs, B->Name.c_str(), B->LastRun->TimeMs);
+                        A->LastRun->TimeMs, B->Name.c_str(),
+                        B->LastRun->TimeMs);
   ImGui::PushFont(Ctx.Mono ? Ctx.Mono : ImGui::GetFont());
   ImGui::TextWrapped("%s", C.Detail.c_str());
   ImGui::PopFont();

@@ -32,9 +32,9 @@ RunComparison compareRuns(const std::string &NameA, const RunResult &A,
                           const std::string &NameB, const RunResult &B);
 
 /// A call to prefill the form from a signature:
-/// `saxpy!(Float32, DeviceArray{Float32,1})` → `saxpy!(1f0, rand(Float32, 1024))`.
-/// Empty when an argument's type is one a call cannot build (a struct):
-/// then *Unbuildable, if given, names it.
+/// `saxpy!(Float32, DeviceArray{Float32,1})` → `saxpy!(1f0, rand(Float32,
+/// 1024))`. Empty when an argument's type is one a call cannot build (a
+/// struct): then *Unbuildable, if given, names it.
 std::string exampleCall(std::string_view Signature,
                         std::string *Unbuildable = nullptr);
 

@@ -202,8 +202,10 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     // The cache's own count includes the lookups timed for "time per hit";
     // the Jobs column counts this session's launches and recompiles only.
     if (C.HitProbes) {
-      Row("hits: timed lookups", humanCount(C.HitProbes) + " (for time per hit)");
-      Row("hits: other", humanCount(C.Hits > C.HitProbes ? C.Hits - C.HitProbes : 0));
+      Row("hits: timed lookups",
+          humanCount(C.HitProbes) + " (for time per hit)");
+      Row("hits: other",
+          humanCount(C.Hits > C.HitProbes ? C.Hits - C.HitProbes : 0));
     } else {
       Row("hits", humanCount(C.Hits));
     }

@@ -46,8 +46,9 @@ struct JobStop {
 };
 /// FileDiagnostics: the file's own (a syntax error there leaves the job
 /// with only "undefined function").
-std::optional<JobStop> jobStop(const JobReport &R,
-                               const std::vector<Diagnostic> &FileDiagnostics = {});
+std::optional<JobStop>
+jobStop(const JobReport &R,
+        const std::vector<Diagnostic> &FileDiagnostics = {});
 
 /// GPUCompiler-style launch bounds; 0 means "not set".
 struct LaunchBounds {

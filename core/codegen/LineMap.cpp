@@ -308,8 +308,7 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
     }
     // Blank lines, lone braces and the backend's own comments are not code.
     bool NotCode = T.empty() || T == "{" || T == "}" || T == ")" ||
-                   T.startswith("//") || T.startswith("#") ||
-                   T.startswith(";");
+                   T.startswith("//") || T.startswith("#") || T.startswith(";");
     Out.Text += Line.str() + "\n";
     Out.Lines.push_back(IsLabel || NotCode || T.startswith(".") ? LineOrigin{}
                                                                 : Current);

@@ -187,7 +187,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       return failure(RunStatus::UsageError, Config.takeError());
     std::vector<Diagnostic> Invalid = validateTyped(*Inferred, **Config, &Env);
     if (!Invalid.empty())
-      return failure(RunStatus::ProgramError, makeDiagError(std::move(Invalid)));
+      return failure(RunStatus::ProgramError,
+                     makeDiagError(std::move(Invalid)));
     auto Run = interpret(*Inferred->Roots[0], Inferred->W, Call->Args, R.Grid,
                          R.Block);
     if (!Run)

@@ -20,8 +20,8 @@ namespace prism::interp {
 
 /// A run-time value: its concrete type plus either the bits of a primitive
 /// (integers, Bool as 0/1, IEEE floats at their width, pointers as
-/// Memory's device addresses) or the fields of a struct or tuple. Singletons (`nothing`,
-/// `Type{T}`, functions) are their type alone.
+/// Memory's device addresses) or the fields of a struct or tuple. Singletons
+/// (`nothing`, `Type{T}`, functions) are their type alone.
 struct Value {
   Type *T = nullptr;
   uint64_t Bits = 0;

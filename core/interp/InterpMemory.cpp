@@ -69,14 +69,12 @@ std::string Memory::describe(uint64_t Addr, uint64_t Size) const {
     }
     return std::string("out-of-bounds access to ") +
            (R.L.Dims.size() > 1 ? "linear index " : "index ") +
-           std::to_string(Index) + " of " + R.L.Name + Shape +
-           ", which has " + std::to_string(Count) +
-           (Count == 1 ? " element" : " elements");
+           std::to_string(Index) + " of " + R.L.Name + Shape + ", which has " +
+           std::to_string(Count) + (Count == 1 ? " element" : " elements");
   }
   return "out-of-bounds access to " + std::to_string(Size) +
-         " bytes at byte offset " +
-         std::to_string(Offset) + " of " + R.L.Name + ", which has " +
-         std::to_string(R.Size) + " bytes (" +
+         " bytes at byte offset " + std::to_string(Offset) + " of " + R.L.Name +
+         ", which has " + std::to_string(R.Size) + " bytes (" +
          (Offset >= 0 && uint64_t(Offset) < R.Size ? "across its end" : Where) +
          ")";
 }

@@ -59,8 +59,8 @@ public:
       SharedBuffer &S = Shared[{Code, Stmt}];
       if (S.Bytes.empty()) {
         S.Bytes.assign(Bytes ? Bytes : 1, 0);
-        S.Base = Mem.map(S.Bytes.data(), Bytes,
-                         {"a shared array", ElemBytes, {}});
+        S.Base =
+            Mem.map(S.Bytes.data(), Bytes, {"a shared array", ElemBytes, {}});
       }
       return S.Base;
     };
@@ -398,13 +398,13 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
     Type *Elem = T->params().empty() ? nullptr : T->param(0);
     uint64_t ElemBytes =
         Elem && Elem->isPrimitive() ? (Elem->bitWidth() + 7) / 8 : 0;
-    uint64_t Base = Mem.map(Buf.data(), H.bytes().size(),
-                            {Name, ElemBytes, std::vector<int64_t>(
-                                                  H.dims().begin(), H.dims().end())});
+    uint64_t Base =
+        Mem.map(Buf.data(), H.bytes().size(),
+                {Name, ElemBytes,
+                 std::vector<int64_t>(H.dims().begin(), H.dims().end())});
     Value V;
     V.T = T;
-    V.Fields.push_back(
-        Value::prim(T->fieldTypes()[0], Base));
+    V.Fields.push_back(Value::prim(T->fieldTypes()[0], Base));
     Value Dims;
     Dims.T = T->fieldTypes()[1];
     for (int64_t D : H.dims())

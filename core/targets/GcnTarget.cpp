@@ -177,15 +177,18 @@ public:
           const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
           if (!II || !II->getType()->isDoubleTy())
             continue;
+          static constexpr std::pair<llvm::Intrinsic::ID, const char *>
+              Unselectable[] = {{llvm::Intrinsic::exp, "exp"},
+                                {llvm::Intrinsic::log, "log"},
+                                {llvm::Intrinsic::sin, "sin"},
+                                {llvm::Intrinsic::cos, "cos"},
+                                {llvm::Intrinsic::pow, "^"}};
           const char *Name = nullptr;
-          switch (II->getIntrinsicID()) {
-          case llvm::Intrinsic::exp: Name = "exp"; break;
-          case llvm::Intrinsic::log: Name = "log"; break;
-          case llvm::Intrinsic::sin: Name = "sin"; break;
-          case llvm::Intrinsic::cos: Name = "cos"; break;
-          case llvm::Intrinsic::pow: Name = "^"; break;
-          default: continue;
-          }
+          for (const auto &[ID, N] : Unselectable)
+            if (II->getIntrinsicID() == ID)
+              Name = N;
+          if (!Name)
+            continue;
           Diagnostic D = Diagnostic::error(
               "target-restriction",
               std::string("`") + Name +

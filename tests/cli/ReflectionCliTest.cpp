@@ -249,8 +249,8 @@ TEST(ReflectionCli, ReportNamesTheEntryAsTheAssemblyDoes) {
   R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "native"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
   EXPECT_TRUE(has(R.Out, "entry julia_saxpy!, world")) << R.Out;
-  R = runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx",
-                "--json"});
+  R = runPrism(
+      {"report", example("saxpy.jl"), Saxpy, "--target", "ptx", "--json"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
   EXPECT_TRUE(has(R.Out, "\"entry\": \"julia_saxpy!\"")) << R.Out;
   EXPECT_TRUE(has(R.Out, "\"entry_symbol\": \"julia_saxpy_\"")) << R.Out;
@@ -601,8 +601,8 @@ TEST(ReflectionCli, HelpTopics) {
   EXPECT_TRUE(has(runPrism({"help"}).Out, " exceptions ")) << "listed";
   // `help --help` lists every topic `help` knows.
   std::string Usage = runPrism({"help", "--help"}).Out;
-  for (const char *T : {"occupancy", "coalescing", "divergence", "exceptions",
-                        "interp"})
+  for (const char *T :
+       {"occupancy", "coalescing", "divergence", "exceptions", "interp"})
     EXPECT_TRUE(has(Usage, T)) << T << "\n" << Usage;
   EXPECT_TRUE(has(runPrism({"help", "interp"}).Out, "reference interpreter"));
   auto Occ = runPrism({"help", "occupancy"});

@@ -288,12 +288,13 @@ TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
 
   // One past the end faults even when the host allocator placed another
   // array right after this one: every array has its own address range.
-  Program Q("function over!(a::DeviceArray{Float32,1}, b::DeviceArray{Float32,1})\n"
-            " t = threadIdx().x\n @inbounds a[t] = b[t + 1]\n return nothing\nend\n"
-            "function get2(a::DeviceArray{Int32,2}, i::Int64)\n"
-            " @inbounds return a[i]\nend\n");
-  RunOutcome O = Q.run("over!(zeros(Float32, 4), ones(Float32, 4))", {1, 1, 1},
-                       {4, 1, 1});
+  Program Q(
+      "function over!(a::DeviceArray{Float32,1}, b::DeviceArray{Float32,1})\n"
+      " t = threadIdx().x\n @inbounds a[t] = b[t + 1]\n return nothing\nend\n"
+      "function get2(a::DeviceArray{Int32,2}, i::Int64)\n"
+      " @inbounds return a[i]\nend\n");
+  RunOutcome O =
+      Q.run("over!(zeros(Float32, 4), ones(Float32, 4))", {1, 1, 1}, {4, 1, 1});
   ASSERT_FALSE(O.ok());
   EXPECT_TRUE(Has(O.Diagnostics[0].Message,
                   "index 5 of argument 2 `b`, which has 4 elements"))

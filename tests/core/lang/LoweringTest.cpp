@@ -225,9 +225,10 @@ TEST(Lowering, SlotsConstantsAndStaticParams) {
 }
 
 TEST(Lowering, ForLoopWithBreakContinue) {
-  EXPECT_EQ(lowered("function f(n)\n  s = 0\n  for i in 1:n\n    i == 2 && continue\n"
-                    "    i > 5 && break\n    s += i\n  end\n  s\nend"),
-            R"(CodeInfo(
+  EXPECT_EQ(
+      lowered("function f(n)\n  s = 0\n  for i in 1:n\n    i == 2 && continue\n"
+              "    i > 5 && break\n    s += i\n  end\n  s\nend"),
+      R"(CodeInfo(
  1 ─       s = 0
 │     %2 = Main.promote(1, n)
 │     %3 = Core.getfield(%2, 1)
@@ -258,8 +259,9 @@ TEST(Lowering, ForLoopWithBreakContinue) {
 // and the loop variable, do not exist after the loop; a name the function
 // assigns outside the loop is the same variable inside it.
 TEST(Lowering, LoopBodiesAreScopes) {
-  std::string L = lowered("function f(n)\n  s = 0\n  for i in 1:n\n"
-                          "    t = i\n    s = t\n  end\n  return i + t + s\nend");
+  std::string L =
+      lowered("function f(n)\n  s = 0\n  for i in 1:n\n"
+              "    t = i\n    s = t\n  end\n  return i + t + s\nend");
   EXPECT_NE(L.find("Main.:+(Main.i, Main.t)"), std::string::npos) << L;
   EXPECT_NE(L.find("Main.:+(%"), std::string::npos) << L;
   EXPECT_NE(L.find(", s)"), std::string::npos) << L;

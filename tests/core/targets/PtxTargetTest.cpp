@@ -313,7 +313,8 @@ end
     EXPECT_TRUE(contains(Raw, F)) << F << "\n" << Raw;
   EXPECT_TRUE(contains(Raw, "fpext half")) << Raw;
   EXPECT_TRUE(contains(Raw, "fptrunc float")) << Raw;
-  EXPECT_TRUE(contains(text(R, Stage::Asm), "cvt.f32.f16")) << text(R, Stage::Asm);
+  EXPECT_TRUE(contains(text(R, Stage::Asm), "cvt.f32.f16"))
+      << text(R, Stage::Asm);
 }
 
 TEST_F(PtxTargetTest, ArchSelectsIsaAndRejectsUnsupported) {
