@@ -383,8 +383,10 @@ views::GuiSnapshotRef WorkspaceSession::update() {
   G->Devices = Devices;
   for (views::DeviceEntry &E : G->Devices)
     for (const DeviceRun &D : S->Runs)
-      if (D.Device == E.Name)
-        E.LastRun = viewRun(D), E.LastRun->Stale = D.InWorld < S->CurrentWorld;
+      if (D.Device == E.Name) {
+        E.LastRun = viewRun(D);
+        E.LastRun->Stale = D.InWorld < S->CurrentWorld;
+      }
   std::string FileName = llvm::sys::path::filename(S->FilePath).str();
   for (const InvalidationEvent &Ev : S->Log) {
     views::InvalidationEntry E;
