@@ -432,6 +432,17 @@ int runGui(const CommandOptions &O) {
     Shell.stats().showResources();
   if (O.ShowCache)
     Shell.stats().showCache();
+  if (O.PinLine) {
+    const std::string &Src = Session.update()->Source;
+    size_t NumLines = std::count(Src.begin(), Src.end(), '\n') +
+                      (!Src.empty() && Src.back() != '\n');
+    if (O.PinLine > NumLines) {
+      llvm::errs() << "prism gui: error: --pin-line " << O.PinLine << ": "
+                   << File << " has " << NumLines << " lines\n";
+      return ExitUsage;
+    }
+    Shell.links().pinSource(O.PinLine);
+  }
   int Frames = O.Frames > 0 ? O.Frames : 3;
   if (O.BenchFrames > 0)
     Frames = O.BenchFrames;
@@ -525,6 +536,18 @@ int runGui(const CommandOptions &O) {
                      << (D.LastRun->Ok ? "ok" : "failed")
                      << (D.LastRun->Stale ? " stale" : "") << "\n";
     llvm::outs() << "status: " << Last->StatusMessage << "\n";
+    // The correlation each stage pane drew for the hovered or pinned line.
+    for (const views::StagePane *P : Shell.stagePanes()) {
+      views::StagePane::LitSummary L = P->litSummary();
+      if (!L.Source)
+        continue;
+      llvm::outs() << "lit: " << P->title() << " | source line " << L.Source
+                   << " | " << L.Rows << " rows";
+      if (L.Rows)
+        llvm::outs() << ", first row " << L.FirstRow
+                     << (L.OnScreen ? ", on screen" : ", off screen");
+      llvm::outs() << "\n";
+    }
   }
   if (O.BenchFrames > 0 && !FrameMs.empty()) {
     printFrameStats(FrameMs, UiMs);

@@ -113,6 +113,17 @@ int main(int argc, char **argv) {
   Gui->add_flag("--show-cache", O.ShowCache,
                 "open the Stats panel on its Cache tab (hits, the miss's "
                 "compile, allocations per hit)");
+  Gui->add_option("--pin-line", O.PinLine,
+                  "pin this source line, as a click on it would: every stage "
+                  "lights and scrolls to the code it became")
+      ->check(CLI::Validator(
+          [](std::string &S) -> std::string {
+            unsigned V = 0;
+            if (llvm::StringRef(S).getAsInteger(10, V) || V == 0)
+              return "a source line number, 1 or more, got " + S;
+            return {};
+          },
+          "LINE"));
   Gui->add_flag("--list-windows", O.ListWindows,
                 "print the titles of the windows drawn in the last frame, "
                 "and the jobs (signature | target kernel/function | status)");

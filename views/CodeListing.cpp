@@ -1,5 +1,7 @@
 #include "CodeListing.h"
 
+#include <imgui_internal.h> // the scrollbar rectangle
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -7,6 +9,33 @@
 #include <vector>
 
 namespace prism::views {
+
+namespace {
+
+/// Ticks over the current window's vertical scrollbar, one per mark, at
+/// the row's place in the whole listing. Nothing when the listing fits.
+void drawOverview(const std::vector<OverviewMark> &Marks, uint32_t NumRows) {
+  ImGuiWindow *W = ImGui::GetCurrentWindow();
+  if (!W->ScrollbarY)
+    return;
+  ImRect Bar = ImGui::GetWindowScrollbarRect(W, ImGuiAxis_Y);
+  // Marks sit inside the track, a little narrower than the grab, and are
+  // at least two pixels tall so a single row stays visible.
+  const float Inset = std::max(1.0f, Bar.GetWidth() * 0.2f);
+  const float TickH = std::max(2.0f, Bar.GetHeight() / float(NumRows));
+  ImDrawList *DL = W->DrawList;
+  DL->PushClipRect(Bar.Min, Bar.Max, false);
+  for (const OverviewMark &M : Marks) {
+    if (M.Row >= NumRows)
+      continue;
+    float Y = Bar.Min.y + Bar.GetHeight() * (float(M.Row) / float(NumRows));
+    DL->AddRectFilled(ImVec2(Bar.Min.x + Inset, Y),
+                      ImVec2(Bar.Max.x - Inset, Y + TickH), M.Color);
+  }
+  DL->PopClipRect();
+}
+
+} // namespace
 
 CodeListingResult drawCodeListing(const char *Id, const CodeListing &L,
                                   const Palette &P, ImFont *Mono,
@@ -145,6 +174,8 @@ CodeListingResult drawCodeListing(const char *Id, const CodeListing &L,
     }
   }
   Clipper.End();
+  if (L.Overview && !L.Overview->empty() && NumRows > 0)
+    drawOverview(*L.Overview, NumRows);
   ImGui::EndChild();
   ImGui::PopStyleVar(2);
   ImGui::PopFont();
@@ -203,6 +234,13 @@ CodeListingResult drawDiffListing(const char *Id, const DiffText &D,
     }
     return S;
   };
+  std::vector<OverviewMark> Changes;
+  for (uint32_t Row = 0; Row < D.Kinds.size(); ++Row)
+    if (D.Kinds[Row] == DiffText::Added || D.Kinds[Row] == DiffText::Removed)
+      Changes.push_back({Row, D.Kinds[Row] == DiffText::Added
+                                  ? P.DiffAddedText
+                                  : P.DiffRemovedText});
+  L.Overview = &Changes;
   return drawCodeListing(Id, L, P, Mono, Size);
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace prism::views {
 
@@ -25,6 +26,14 @@ struct RowStyle {
   ImU32 Background = 0; ///< tint behind the row (0: none)
   ImU32 Marker = 0;     ///< a bar at the gutter's right edge (0: none)
   ImU32 TextOverride = 0; ///< draw the whole row in this colour (diff)
+};
+
+/// A row marked on the vertical scrollbar (an overview ruler, as editors
+/// draw one): where the lit, found or changed rows are in a listing taller
+/// than its view.
+struct OverviewMark {
+  uint32_t Row = 0;
+  ImU32 Color = 0;
 };
 
 struct CodeListing {
@@ -47,6 +56,9 @@ struct CodeListing {
   /// or exactly at the top when ScrollToTop (restoring a saved position).
   int32_t ScrollTo = -1;
   bool ScrollToTop = false;
+  /// Marks drawn over the vertical scrollbar, in row order or not; later
+  /// marks draw over earlier ones.
+  const std::vector<OverviewMark> *Overview = nullptr;
 };
 
 struct CodeListingResult {

@@ -73,6 +73,10 @@ public:
   void resetLayout() { LayoutPending = true; }
   /// Scrolls every stage pane Rows further down (wrapping): what
   /// `gui --bench-scroll` does each frame to measure scrolling.
+  /// The four stage panes, in layout order.
+  std::array<const StagePane *, 4> stagePanes() const {
+    return {&Typed, &LLVMRaw, &LLVMOpt, &Asm};
+  }
   void scrollStagePanes(uint32_t Row) {
     for (StagePane *P : {&Typed, &LLVMRaw, &LLVMOpt, &Asm})
       P->scrollToRow(Row);

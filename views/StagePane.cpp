@@ -310,6 +310,17 @@ void StagePane::drawContent(ViewContext &Ctx) {
     if (U.CurrentHit >= 0 && size_t(U.CurrentHit) < Hits.size())
       L.CurrentRow = Hits[U.CurrentHit];
   }
+  // The scrollbar shows where the lit rows and find hits are, so a line
+  // inlined far down the listing is not missed.
+  Overview.clear();
+  if (LitFor)
+    for (uint32_t Row = 0; Row < LitDepth.size(); ++Row)
+      if (LitDepth[Row])
+        Overview.push_back({Row, P.sourceLine(LitFor, 1.0f)});
+  if (!L.Find.empty())
+    for (uint32_t Row : Hits)
+      Overview.push_back({Row, P.FindCurrent});
+  L.Overview = &Overview;
   L.SelectedRow = U.SelectedRow;
   L.ScrollTo = PendingScroll;
   L.ScrollToTop = PendingScrollTop;
@@ -340,6 +351,19 @@ void StagePane::drawContent(ViewContext &Ctx) {
     if (uint32_t Src = Map->primarySourceLine(R.ClickedRow))
       Ctx.Links.pinSource(Src);
   }
+}
+
+StagePane::LitSummary StagePane::litSummary() const {
+  LitSummary S;
+  S.Source = LitFor;
+  for (uint32_t Row = 0; Row < LitDepth.size(); ++Row) {
+    if (!LitDepth[Row])
+      continue;
+    if (!S.Rows++)
+      S.FirstRow = Row + 1;
+    S.OnScreen |= Row >= LastFirst && Row <= LastLast;
+  }
+  return S;
 }
 
 } // namespace prism::views

@@ -44,6 +44,15 @@ public:
   /// Lines matching the current query (tests, the "n/m" counter).
   const std::vector<uint32_t> &findHits() const { return Hits; }
 
+  /// What the last frame lit for the hovered or pinned source line
+  /// (`gui --list-windows`, tests): how many rows, the first (1-based, as
+  /// the gutter numbers it) and whether any lit row was wholly on screen.
+  struct LitSummary {
+    uint32_t Source = 0, Rows = 0, FirstRow = 0;
+    bool OnScreen = false;
+  };
+  LitSummary litSummary() const;
+
   bool ShowLineNumbers = true;
   bool ShowSourceColumn = true;
   bool TintMappedLines = true; ///< Compiler Explorer-style colour per source line
@@ -90,6 +99,8 @@ private:
   // Rows lit by the current correlation: depth+1 per row (0 = unlit).
   uint32_t LitFor = 0;
   std::vector<uint8_t> LitDepth;
+  // The scrollbar's marks: rebuilt every frame, kept for the capacity.
+  std::vector<OverviewMark> Overview;
 };
 
 } // namespace prism::views
