@@ -39,6 +39,19 @@ std::optional<HostValue> shapeOf(Type *T) {
     }
     return HostValue::tuple(std::move(Elts));
   }
+  // A struct of such values: lowered like the tuple of its fields.
+  if (T->isStruct() && T->isConcrete() && !T->isFunctionType()) {
+    std::vector<HostValue> Elts;
+    std::vector<std::string> Names;
+    for (size_t I = 0; I < T->fieldTypes().size(); ++I) {
+      auto S = shapeOf(T->fieldTypes()[I]);
+      if (!S)
+        return std::nullopt;
+      Elts.push_back(std::move(*S));
+      Names.emplace_back(T->fieldNames()[I].str());
+    }
+    return HostValue::record(T->str(), std::move(Names), std::move(Elts));
+  }
   if (T->isPrimitive())
     if (auto K = scalarKindFromName(T->str()))
       return HostValue::scalar(*K, 0);
@@ -241,7 +254,7 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       return failure(RunStatus::DeviceError, "argument",
                      "`" + Call->Function + "` returns " +
                          (RetT ? RetT->str() : std::string("?")) +
-                         "; the host can show scalars and tuples of them");
+                         "; the host can show scalars and tuples and structs of them");
     A.ReturnShape = std::move(*Shape);
   }
 

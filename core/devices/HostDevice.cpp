@@ -130,7 +130,7 @@ HostValue decode(const HostValue &Shape, const uint8_t *Src) {
       Elts.push_back(decode(E, Src + Off));
       Off += EL.Size;
     }
-    return HostValue::tuple(std::move(Elts));
+    return Shape.withElements(std::move(Elts));
   }
   }
   return Shape;

@@ -134,6 +134,21 @@ HostValue HostValue::tuple(std::vector<HostValue> Elements) {
   return V;
 }
 
+HostValue HostValue::record(std::string TypeName,
+                            std::vector<std::string> FieldNames,
+                            std::vector<HostValue> Fields) {
+  HostValue V = tuple(std::move(Fields));
+  V.Name = std::move(TypeName);
+  V.FieldNames = std::move(FieldNames);
+  return V;
+}
+
+HostValue HostValue::withElements(std::vector<HostValue> Elements) const {
+  HostValue V = *this;
+  V.Elements = std::move(Elements);
+  return V;
+}
+
 HostValue HostValue::array(ScalarKind Elt, std::vector<int64_t> Dims,
                            std::vector<uint8_t> Bytes) {
   HostValue V;
@@ -228,6 +243,8 @@ std::string HostValue::typeName() const {
     return "DeviceArray{" + std::string(scalarName(SK)) + "," +
            std::to_string(Dims.size()) + "}";
   case Kind::Tuple: {
+    if (isRecord())
+      return Name;
     std::string S = "Tuple{";
     for (size_t I = 0; I < Elements.size(); ++I)
       S += (I ? "," : "") + Elements[I].typeName();
@@ -274,10 +291,10 @@ std::string HostValue::str() const {
     OS << Name;
     break;
   case Kind::Tuple:
-    OS << "(";
+    OS << Name << "(";
     for (size_t I = 0; I < Elements.size(); ++I)
       OS << (I ? ", " : "") << Elements[I].str();
-    OS << (Elements.size() == 1 ? ",)" : ")");
+    OS << (Elements.size() == 1 && !isRecord() ? ",)" : ")");
     break;
   case Kind::Array: {
     OS << scalarName(SK) << "[";
@@ -302,7 +319,7 @@ std::string HostValue::str() const {
 bool operator==(const HostValue &A, const HostValue &B) {
   return A.K == B.K && A.SK == B.SK && A.Bits == B.Bits &&
          A.Elements == B.Elements && A.Dims == B.Dims && A.Bytes == B.Bytes &&
-         A.Name == B.Name;
+         A.Name == B.Name && A.FieldNames == B.FieldNames;
 }
 
 static llvm::json::Value scalarJSON(const HostValue &V) {
@@ -333,6 +350,13 @@ llvm::json::Value toJSON(const HostValue &V) {
   case HostValue::Kind::Function:
     return V.functionName();
   case HostValue::Kind::Tuple: {
+    if (V.isRecord()) {
+      llvm::json::Object Fields;
+      for (size_t I = 0; I < V.elements().size(); ++I)
+        Fields[V.fieldNames()[I]] = toJSON(V.elements()[I]);
+      return llvm::json::Object{{"type", V.recordName()},
+                                {"fields", std::move(Fields)}};
+    }
     llvm::json::Array A;
     for (const HostValue &E : V.elements())
       A.push_back(toJSON(E));

@@ -63,6 +63,13 @@ public:
   /// towards zero (integers), or V != 0 (Bool).
   static HostValue fromDouble(ScalarKind K, double V);
   static HostValue tuple(std::vector<HostValue> Elements);
+  /// An instance of a struct type: a tuple that carries the type's name
+  /// and field names, printed as Julia prints it (`Pair(1.5f0, 2)`).
+  static HostValue record(std::string TypeName,
+                          std::vector<std::string> FieldNames,
+                          std::vector<HostValue> Fields);
+  /// This tuple or record with other elements (same type name, fields).
+  HostValue withElements(std::vector<HostValue> Elements) const;
   /// An array; Bytes.size() must equal product(Dims) * scalarBytes(Elt).
   static HostValue array(ScalarKind Elt, std::vector<int64_t> Dims,
                          std::vector<uint8_t> Bytes);
@@ -81,6 +88,10 @@ public:
   bool isGhost() const { return K == Kind::Nothing || K == Kind::Function; }
   /// The function's name (Function only).
   const std::string &functionName() const { return Name; }
+  /// A record: a tuple with a struct type's name.
+  bool isRecord() const { return K == Kind::Tuple && !Name.empty(); }
+  const std::string &recordName() const { return Name; }
+  llvm::ArrayRef<std::string> fieldNames() const { return FieldNames; }
 
   /// Scalar kind, or the element kind of an array.
   ScalarKind scalarKind() const { return SK; }
@@ -103,7 +114,7 @@ public:
 
   /// The type as Julia prints it, without spaces after commas (CLI.md's
   /// JSON form): `Float32`, `DeviceArray{Float32,1}`, `Tuple{Int64,Bool}`,
-  /// `Nothing`, `typeof(square)`.
+  /// `Nothing`, `typeof(square)`, a record's struct name.
   std::string typeName() const;
   /// A short human form: `1.5f0`, `0x08`, `Float32[1.0, 2.0]`, `(1, 2)`.
   std::string str() const;
@@ -117,11 +128,13 @@ private:
   std::vector<HostValue> Elements;
   std::vector<int64_t> Dims;
   std::vector<uint8_t> Bytes;
-  std::string Name;
+  std::string Name; ///< a function's, or a record's type
+  std::vector<std::string> FieldNames; ///< a record's
 };
 
 /// A scalar as JSON (number or boolean), a tuple as a JSON array, an array
-/// as {"type", "dims", "data"}, nothing as null, a function as its name.
+/// as {"type", "dims", "data"}, a record as {"type", "fields": {name: V}},
+/// nothing as null, a function as its name.
 llvm::json::Value toJSON(const HostValue &V);
 
 /// The object `prism run --json` prints:

@@ -430,6 +430,18 @@ std::optional<HostValue> toHost(const Value &V) {
     }
     return HostValue::tuple(std::move(Elts));
   }
+  if (V.T->isStruct() && !V.T->isFunctionType()) {
+    std::vector<HostValue> Elts;
+    std::vector<std::string> Names;
+    for (size_t I = 0; I < V.Fields.size(); ++I) {
+      auto E = toHost(V.Fields[I]);
+      if (!E)
+        return std::nullopt;
+      Elts.push_back(std::move(*E));
+      Names.emplace_back(V.T->fieldNames()[I].str());
+    }
+    return HostValue::record(V.T->str(), std::move(Names), std::move(Elts));
+  }
   if (V.T->isPrimitive())
     if (auto K = scalarKindFromName(V.T->str()))
       return HostValue::scalar(*K, V.Bits);
@@ -511,7 +523,7 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
   auto Host = toHost(Ret);
   if (!Host)
     return deviceError("argument", "`" + Root.MI->str() + "` returns " + Ret.T->str() +
-                                       "; the interpreter shows scalars and tuples of them");
+                                       "; the interpreter shows scalars and tuples and structs of them");
   R.Return = std::move(*Host);
   size_t B = 0;
   for (const HostValue &A : Args) {

@@ -184,3 +184,26 @@ TEST(RunCli, FilterOnTheBpfDevice) {
   ASSERT_EQ(R.ExitCode, 0) << R.Out << R.Err;
   EXPECT_NE(R.Out.find("\"return\": 0"), std::string::npos) << R.Out;
 }
+
+// A struct comes back as Julia shows it, on the host and on the reference
+// interpreter alike, and as {"type", "fields"} in JSON.
+TEST(RunCli, StructReturnPrintsAsJuliaShowsIt) {
+  std::string File = std::string(PRISM_TESTS_DIR) + "/cli/data/structret.jl";
+  for (const char *Device : {"host", "interp"}) {
+    auto R = runPrism({"run", File, "tag(1.5f0, 3)", "--device", Device});
+    EXPECT_EQ(R.ExitCode, 0) << Device << ": " << R.Err;
+    EXPECT_NE(R.Out.find("return: Tagged{Tuple{Int64, Bool}}(Vec2(1.5f0, -1.5f0), (3, true))"),
+              std::string::npos)
+        << Device << ": " << R.Out;
+  }
+  auto R = runPrism({"run", File, "tag(1.5f0, 3)", "--json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  auto J = llvm::json::parse(R.Out);
+  ASSERT_TRUE(!!J) << llvm::toString(J.takeError()) << "\n" << R.Out;
+  const llvm::json::Object *Ret = J->getAsObject()->getObject("return");
+  ASSERT_TRUE(Ret) << R.Out;
+  EXPECT_EQ(Ret->getString("type"), "Tagged{Tuple{Int64, Bool}}");
+  const llvm::json::Object *V = Ret->getObject("fields")->getObject("v");
+  ASSERT_TRUE(V) << R.Out;
+  EXPECT_EQ(V->getObject("fields")->getNumber("y"), -1.5);
+}

@@ -71,3 +71,26 @@ TEST(HostValue, JsonNumbers) {
   EXPECT_EQ(json(toJSON(M)),
             R"({"data":[0,0,0,0],"dims":[2,2],"type":"DeviceArray{UInt8,2}"})");
 }
+
+TEST(HostValue, RecordPrintsAsJuliaShowsAStruct) {
+  HostValue P = HostValue::record(
+      "Pair", {"x", "n"},
+      {HostValue::fromDouble(ScalarKind::Float32, 1.5),
+       HostValue::fromInt(ScalarKind::Int64, 2)});
+  EXPECT_TRUE(P.isRecord());
+  EXPECT_TRUE(P.isTuple()); // laid out and decoded as its fields' tuple
+  EXPECT_EQ(P.str(), "Pair(1.5f0, 2)");
+  EXPECT_EQ(P.typeName(), "Pair");
+  // One field: no tuple comma; no fields: the singleton's constructor call.
+  HostValue One = HostValue::record("Box", {"v"}, {HostValue::fromInt(ScalarKind::Int8, 3)});
+  EXPECT_EQ(One.str(), "Box(3)");
+  EXPECT_EQ(HostValue::record("Empty", {}, {}).str(), "Empty()");
+  EXPECT_EQ(json(toJSON(P)), R"({"fields":{"n":2,"x":1.5},"type":"Pair"})");
+  // withElements keeps the type and field names (the host device decodes
+  // a return value into its shape this way).
+  HostValue Q = P.withElements({HostValue::fromDouble(ScalarKind::Float32, -1),
+                                HostValue::fromInt(ScalarKind::Int64, 7)});
+  EXPECT_EQ(Q.str(), "Pair(-1.0f0, 7)");
+  EXPECT_FALSE(Q == P);
+  EXPECT_FALSE(HostValue::tuple({HostValue::fromInt(ScalarKind::Int8, 3)}) == One);
+}
