@@ -348,9 +348,10 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
     PrefillNote =
         Unbuildable.empty()
             ? std::string()
-            : "No call is filled in: a call passes numbers, arrays and "
-              "tuples of them, and cannot build a " +
-                  Unbuildable + ". Call a function that builds it.";
+            : "No call is filled in for the " + Unbuildable +
+                  " argument: write it as a constructor call with its "
+                  "fields' values, e.g. `Vec2(1f0, 2f0)` (numbers, tuples "
+                  "and structs of them; not type parameters or arrays).";
     Form.Blocks = Header ? Header->Blocks : "1";
     Form.Threads = Header ? Header->Threads : "1";
     Form.Device = "host";

@@ -84,8 +84,8 @@ std::optional<HostValue> convertScalar(const HostValue &V, ScalarKind To) {
 class CallEvaluator {
 public:
   CallEvaluator(const SourceFileRef &File, uint64_t Seed,
-                IsFunctionFn IsFunction)
-      : File(File), Rng(Seed), IsFunction(IsFunction) {}
+                IsFunctionFn IsFunction, StructOfFn StructOf)
+      : File(File), Rng(Seed), IsFunction(IsFunction), StructOf(StructOf) {}
 
   llvm::Expected<ParsedCall> call(const Node &N) {
     if (N.Kind != NodeKind::Call || N.Kids.empty() ||
@@ -469,28 +469,90 @@ private:
                                                   A->bytes().end()));
       return E;
     }
+    if (StructOf)
+      if (std::optional<StructShape> S = StructOf(F))
+        return structValue(N, *S);
     return error(*N.Kids[0],
                  "`" + F.str() +
                      "` is not a host-side constructor (use zeros, ones, "
-                     "fill, rand, collect, reshape, T[...] or a conversion)");
+                     "fill, rand, collect, reshape, T[...], a conversion or "
+                     "one of the program's structs)");
+  }
+
+  static std::string fieldMismatch(const StructShape &S, size_t I,
+                                   const HostValue &V) {
+    return "field `" + S.FieldNames[I] + "` of `" + S.TypeName +
+           "` is `::" + S.FieldTypes[I] + "`; the call gives `" + V.typeName() +
+           "`";
+  }
+
+  /// `Vec2(1.0f0, 2)`: an instance of the program's struct, each field
+  /// converted to its declared type as Julia's default constructor does.
+  /// A field that is not a scalar must be given a value of its very type:
+  /// the device reads the argument with the struct's layout.
+  llvm::Expected<Evaluated> structValue(const Node &N, const StructShape &S) {
+    if (!S.Why.empty())
+      return error(*N.Kids[0], S.Why);
+    size_t NArgs = N.Kids.size() - 1;
+    if (NArgs != S.FieldNames.size()) {
+      std::string Fields;
+      for (const std::string &F : S.FieldNames)
+        Fields += (Fields.empty() ? "" : ", ") + F;
+      return error(N, "`" + S.TypeName + "` has " +
+                          std::to_string(S.FieldNames.size()) + " field" +
+                          (S.FieldNames.size() == 1 ? "" : "s") +
+                          (Fields.empty() ? "" : " (" + Fields + ")") +
+                          "; the call gives " + std::to_string(NArgs));
+    }
+    auto Plain = [](llvm::StringRef T) {
+      std::string Out;
+      for (char C : T)
+        if (C != ' ')
+          Out += C;
+      return Out;
+    };
+    std::vector<HostValue> Fields;
+    for (size_t I = 0; I < NArgs; ++I) {
+      const Node &A = *N.Kids[I + 1];
+      auto V = value(A);
+      if (!V)
+        return V.takeError();
+      if (auto K = scalarKindFromName(S.FieldTypes[I])) {
+        if (!V->isScalar())
+          return error(A, fieldMismatch(S, I, *V));
+        auto C = convert(A, *V, *K);
+        if (!C)
+          return C.takeError();
+        Fields.push_back(std::move(*C));
+        continue;
+      }
+      if (Plain(V->typeName()) != Plain(S.FieldTypes[I]))
+        return error(A, fieldMismatch(S, I, *V));
+      Fields.push_back(std::move(*V));
+    }
+    Evaluated E;
+    E.V = HostValue::record(S.TypeName, S.FieldNames, std::move(Fields));
+    return E;
   }
 
   SourceFileRef File;
   std::mt19937_64 Rng;
   IsFunctionFn IsFunction;
+  StructOfFn StructOf;
 };
 
 } // namespace
 
 llvm::Expected<ParsedCall> evaluateCall(const ast::Node &Call,
                                         const SourceFileRef &File,
-                                        uint64_t Seed,
-                                        IsFunctionFn IsFunction) {
-  return CallEvaluator(File, Seed, IsFunction).call(Call);
+                                        uint64_t Seed, IsFunctionFn IsFunction,
+                                        StructOfFn StructOf) {
+  return CallEvaluator(File, Seed, IsFunction, StructOf).call(Call);
 }
 
 llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
-                                     IsFunctionFn IsFunction) {
+                                     IsFunctionFn IsFunction,
+                                     StructOfFn StructOf) {
   SourceFileRef File = SourceFile::create("CALL", Call.str());
   ast::ParsedFile Parsed(File);
   ast::Node *Root = parseExpression(Parsed);
@@ -499,7 +561,7 @@ llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
                              ? std::vector<Diagnostic>{Diagnostic::error(
                                    "parse", "cannot parse CALL", {})}
                              : Parsed.Diags);
-  return evaluateCall(*Root, File, Seed, IsFunction);
+  return evaluateCall(*Root, File, Seed, IsFunction, StructOf);
 }
 
 } // namespace prism

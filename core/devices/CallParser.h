@@ -3,10 +3,15 @@
 /// arguments are literals or host-side array constructors, evaluated on the
 /// host into `HostValue`s:
 ///
-///   literals       `1` Int64, `2.0f0` Float32, `0x08` UInt8, `true`, `nothing`,
+///   literals       `1` Int64, `2.0f0` Float32, `0x08` UInt8, `true`,
+///   `nothing`,
 ///                  a function of the program by name (`square`),
-///                  tuples `(1, 2.0)`, conversions `UInt32(60)`, `Float32(0.5)`
-///   arrays         `zeros(T, dims...)`, `ones(T, dims...)`, `fill(v, dims...)`,
+///                  tuples `(1, 2.0)`, conversions `UInt32(60)`,
+///                  `Float32(0.5)`, instances of the program's structs
+///                  `Vec2(1.0f0, 2)` (each field converted to its declared
+///                  type, as the default constructor does)
+///   arrays         `zeros(T, dims...)`, `ones(T, dims...)`, `fill(v,
+///   dims...)`,
 ///                  `rand(T, dims...)` (seeded), `collect(T, a:b)`,
 ///                  `collect(a:s:b)`, `reshape(A, dims...)`, `T[v1, v2, ...]`
 ///
@@ -25,6 +30,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,15 +49,30 @@ struct ParsedCall {
 /// ...)` passes the function); without it every unknown name is an error.
 using IsFunctionFn = llvm::function_ref<bool(llvm::StringRef)>;
 
+/// What a CALL needs to know of one of the program's struct types to build
+/// an instance: its fields' names and declared types (Julia's printing).
+struct StructShape {
+  std::string TypeName;
+  std::vector<std::string> FieldNames, FieldTypes;
+  /// Not empty: the struct cannot be built in a CALL, and why.
+  std::string Why;
+};
+/// The shape of the program's struct of that name; none if the name is
+/// not a struct that a CALL may build.
+using StructOfFn =
+    llvm::function_ref<std::optional<StructShape>(llvm::StringRef)>;
+
 /// Parses and evaluates a CALL string.
 llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed = 0,
-                                     IsFunctionFn IsFunction = nullptr);
+                                     IsFunctionFn IsFunction = nullptr,
+                                     StructOfFn StructOf = nullptr);
 
 /// Evaluates an already parsed call expression (File is the text its
 /// ranges refer to, for diagnostics).
 llvm::Expected<ParsedCall> evaluateCall(const ast::Node &Call,
                                         const SourceFileRef &File,
                                         uint64_t Seed = 0,
-                                        IsFunctionFn IsFunction = nullptr);
+                                        IsFunctionFn IsFunction = nullptr,
+                                        StructOfFn StructOf = nullptr);
 
 } // namespace prism

@@ -58,6 +58,32 @@ std::optional<HostValue> shapeOf(Type *T) {
   return std::nullopt;
 }
 
+/// A struct of the program as a CALL may build it: concrete fields that
+/// are scalars, tuples or structs of them. Types holding pointers (a
+/// DeviceArray) are not structs to a CALL; arrays have constructors.
+std::optional<StructShape> structShape(const GlobalEnv &Env,
+                                       llvm::StringRef Name) {
+  TypeName *N = Env.lookupType(Symbol::get(Name.str()));
+  if (!N || N->Kind != TypeNameKind::Struct)
+    return std::nullopt;
+  StructShape S;
+  S.TypeName = Name.str();
+  if (!N->Params.empty()) {
+    S.Why = "`" + S.TypeName +
+            "` has type parameters; a CALL builds structs with concrete "
+            "field types only";
+    return S;
+  }
+  for (size_t I = 0; I < N->FieldNames.size(); ++I) {
+    Type *FT = N->FieldTypes[I];
+    if (!FT->isConcrete() || !shapeOf(FT) || FT->isNothing())
+      return std::nullopt;
+    S.FieldNames.emplace_back(N->FieldNames[I].str());
+    S.FieldTypes.push_back(FT->str());
+  }
+  return S;
+}
+
 RunOutcome failure(RunStatus S, std::vector<Diagnostic> Ds) {
   RunOutcome O;
   O.Status = S;
@@ -138,9 +164,12 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                        "` code; --target " + R.Config.Target +
                        " does not apply");
 
-  auto Call = parseCall(R.Call, R.Seed, [&](llvm::StringRef Name) {
-    return Env.lookupFunction(Symbol::get(Name.str())) != nullptr;
-  });
+  auto Call = parseCall(
+      R.Call, R.Seed,
+      [&](llvm::StringRef Name) {
+        return Env.lookupFunction(Symbol::get(Name.str())) != nullptr;
+      },
+      [&](llvm::StringRef Name) { return structShape(Env, Name); });
   if (!Call)
     return failure(RunStatus::UsageError, Call.takeError());
 

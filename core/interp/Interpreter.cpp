@@ -380,7 +380,8 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
     Value V;
     V.T = T;
     for (size_t I = 0; I < H.elements().size(); ++I) {
-      auto E = fromHost(H.elements()[I], T->param(I), Buffers, Mem,
+      Type *ET = T->isTuple() ? T->param(I) : T->fieldTypes()[I];
+      auto E = fromHost(H.elements()[I], ET, Buffers, Mem,
                         "element " + std::to_string(I + 1) + " of " + Name);
       if (!E)
         return E.takeError();

@@ -207,3 +207,23 @@ TEST(RunCli, StructReturnPrintsAsJuliaShowsIt) {
   ASSERT_TRUE(V) << R.Out;
   EXPECT_EQ(V->getObject("fields")->getNumber("y"), -1.5);
 }
+
+// structs.jl's `rotate` takes a Vec2: the CALL builds it, the host and the
+// interpreter pass it, and both return the rotated Vec2.
+TEST(RunCli, StructArgumentsAreBuiltInTheCall) {
+  for (const char *Device : {"host", "interp"}) {
+    auto R = runPrism({"run", example("structs.jl"),
+                       "rotate(Vec2(1, 0.5f0), 0f0, 1f0)", "--device", Device});
+    EXPECT_EQ(R.ExitCode, 0) << Device << ": " << R.Err;
+    EXPECT_NE(R.Out.find("return: Vec2(-0.5f0, 1.0f0)"), std::string::npos)
+        << Device << ": " << R.Out;
+  }
+  auto R =
+      runPrism({"run", example("structs.jl"), "rotate(Vec2(1), 0f0, 1f0)"});
+  EXPECT_EQ(R.ExitCode, 2) << R.Out;
+  EXPECT_NE(
+      R.Err.find(
+          "CALL:1:8: error: `Vec2` has 2 fields (x, y); the call gives 1"),
+      std::string::npos)
+      << R.Err;
+}

@@ -140,3 +140,47 @@ TEST(CallParser, RandIsSeededAndInRange) {
   }
   EXPECT_NEAR(Sum / 1000, 0.5, 0.05);
 }
+
+// The program's structs are built as Julia's default constructor builds
+// them: each field converted to its declared type, and a field that is not
+// a scalar given a value of its very type (the device reads the layout).
+TEST(CallParser, StructsOfTheProgramAreBuiltFieldByField) {
+  auto StructOf = [](llvm::StringRef N) -> std::optional<StructShape> {
+    if (N == "Vec2")
+      return StructShape{"Vec2", {"x", "y"}, {"Float32", "Float32"}, ""};
+    if (N == "Seg")
+      return StructShape{"Seg", {"a", "n"}, {"Vec2", "Tuple{Int64, Bool}"}, ""};
+    if (N == "Count")
+      return StructShape{"Count", {"k"}, {"UInt8"}, ""};
+    if (N == "Box")
+      return StructShape{"Box", {}, {}, "`Box` has type parameters"};
+    return std::nullopt;
+  };
+  auto C = parseCall("f(Seg(Vec2(1, 0.1), (3, true)))", 0, nullptr, StructOf);
+  ASSERT_TRUE(bool(C)) << test::diagText(C.takeError());
+  ASSERT_EQ(C->Args.size(), 1u);
+  EXPECT_EQ(C->Args[0].str(), "Seg(Vec2(1.0f0, 0.1f0), (3, true))");
+  EXPECT_EQ(C->Args[0].typeName(), "Seg");
+
+  struct Bad {
+    const char *Call, *Message;
+  } Cases[] = {
+      {"f(Vec2(1))", "`Vec2` has 2 fields (x, y); the call gives 1"},
+      {"f(Count(256))", "InexactError: UInt8(256)"},
+      {"f(Vec2((1, 2), 3))", "field `x` of `Vec2` is `::Float32`; the call "
+                             "gives `Tuple{Int64,Int64}`"},
+      {"f(Seg(Vec2(1, 2), (3, 4)))",
+       "field `n` of `Seg` is `::Tuple{Int64, Bool}`; the call gives "
+       "`Tuple{Int64,Int64}`"},
+      {"f(Seg((1, 2), (3, true)))", "field `a` of `Seg` is `::Vec2`"},
+      {"f(Box(1))", "`Box` has type parameters"},
+      {"f(Nope(1))", "`Nope` is not a host-side constructor"},
+  };
+  for (const Bad &B : Cases) {
+    auto R = parseCall(B.Call, 0, nullptr, StructOf);
+    ASSERT_FALSE(bool(R)) << B.Call;
+    std::string Text = test::diagText(R.takeError());
+    EXPECT_NE(Text.find(B.Message), std::string::npos) << B.Call << "\n"
+                                                       << Text;
+  }
+}
