@@ -3,17 +3,15 @@
 /// arguments are literals or host-side array constructors, evaluated on the
 /// host into `HostValue`s:
 ///
-///   literals       `1` Int64, `2.0f0` Float32, `0x08` UInt8, `true`,
-///   `nothing`,
-///                  a function of the program by name (`square`),
-///                  tuples `(1, 2.0)`, conversions `UInt32(60)`,
-///                  `Float32(0.5)`, instances of the program's structs
-///                  `Vec2(1.0f0, 2)` (each field converted to its declared
-///                  type, as the default constructor does)
-///   arrays         `zeros(T, dims...)`, `ones(T, dims...)`, `fill(v,
-///   dims...)`,
-///                  `rand(T, dims...)` (seeded), `collect(T, a:b)`,
-///                  `collect(a:s:b)`, `reshape(A, dims...)`, `T[v1, v2, ...]`
+///   literals   `1` Int64, `2.0f0` Float32, `0x08` UInt8, `true`, `nothing`,
+///              a function of the program by name (`square`), tuples
+///              `(1, 2.0)`, conversions `UInt32(60)`, `Float32(0.5)`,
+///              instances of the program's structs `Vec2(1.0f0, 2)` (each
+///              field converted to its declared type, as the default
+///              constructor does)
+///   arrays     `zeros(T, dims...)`, `ones(T, dims...)`, `fill(v, dims...)`,
+///              `rand(T, dims...)` (seeded), `collect(T, a:b)`,
+///              `collect(a:s:b)`, `reshape(A, dims...)`, `T[v1, v2, ...]`
 ///
 /// Dims are integers or one tuple of integers. `T[...]`, `fill`, `collect`
 /// and conversions convert as Julia's `convert` does: a value that does not
