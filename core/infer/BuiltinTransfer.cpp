@@ -202,7 +202,9 @@ BuiltinResult floatArith(Builtin B, std::span<const LatticeType> A) {
   case Builtin::NegFloat: case Builtin::SqrtLlvm: case Builtin::AbsFloat:
   case Builtin::FloorLlvm: case Builtin::CeilLlvm: case Builtin::TruncLlvm:
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
-  case Builtin::SinFloat: case Builtin::CosFloat:
+  case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::Exp2Float:
+  case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
+  case Builtin::AtanFloat:
     Want = 1; break;
   case Builtin::FmaFloat: case Builtin::MuladdFloat:
     Want = 3; break;
@@ -478,7 +480,9 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::AbsFloat: case Builtin::CopysignFloat: case Builtin::FloorLlvm:
   case Builtin::CeilLlvm: case Builtin::TruncLlvm: case Builtin::RintLlvm:
   case Builtin::ExpFloat: case Builtin::LogFloat: case Builtin::SinFloat:
-  case Builtin::CosFloat: case Builtin::PowFloat:
+  case Builtin::CosFloat: case Builtin::PowFloat: case Builtin::Exp2Float:
+  case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
+  case Builtin::AtanFloat:
     return floatArith(B, A);
   case Builtin::EqFloat: case Builtin::NeFloat: case Builtin::LtFloat:
   case Builtin::LeFloat:

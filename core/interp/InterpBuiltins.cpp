@@ -238,6 +238,21 @@ BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
   case Builtin::CosFloat:
     return libm1(A[0], [](double D) { return std::cos(D); },
                  [](float F) { return std::cos(F); });
+  case Builtin::Exp2Float:
+    return libm1(A[0], [](double D) { return std::exp2(D); },
+                 [](float F) { return std::exp2(F); });
+  case Builtin::Log2Float:
+    return libm1(A[0], [](double D) { return std::log2(D); },
+                 [](float F) { return std::log2(F); });
+  case Builtin::Log10Float:
+    return libm1(A[0], [](double D) { return std::log10(D); },
+                 [](float F) { return std::log10(F); });
+  case Builtin::TanFloat:
+    return libm1(A[0], [](double D) { return std::tan(D); },
+                 [](float F) { return std::tan(F); });
+  case Builtin::AtanFloat:
+    return libm1(A[0], [](double D) { return std::atan(D); },
+                 [](float F) { return std::atan(F); });
   case Builtin::PowFloat:
     if (T->bitWidth() == 64)
       return roundedFromDouble(T, std::pow(X.convertToDouble(), Y(1).convertToDouble()));
@@ -464,7 +479,9 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
   case Builtin::NegFloat: case Builtin::SqrtLlvm: case Builtin::AbsFloat:
   case Builtin::FloorLlvm: case Builtin::CeilLlvm: case Builtin::TruncLlvm:
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
-  case Builtin::SinFloat: case Builtin::CosFloat:
+  case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::Exp2Float:
+  case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
+  case Builtin::AtanFloat:
     if (auto F = Need(1))
       return *F;
     return floatArith(B, A);

@@ -80,9 +80,20 @@ end
     x < zero(T) && throw(DomainError(x))
     return log_float(x)
 end
+@inline function log2(x::T) where {T<:IEEEFloat}
+    x < zero(T) && throw(DomainError(x))
+    return log2_float(x)
+end
+@inline function log10(x::T) where {T<:IEEEFloat}
+    x < zero(T) && throw(DomainError(x))
+    return log10_float(x)
+end
 @inline exp(x::T) where {T<:IEEEFloat} = exp_float(x)
+@inline exp2(x::T) where {T<:IEEEFloat} = exp2_float(x)
 @inline sin(x::T) where {T<:IEEEFloat} = sin_float(x)
 @inline cos(x::T) where {T<:IEEEFloat} = cos_float(x)
+@inline tan(x::T) where {T<:IEEEFloat} = tan_float(x)
+@inline atan(x::T) where {T<:IEEEFloat} = atan_float(x)
 
 # Integer arguments compute in Float64, as in Julia.
 @inline sqrt(x::Real) = sqrt(float(x))
@@ -90,6 +101,11 @@ end
 @inline exp(x::Real) = exp(float(x))
 @inline sin(x::Real) = sin(float(x))
 @inline cos(x::Real) = cos(float(x))
+@inline log2(x::Real) = log2(float(x))
+@inline log10(x::Real) = log10(float(x))
+@inline exp2(x::Real) = exp2(float(x))
+@inline tan(x::Real) = tan(float(x))
+@inline atan(x::Real) = atan(float(x))
 
 @inline float(x::T) where {T<:AbstractFloat} = x
 @inline float(x::Integer) = Float64(x)

@@ -20,6 +20,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <set>
+#include <tuple>
 
 namespace prism {
 
@@ -166,42 +167,79 @@ public:
 
   void validateModule(const llvm::Module &M, const CompilerConfig &,
                       std::vector<Diagnostic> &Out) const override {
-    // LLVM 16's AMDGPU backend selects exp, log, sin, cos and pow only for
-    // Float32 and Float16; Float64 needs ROCm's device library (ocml),
-    // which Prism does not link. Without this check the backend aborts
-    // ("Cannot select: fsin").
-    std::set<std::pair<std::string, uint32_t>> Seen;
+    // LLVM 16's AMDGPU backend selects exp, exp2, log, log2, log10, sin,
+    // cos and pow only for Float32 and Float16, and has no tan or atan at
+    // all: those need ROCm's device library (ocml), which Prism does not
+    // link. Without this check the backend aborts ("Cannot select: fsin")
+    // or the call stays unresolved.
+    // One error per function per source line (inlined copies repeat).
+    std::set<std::tuple<std::string, uint32_t, std::string>> Seen;
     for (const llvm::Function &F : M)
       for (const llvm::BasicBlock &BB : F)
         for (const llvm::Instruction &I : BB) {
-          const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
-          if (!II || !II->getType()->isDoubleTy())
-            continue;
-          static constexpr std::pair<llvm::Intrinsic::ID, const char *>
-              Unselectable[] = {{llvm::Intrinsic::exp, "exp"},
-                                {llvm::Intrinsic::log, "log"},
-                                {llvm::Intrinsic::sin, "sin"},
-                                {llvm::Intrinsic::cos, "cos"},
-                                {llvm::Intrinsic::pow, "^"}};
-          const char *Name = nullptr;
-          for (const auto &[ID, N] : Unselectable)
-            if (II->getIntrinsicID() == ID)
-              Name = N;
-          if (!Name)
-            continue;
-          Diagnostic D = Diagnostic::error(
-              "target-restriction",
-              std::string("`") + Name +
-                  "` of a Float64 is not supported on the gcn target: "
-                  "LLVM's AMDGPU backend has no double-precision " +
-                  (std::string(Name) == "^" ? "pow" : Name) +
+          std::string Name, Why;
+          if (const char *N = unselectableMath(I)) {
+            Name = N;
+            Why = "` of a Float64 is not supported on the gcn target: LLVM's "
+                  "AMDGPU backend has no double-precision " +
+                  std::string(Name == "^" ? "pow" : Name) +
                   ", and Prism does not link ROCm's device library; use "
-                  "Float32",
-              {});
+                  "Float32";
+          } else if (const char *N = libmOnlyMath(I)) {
+            Name = N;
+            Why = "` is not supported on the gcn target: LLVM's AMDGPU "
+                  "backend has no " +
+                  Name + ", and Prism does not link ROCm's device library";
+          } else {
+            continue;
+          }
+          Diagnostic D = Diagnostic::error("target-restriction",
+                                           "`" + Name + Why, {});
           locateInstruction(I, D);
-          if (Seen.insert({D.Loc.FileName, D.Loc.Line}).second)
+          if (Seen.insert({D.Loc.FileName, D.Loc.Line, Name}).second)
             Out.push_back(std::move(D));
         }
+  }
+
+  /// The user-facing name of a double-precision math intrinsic the backend
+  /// cannot select; null for anything else.
+  static const char *unselectableMath(const llvm::Instruction &I) {
+    const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
+    if (!II || !II->getType()->isDoubleTy())
+      return nullptr;
+    static constexpr std::pair<llvm::Intrinsic::ID, const char *>
+        Unselectable[] = {{llvm::Intrinsic::exp, "exp"},
+                          {llvm::Intrinsic::exp2, "exp2"},
+                          {llvm::Intrinsic::log, "log"},
+                          {llvm::Intrinsic::log2, "log2"},
+                          {llvm::Intrinsic::log10, "log10"},
+                          {llvm::Intrinsic::sin, "sin"},
+                          {llvm::Intrinsic::cos, "cos"},
+                          {llvm::Intrinsic::pow, "^"}};
+    for (const auto &[ID, N] : Unselectable)
+      if (II->getIntrinsicID() == ID)
+        return N;
+    return nullptr;
+  }
+
+  /// The name of a math function that only a C library provides (no LLVM
+  /// intrinsic: Target::emitLibmCall), called by I; null otherwise.
+  static const char *libmOnlyMath(const llvm::Instruction &I) {
+    const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
+    const llvm::Function *F = Call ? Call->getCalledFunction() : nullptr;
+    if (!F || !F->isDeclaration())
+      return nullptr;
+    llvm::StringRef Name = F->getName();
+    for (const char *N : {"tan", "atan"})
+      if (Name == N || Name == std::string(N) + "f")
+        return N;
+    return nullptr;
+  }
+
+  bool isKnownExternal(llvm::StringRef Name) const override {
+    // Reported by validateModule, with the reason.
+    return Name == "tan" || Name == "tanf" || Name == "atan" ||
+           Name == "atanf" || Target::isKnownExternal(Name);
   }
 
   llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,

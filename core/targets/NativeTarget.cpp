@@ -154,7 +154,7 @@ public:
         "log2", "log10", "sinf", "cosf", "expf", "logf", "powf", "sqrtf",
         "fmodf", "exp2f", "log2f", "log10f", "floor", "ceil", "trunc",
         "rint", "floorf", "ceilf", "truncf", "rintf", "fma", "fmaf",
-        "memcpy", "memset", "memmove"};
+        "tan", "tanf", "atan", "atanf", "memcpy", "memset", "memmove"};
     return LibM.contains(Name);
   }
 

@@ -209,6 +209,11 @@ public:
     case Builtin::SinFloat: Base = "sin"; break;
     case Builtin::CosFloat: Base = "cos"; break;
     case Builtin::PowFloat: Base = "pow"; break;
+    case Builtin::Exp2Float: Base = "exp2"; break;
+    case Builtin::Log2Float: Base = "log2"; break;
+    case Builtin::Log10Float: Base = "log10"; break;
+    case Builtin::TanFloat: Base = "tan"; break;
+    case Builtin::AtanFloat: Base = "atan"; break;
     default:
       return Target::emitMath(B, Which, Args);
     }
@@ -269,7 +274,8 @@ public:
     if (!Buf)
       return makeDiagError(Diagnostic::error(
           "config",
-          "this code needs libdevice (exp, log, sin, cos or pow on the ptx "
+          "this code needs libdevice (exp, log, sin, cos, tan, atan, exp2, "
+          "log2, log10 or pow on the ptx "
           "target) but libdevice.10.bc was not found: set CUDA_HOME or the "
           "libdevice path",
           {}));

@@ -85,6 +85,9 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
                               llvm::ArrayRef<llvm::Value *> Args) const {
   llvm::Intrinsic::ID ID = llvm::Intrinsic::not_intrinsic;
   switch (Which) {
+  case Builtin::TanFloat:
+  case Builtin::AtanFloat:
+    return emitLibmCall(B, Which == Builtin::TanFloat ? "tan" : "atan", Args[0]);
   case Builtin::SqrtLlvm: ID = llvm::Intrinsic::sqrt; break;
   case Builtin::AbsFloat: ID = llvm::Intrinsic::fabs; break;
   case Builtin::CopysignFloat: ID = llvm::Intrinsic::copysign; break;
@@ -97,6 +100,9 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   case Builtin::SinFloat: ID = llvm::Intrinsic::sin; break;
   case Builtin::CosFloat: ID = llvm::Intrinsic::cos; break;
   case Builtin::PowFloat: ID = llvm::Intrinsic::pow; break;
+  case Builtin::Exp2Float: ID = llvm::Intrinsic::exp2; break;
+  case Builtin::Log2Float: ID = llvm::Intrinsic::log2; break;
+  case Builtin::Log10Float: ID = llvm::Intrinsic::log10; break;
   case Builtin::FmaFloat: ID = llvm::Intrinsic::fma; break;
   case Builtin::MuladdFloat: ID = llvm::Intrinsic::fmuladd; break;
   default:
@@ -114,11 +120,37 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   case Builtin::SinFloat:
   case Builtin::CosFloat:
   case Builtin::PowFloat:
+  case Builtin::Exp2Float:
+  case Builtin::Log2Float:
+  case Builtin::Log10Float:
     Call->addFnAttr(llvm::Attribute::NoBuiltin);
     break;
   default:
     break;
   }
+  return Call;
+}
+
+llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B,
+                                  llvm::StringRef Name, llvm::Value *X) {
+  llvm::Type *T = X->getType();
+  if (T->isHalfTy())
+    return B.CreateFPTrunc(
+        emitLibmCall(B, Name, B.CreateFPExt(X, B.getFloatTy())), T);
+  std::string Fn = Name.str() + (T->isFloatTy() ? "f" : "");
+  llvm::Module &M = *B.GetInsertBlock()->getModule();
+  llvm::FunctionCallee F =
+      M.getOrInsertFunction(Fn, llvm::FunctionType::get(T, {T}, false));
+  if (auto *Decl = llvm::dyn_cast<llvm::Function>(F.getCallee())) {
+    // Pure and total, as libm's are with errno ignored: calls on the same
+    // value are shared and hoisted out of loops.
+    Decl->setDoesNotAccessMemory();
+    Decl->setDoesNotThrow();
+    Decl->setWillReturn();
+  }
+  llvm::CallInst *Call = B.CreateCall(F, {X});
+  // As for the intrinsics below: not folded by LLVM's own libm.
+  Call->addFnAttr(llvm::Attribute::NoBuiltin);
   return Call;
 }
 

@@ -77,6 +77,32 @@ end
   EXPECT_TRUE(F.ok()) << diags(*F.Report);
 }
 
+// exp2, log2 and log10 select to v_exp/v_log for Float32; tan and atan
+// have no instruction and no intrinsic: a diagnostic naming each, not an
+// unresolved call.
+TEST_F(GcnTargetTest, TanAndAtanAreADiagnosticExp2Selects) {
+  loadText("more.jl", R"(function ok!(x::DeviceArray{Float32,1})
+    @inbounds x[1] = exp2(x[1]) + log2(x[2]) + log10(x[3])
+    return nothing
+end
+function bad!(x::DeviceArray{Float32,1})
+    @inbounds x[1] = tan(x[1]) + atan(x[2])
+    return nothing
+end
+)");
+  CompileResult Ok = gcn("ok!(DeviceArray{Float32,1})", Stage::Asm);
+  ASSERT_TRUE(Ok.ok()) << diags(*Ok.Report);
+  std::string Asm = text(Ok, Stage::Asm);
+  EXPECT_TRUE(contains(Asm, "v_exp_f32")) << Asm;
+  EXPECT_TRUE(contains(Asm, "v_log_f32")) << Asm;
+  CompileResult Bad = gcn("bad!(DeviceArray{Float32,1})");
+  ASSERT_FALSE(Bad.ok());
+  std::string D = diags(*Bad.Report);
+  EXPECT_TRUE(contains(D, "`tan` is not supported on the gcn target")) << D;
+  EXPECT_TRUE(contains(D, "`atan` is not supported on the gcn target")) << D;
+  EXPECT_FALSE(contains(D, "unknown function")) << D;
+}
+
 TEST_F(GcnTargetTest, TheAssemblyTextAssembles) {
   std::optional<std::string> Mc =
       findTool({"llvm-mc-16", "llvm-mc"}, {"/usr/lib/llvm-16/bin"});
