@@ -70,21 +70,23 @@ std::string arraySummary(const HostValue &A) {
     HostValue E = A.element(I);
     Sum += E.asDouble();
     if (I < Shown) {
-      // Inside `Float32[...]` the elements need no `f0` suffix (as Julia).
-      std::string T = E.str();
-      if (A.scalarKind() == ScalarKind::Float32 && llvm::StringRef(T).endswith("f0"))
-        T.resize(T.size() - 2);
-      S += (I ? ", " : "") + T;
+      S += (I ? ", " : "") + arrayElementStr(E);
     }
   }
   if (N > Shown)
     S += ", ...";
   S += "]";
+  // The shape, unless the element count already says it (a vector).
   std::string Dims;
-  for (int64_t D : A.dims())
-    Dims += (Dims.empty() ? "" : "×") + std::to_string(D);
+  if (A.dims().size() != 1) {
+    for (int64_t D : A.dims())
+      Dims += (Dims.empty() ? "" : "×") + std::to_string(D);
+    Dims += ", ";
+  }
   char Buf[40];
-  if (std::isnan(Sum) || std::isinf(Sum)) // as Julia prints them
+  if (!isFloatKind(A.scalarKind()) && std::abs(Sum) < 0x1p53)
+    std::snprintf(Buf, sizeof Buf, "%.0f", Sum); // integers: exact
+  else if (std::isnan(Sum) || std::isinf(Sum)) // as Julia prints them
     std::snprintf(Buf, sizeof Buf, "%s",
                   std::isnan(Sum) ? "NaN"
                   : Sum > 0       ? "Inf"
@@ -94,8 +96,8 @@ std::string arraySummary(const HostValue &A) {
                   Sum == double(int64_t(Sum)) && std::abs(Sum) < 1e15 ? "%.1f"
                                                                       : "%.9g",
                   Sum);
-  return S + "  (" + Dims + ", " + std::to_string(N) + " elements, checksum " +
-         Buf + ")";
+  return S + "  (" + Dims + std::to_string(N) + " elements, checksum " + Buf +
+         ")";
 }
 
 /// The loaded kernel's facts as JSON: integers as numbers, the rest as text.

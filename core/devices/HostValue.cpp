@@ -267,14 +267,26 @@ static void printScalar(llvm::raw_ostream &OS, const HostValue &V,
       ast::LitType::UInt16, ast::LitType::UInt32,  ast::LitType::UInt64,
       ast::LitType::Float16, ast::LitType::Float32, ast::LitType::Float64};
   std::string S = formatLiteral(Lit[static_cast<unsigned>(V.scalarKind())], V.bits());
+  llvm::StringRef R(S);
   if (InArray && V.scalarKind() == ScalarKind::Float32) {
-    llvm::StringRef R(S);
     if (R.endswith("f0"))
       S.resize(S.size() - 2);
     else if (R.endswith("NaN32") || R.endswith("Inf32"))
       S.resize(S.size() - 2);
+  } else if (InArray && V.scalarKind() == ScalarKind::Float16) {
+    if (R.consume_front("Float16(") && R.consume_back(")"))
+      S = R.str(); // Float16(1.5) → 1.5
+    else if (R.endswith("NaN16") || R.endswith("Inf16"))
+      S.resize(S.size() - 2);
   }
   OS << S;
+}
+
+std::string arrayElementStr(const HostValue &Scalar) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printScalar(OS, Scalar, /*InArray=*/true);
+  return OS.str();
 }
 
 std::string HostValue::str() const {

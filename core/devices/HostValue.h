@@ -132,6 +132,10 @@ private:
   std::vector<std::string> FieldNames; ///< a record's
 };
 
+/// An array's element as Julia prints it inside `T[...]`, where the type is
+/// said once: `1.5` for a Float32 or a Float16, `Inf`, `0x08`.
+std::string arrayElementStr(const HostValue &Scalar);
+
 /// A scalar as JSON (number or boolean), a tuple as a JSON array, an array
 /// as {"type", "dims", "data"}, a record as {"type", "fields": {name: V}},
 /// nothing as null, a function as its name.

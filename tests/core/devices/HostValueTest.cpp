@@ -94,3 +94,15 @@ TEST(HostValue, RecordPrintsAsJuliaShowsAStruct) {
   EXPECT_FALSE(Q == P);
   EXPECT_FALSE(HostValue::tuple({HostValue::fromInt(ScalarKind::Int8, 3)}) == One);
 }
+
+// Inside `T[...]` Julia says the element type once.
+TEST(HostValue, ArrayElementsPrintWithoutTheirType) {
+  EXPECT_EQ(arrayElementStr(HostValue::scalar(ScalarKind::Float16, 0x3E00)), "1.5");
+  EXPECT_EQ(arrayElementStr(HostValue::scalar(ScalarKind::Float16, 0x7C00)), "Inf");
+  EXPECT_EQ(arrayElementStr(HostValue::scalar(ScalarKind::Float32, 0x7FC00000)), "NaN");
+  EXPECT_EQ(arrayElementStr(HostValue::fromDouble(ScalarKind::Float32, 2)), "2.0");
+  EXPECT_EQ(arrayElementStr(HostValue::scalar(ScalarKind::UInt8, 8)), "0x08");
+  HostValue A = HostValue::zeros(ScalarKind::Float16, {2});
+  A.setElement(1, HostValue::scalar(ScalarKind::Float16, 0xFC00));
+  EXPECT_EQ(A.str(), "Float16[0.0, -Inf]");
+}
