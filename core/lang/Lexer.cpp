@@ -684,8 +684,15 @@ std::string formatLiteral(ast::LitType T, uint64_t Bits) {
   case LitType::UInt64:
     std::snprintf(Buf, sizeof Buf, "0x%016llx", (unsigned long long)Bits);
     return Buf;
-  case LitType::Float16:
-    return "Float16(" + formatFloat(halfToFloat(uint16_t(Bits)), false, true) + ")";
+  case LitType::Float16: {
+    // Julia names the specials (`NaN16`, `-Inf16`), wraps the rest.
+    float F = halfToFloat(uint16_t(Bits));
+    if (std::isnan(F))
+      return "NaN16";
+    if (std::isinf(F))
+      return F < 0 ? "-Inf16" : "Inf16";
+    return "Float16(" + formatFloat(F, false, true) + ")";
+  }
   case LitType::Float32: {
     uint32_t B = uint32_t(Bits);
     float F;

@@ -132,3 +132,13 @@ typemin(::Type{Float32}) = bitcast(Float32, 0xff800000)
 typemax(::Type{Float32}) = bitcast(Float32, 0x7f800000)
 typemin(::Type{Float64}) = bitcast(Float64, 0xfff0000000000000)
 typemax(::Type{Float64}) = bitcast(Float64, 0x7ff0000000000000)
+
+# Infinity and Julia's NaN (the positive quiet NaN), per precision.
+const Inf64 = 1.0 / 0.0
+const NaN64 = 0.0 / 0.0
+const Inf32 = 1.0f0 / 0.0f0
+const NaN32 = 0.0f0 / 0.0f0
+const Inf16 = Float16(Inf64)
+const NaN16 = Float16(NaN64)
+const Inf = Inf64
+const NaN = NaN64

@@ -4,6 +4,8 @@
 #include "lang/Parser.h"
 #include "prelude/Embedded.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <cassert>
 
 namespace prism {
@@ -65,6 +67,23 @@ ConstValue literalValue(const ast::Node &N) {
   case L::Float64: V.K = ConstValue::Float; V.Ty = C.float64(); break;
   }
   return V;
+}
+
+const llvm::fltSemantics &floatSemantics(Type *T) {
+  switch (T->bitWidth()) {
+  case 16:
+    return llvm::APFloat::IEEEhalf();
+  case 32:
+    return llvm::APFloat::IEEEsingle();
+  default:
+    return llvm::APFloat::IEEEdouble();
+  }
+}
+
+/// A Float constant as an APFloat of its own precision.
+llvm::APFloat floatConst(const ConstValue &V) {
+  unsigned W = V.Ty->bitWidth();
+  return llvm::APFloat(floatSemantics(V.Ty), llvm::APInt(W, V.Bits));
 }
 
 ConstValue typeConst(Type *T) {
@@ -457,6 +476,55 @@ private:
             return V;
           }
         }
+        // Float arithmetic in the operands' own precision, IEEE-rounded:
+        // the prelude's `const Inf32 = 1f0 / 0f0`.
+        if (Op == "+" || Op == "-" || Op == "*" || Op == "/") {
+          auto A = evalConst(*E.Kids[1]);
+          if (!A)
+            return A.takeError();
+          auto B = evalConst(*E.Kids[2]);
+          if (!B)
+            return B.takeError();
+          if (A->K == ConstValue::Float && B->K == ConstValue::Float &&
+              A->Ty == B->Ty) {
+            llvm::APFloat X = floatConst(*A), Y = floatConst(*B);
+            const auto RM = llvm::APFloat::rmNearestTiesToEven;
+            if (Op == "+")
+              X.add(Y, RM);
+            else if (Op == "-")
+              X.subtract(Y, RM);
+            else if (Op == "*")
+              X.multiply(Y, RM);
+            else
+              X.divide(Y, RM);
+            ConstValue V = *A;
+            V.Bits = X.bitcastToAPInt().getZExtValue();
+            return V;
+          }
+        }
+      }
+      // A float converted to another precision: `Float16(Inf)`.
+      if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
+        std::string_view To = E.Kids[0]->Name.str();
+        Type *ToT = To == "Float16"   ? C.float16()
+                    : To == "Float32" ? C.float32()
+                    : To == "Float64" ? C.float64()
+                                      : nullptr;
+        if (ToT) {
+          auto A = evalConst(*E.Kids[1]);
+          if (!A)
+            return A.takeError();
+          if (A->K == ConstValue::Float) {
+            llvm::APFloat X = floatConst(*A);
+            bool LosesInfo = false;
+            X.convert(floatSemantics(ToT), llvm::APFloat::rmNearestTiesToEven,
+                      &LosesInfo);
+            ConstValue V = *A;
+            V.Ty = ToT;
+            V.Bits = X.bitcastToAPInt().getZExtValue();
+            return V;
+          }
+        }
       }
       break;
     default:
@@ -468,7 +536,7 @@ private:
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
                        "unsupported constant expression; expected a literal, "
-                       "a constant, a type or integer arithmetic on them",
+                       "a constant, a type, or arithmetic on them",
                        "const");
     }
     return typeConst(*T);

@@ -268,6 +268,15 @@ TEST(Parser, LiteralTyping) {
   }
 }
 
+// Float16 has no literal syntax; Julia prints its values as `Float16(1.5)`
+// and names its specials.
+TEST(Parser, Float16PrintsAsJulia) {
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x3E00), "Float16(1.5)");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x7C00), "Inf16");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0xFC00), "-Inf16");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x7E00), "NaN16");
+}
+
 struct BadCase {
   const char *Src;
   const char *Expected; ///< "line:col: message" of the first diagnostic

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -337,4 +338,44 @@ TEST(Loader, PreludeDispatch) {
       ADD_FAILURE() << Call << ": "
                     << renderDiagnostic(dispatchDiagnostic(*Sig->Func, Types, R, {}));
   }
+}
+
+// Float constants compute in their own precision, IEEE-rounded, as the
+// prelude's `const Inf32 = 1.0f0 / 0.0f0` needs; a conversion to another
+// float type rounds to nearest.
+TEST(Loader, FloatConstantArithmetic) {
+  GlobalEnv Env;
+  auto R = load(Env, "f.jl",
+                "const A = 1.0f0 / 3.0f0\n"
+                "const B = 0.1 + 0.2\n"
+                "const I = 1.0f0 / 0.0f0\n"
+                "const N = 0.0 / 0.0\n"
+                "const H = Float16(A)\n"
+                "const HI = Float16(1.0e10)\n");
+  ASSERT_OK(R);
+  auto Get = [&](const char *Name) {
+    const ConstValue *V = Env.lookupConst(Symbol::get(Name));
+    EXPECT_NE(V, nullptr) << Name;
+    return V ? *V : ConstValue();
+  };
+  TypeContext &C = TypeContext::get();
+  float Third = 1.0f / 3.0f;
+  uint32_t ThirdBits;
+  std::memcpy(&ThirdBits, &Third, 4);
+  EXPECT_EQ(Get("A").Ty, C.float32());
+  EXPECT_EQ(Get("A").Bits, ThirdBits);
+  double Sum = 0.1 + 0.2;
+  uint64_t SumBits;
+  std::memcpy(&SumBits, &Sum, 8);
+  EXPECT_EQ(Get("B").Bits, SumBits); // 0.30000000000000004, not 0.3
+  EXPECT_EQ(Get("I").Bits, 0x7f800000u);
+  EXPECT_EQ(Get("N").Bits, 0x7ff8000000000000u); // Julia's NaN: positive, quiet
+  EXPECT_EQ(Get("H").Ty, C.float16());
+  EXPECT_EQ(Get("H").Bits, 0x3555u);  // Float16(1/3) = 0.3333
+  EXPECT_EQ(Get("HI").Bits, 0x7c00u); // past Float16's range: Inf16
+  // The prelude's constants are these.
+  auto P = load(Env, "p.jl", "const Mixed = 1.0f0 / 2.0\n");
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(messages(P.takeError()).find("unsupported constant expression"),
+            std::string::npos);
 }
