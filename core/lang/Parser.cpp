@@ -206,6 +206,13 @@ private:
     Panic = true;
     return errorNode(R);
   }
+  /// An error after which parsing goes on as usual: the caller parses the
+  /// offending construct whole, so there is nothing to resynchronise.
+  void errorInPlace(SrcRange R, std::string Msg) {
+    bool WasPanic = Panic;
+    error(R, std::move(Msg));
+    Panic = WasPanic;
+  }
   Node *errorNode(SrcRange R) {
     Node *N = Out.make<Node>();
     N->Kind = NodeKind::Error;
@@ -255,6 +262,8 @@ private:
                Misindented->Start + uint32_t(Misindented->Keyword.size())}));
     return false;
   }
+  bool InArrowBody = false;      ///< parsing the body of a reported `->`
+  bool InNestedFunction = false; ///< parsing a reported nested `function`
   struct MisindentedEnd {
     std::string_view Keyword;
     uint32_t Start, End;
@@ -440,6 +449,26 @@ Node *Parser::parseBinary(int MinPrec) {
   Node *L = parseUnary();
   while (true) {
     const Token &T = tok();
+    if (T.isOp("->")) {
+      // Parsed and dropped, so that what follows it parses as usual; one
+      // error for `x -> y -> ...`.
+      if (!InArrowBody)
+        errorInPlace(T.range(),
+                     "anonymous functions (`x -> ...`) are not supported: "
+                     "kernels have no closures; define a named function at "
+                     "the top level and pass it by name, as "
+                     "`map!(square, ...)` does");
+      advance();
+      skipNewlines();
+      DepthGuard G(*this); // `a -> b -> c -> ...` recurses here
+      if (!G.Ok)
+        return errorNode(L->Range);
+      bool Was = InArrowBody;
+      InArrowBody = true;
+      Node *Body = parseBinary(PrecOr);
+      InArrowBody = Was;
+      return errorNode(span(L, Body));
+    }
     int Prec = binaryPrec(T);
     if (Prec == PrecNone || Prec < MinPrec)
       return L;
@@ -818,6 +847,31 @@ Node *Parser::parseBlock(uint32_t Begin, bool AllowElse) {
       syncLine();
       if (Panic)
         break;
+      continue;
+    }
+    if (T.isKw("function") && File->lineCol(T.Begin).Col > 1) {
+      // An indented `function` inside a body is a nested definition (one
+      // at column 1 more likely follows a missing `end`): say so, and
+      // parse it to its `end` so that the rest of the body still parses.
+      std::string Name = peekNext().is(Tok::Ident)
+                             ? "`" + std::string(peekNext().Text) + "` "
+                             : "";
+      if (!InNestedFunction)
+        errorInPlace(T.range(),
+                     "a function cannot be defined inside another: "
+                     "kernels have no closures; define " +
+                         Name +
+                         "at the top level and pass it what it uses as "
+                         "arguments");
+      DepthGuard G(*this); // nested definitions recurse here
+      if (!G.Ok)
+        break; // reported; Panic unwinds to the top level
+      size_t Defs = Out.Defs.size();
+      bool Was = InNestedFunction;
+      InNestedFunction = true;
+      parseFunction(false, false, T.Begin);
+      InNestedFunction = Was;
+      Out.Defs.resize(Defs);
       continue;
     }
     if (T.is(Tok::Eof) || T.isKw("end") || T.isKw("else") ||

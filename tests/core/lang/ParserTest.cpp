@@ -1,6 +1,7 @@
 #include "LangTestUtil.h"
 #include "lang/Lexer.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -353,6 +354,36 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
   auto G = parseString(std::string("\0\x01\x02function\x7f", 12));
   ASSERT_FALSE(G->Diags.empty());
   EXPECT_EQ(diagText(*G).substr(0, 32), "1:1: not a text file: a NUL byte");
+}
+
+// Closures: one error at the construct, which is parsed whole so that the
+// rest of the file parses as usual (the next error is still found).
+TEST(Parser, ClosuresAreOneClearErrorEach) {
+  auto F = parseString("f(x) = map(y -> y + 1, x)\n"
+                       "g(x) = x -> y -> x + y\n"
+                       "function h(x)\n"
+                       "    function inner(y)\n"
+                       "        function deeper(z)\n"
+                       "        end\n"
+                       "        return y + x\n"
+                       "    end\n"
+                       "    return inner(1)\n"
+                       "end\n"
+                       "k(x) = x +\n");
+  std::vector<std::string> Got;
+  for (const Diagnostic &D : F->Diags)
+    Got.push_back(std::to_string(D.Loc.Line) + ":" + std::to_string(D.Loc.Col) +
+                  ": " + D.Message.substr(0, 30));
+  EXPECT_THAT(Got, ::testing::ElementsAre(
+                       "1:14: anonymous functions (`x -> ...",
+                       "2:10: anonymous functions (`x -> ...",
+                       "4:5: a function cannot be defined i",
+                       "12:1: unexpected end of file"))
+      << diagText(*F);
+  EXPECT_NE(F->Diags[2].Message.find("define `inner` at the top level"),
+            std::string::npos);
+  // The nested definitions are not definitions of the file.
+  EXPECT_EQ(F->Defs.size(), 3u);
 }
 
 TEST(Parser, RecoveryReportsEveryIndependentError) {
