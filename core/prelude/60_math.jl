@@ -17,3 +17,7 @@
 @inline sign(x::Real) = ifelse(x < zero(x), -one(x), ifelse(x > zero(x), one(x), x))
 @inline sign(x::Unsigned) = ifelse(iszero(x), zero(x), one(x))
 @inline sign(x::Bool) = x
+
+# Quotient and remainder together, as Julia's divrem and fldmod.
+@inline divrem(x::Real, y::Real) = (div(x, y), rem(x, y))
+@inline fldmod(x::Real, y::Real) = (fld(x, y), mod(x, y))
