@@ -341,7 +341,10 @@ void FunctionEmitter::checkAssigned(unsigned I, unsigned Slot) {
   llvm::BasicBlock *Undef = llvm::BasicBlock::Create(Ctx(), "undefvar", &F);
   B.CreateCondBr(Set, Ok, Undef);
   B.SetInsertPoint(Undef);
-  emitThrow(I, "UndefVarError");
+  emitThrow(I, "UndefVarError", nullptr, nullptr,
+            Slot < Code.Slots.size()
+                ? undefVarErrorText(Code.Slots[Slot].Name.str())
+                : std::string());
   if (!B.GetInsertBlock()->getTerminator())
     B.CreateUnreachable();
   B.SetInsertPoint(Ok);
@@ -605,12 +608,13 @@ FunctionEmitter::ThrowPlace FunctionEmitter::throwPlaceOf(unsigned I) const {
 }
 
 void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView,
-                                Type *ExcType, llvm::Value *Exc) {
+                                Type *ExcType, llvm::Value *Exc,
+                                std::string_view Text) {
   std::string TypeName(TypeNameView);
   ThrowKind Kind = throwKindForTypeName(TypeName);
   ThrowPlace P = throwPlaceOf(I);
   if (MS.Tgt.throwsPassValues())
-    emitThrowDetail(P.LC.Col, ExcType, Exc);
+    emitThrowDetail(P.LC.Col, ExcType, Exc, Text);
   B.CreateCall(MS.throwHook(),
                {B.getInt32(static_cast<int32_t>(Kind)),
                 MS.stringConstant(TypeName),
@@ -620,11 +624,13 @@ void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView,
 }
 
 void FunctionEmitter::emitThrowDetail(unsigned Col, Type *ExcType,
-                                      llvm::Value *Exc) {
+                                      llvm::Value *Exc, std::string_view Text) {
   // The exception's scalars, each as the zero-extended bits of its type;
   // none when it has no template or a layout this does not know.
   std::optional<ShowErrorTemplate> T;
-  if (Exc)
+  if (!Text.empty())
+    T = ShowErrorTemplate{std::string(Text), {}};
+  else if (Exc)
     T = showErrorTemplate(ExcType);
   llvm::SmallVector<llvm::Value *, MaxShowErrorValues> Values;
   for (size_t P = 0; T && P < T->Paths.size(); ++P) {

@@ -3,6 +3,7 @@
 
 #include "codegen/Runtime.h"
 #include "interp/InterpImpl.h"
+#include "types/ShowError.h"
 
 #include "llvm/Support/Path.h"
 
@@ -232,6 +233,8 @@ private:
       if (V.Index < F.Slots.size() && F.Slots[V.Index])
         return *F.Slots[V.Index];
       fail(T, true, "UndefVarError", &F);
+      if (V.Index < F.Code->Slots.size())
+        Failed->Detail = undefVarErrorText(F.Code->Slots[V.Index].Name.str());
       return std::nullopt;
     case IRValue::Const:
       return constantValue(V.C);

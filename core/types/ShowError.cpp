@@ -104,4 +104,8 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
   return T;
 }
 
+std::string undefVarErrorText(std::string_view Name) {
+  return "UndefVarError: `" + std::string(Name) + "` not defined in local scope";
+}
+
 } // namespace prism

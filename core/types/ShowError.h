@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace prism {
@@ -32,6 +33,10 @@ struct ShowErrorTemplate {
 /// print nothing past the type name (a fieldless DivideError) or when a
 /// field is not a number (its value would not be in the template).
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc);
+
+/// Julia's showerror of the UndefVarError a read of local Name throws:
+/// "UndefVarError: `y` not defined in local scope".
+std::string undefVarErrorText(std::string_view Name);
 
 /// The most placeholders a template has (a 3-D BoundsError: 3 sizes and 3
 /// indices); the host runtime keeps this many values per throw.
