@@ -433,10 +433,12 @@ int runGui(const CommandOptions &O) {
   if (O.ShowCache)
     Shell.stats().showCache();
   if (O.PinLine) {
-    const std::string &Src = Session.update()->Source;
-    size_t NumLines = std::count(Src.begin(), Src.end(), '\n') +
-                      (!Src.empty() && Src.back() != '\n');
-    if (O.PinLine > NumLines) {
+    // Counted in the file itself: the session may not have read it yet
+    // (an interactive start does not wait for the first compile).
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    llvm::StringRef Src = Buf ? (*Buf)->getBuffer() : llvm::StringRef();
+    size_t NumLines = Src.count('\n') + (!Src.empty() && Src.back() != '\n');
+    if (Buf && O.PinLine > NumLines) {
       llvm::errs() << "prism gui: error: --pin-line " << O.PinLine << ": "
                    << File << " has " << NumLines << " lines\n";
       return ExitUsage;

@@ -19,9 +19,9 @@ void drawOverview(const std::vector<OverviewMark> &Marks, uint32_t NumRows) {
   if (!W->ScrollbarY)
     return;
   ImRect Bar = ImGui::GetWindowScrollbarRect(W, ImGuiAxis_Y);
-  // Marks sit inside the track, a little narrower than the grab, and are
-  // at least two pixels tall so a single row stays visible.
-  const float Inset = std::max(1.0f, Bar.GetWidth() * 0.2f);
+  // Marks fill the right half of the track, so the grab stays visible
+  // beside them, and are at least two pixels tall so one row shows.
+  const float Left = Bar.Min.x + Bar.GetWidth() * 0.55f;
   const float TickH = std::max(2.0f, Bar.GetHeight() / float(NumRows));
   ImDrawList *DL = W->DrawList;
   DL->PushClipRect(Bar.Min, Bar.Max, false);
@@ -29,8 +29,8 @@ void drawOverview(const std::vector<OverviewMark> &Marks, uint32_t NumRows) {
     if (M.Row >= NumRows)
       continue;
     float Y = Bar.Min.y + Bar.GetHeight() * (float(M.Row) / float(NumRows));
-    DL->AddRectFilled(ImVec2(Bar.Min.x + Inset, Y),
-                      ImVec2(Bar.Max.x - Inset, Y + TickH), M.Color);
+    DL->AddRectFilled(ImVec2(Left, Y), ImVec2(Bar.Max.x - 1.0f, Y + TickH),
+                      M.Color);
   }
   DL->PopClipRect();
 }

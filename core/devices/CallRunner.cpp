@@ -59,12 +59,15 @@ std::optional<HostValue> shapeOf(Type *T) {
 }
 
 /// A struct of the program as a CALL may build it: concrete fields that
-/// are scalars, tuples or structs of them. Types holding pointers (a
-/// DeviceArray) are not structs to a CALL; arrays have constructors.
+/// are scalars, tuples or structs of them (else the reason it cannot).
 std::optional<StructShape> structShape(const GlobalEnv &Env,
                                        llvm::StringRef Name) {
   TypeName *N = Env.lookupType(Symbol::get(Name.str()));
   if (!N || N->Kind != TypeNameKind::Struct)
+    return std::nullopt;
+  // The prelude's structs (DeviceArray, the exceptions) are not the
+  // program's: arrays have their constructors.
+  if (N->File && llvm::StringRef(N->File->name()).startswith("prelude/"))
     return std::nullopt;
   StructShape S;
   S.TypeName = Name.str();
@@ -76,8 +79,12 @@ std::optional<StructShape> structShape(const GlobalEnv &Env,
   }
   for (size_t I = 0; I < N->FieldNames.size(); ++I) {
     Type *FT = N->FieldTypes[I];
-    if (!FT->isConcrete() || !shapeOf(FT) || FT->isNothing())
-      return std::nullopt;
+    if (!FT->isConcrete() || !shapeOf(FT) || FT->isNothing()) {
+      S.Why = "`" + S.TypeName + "` cannot be built in a CALL: its field `" +
+              std::string(N->FieldNames[I].str()) + "::" + FT->str() +
+              "` is not a number, or a tuple or struct of numbers";
+      return S;
+    }
     S.FieldNames.emplace_back(N->FieldNames[I].str());
     S.FieldTypes.push_back(FT->str());
   }

@@ -623,8 +623,9 @@ std::string formatFloat(double V, bool IsF32, bool IsHalf = false) {
     shortestDigits<float>(float(V), D, E);
   else
     shortestDigits<double>(V, D, E, IsHalf);
-  // Julia prints positional notation for 1e-5 < |v| < 1e6, else scientific.
-  if (E > -5 && E < 6) {
+  // Julia prints positional notation for 1e-5 < |v| < 1e6 (1e3 for a
+  // Float16: `Float16(9.99e3)`), else scientific.
+  if (E > -5 && E < (IsHalf ? 3 : 6)) {
     if (E >= 0) {
       std::string Int = D.substr(0, std::min<size_t>(D.size(), E + 1));
       while (Int.size() < size_t(E + 1))

@@ -459,6 +459,23 @@ private:
       break;
     }
     case ast::NodeKind::Call:
+      // Negation: `-Inf32`, `-N`.
+      if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident &&
+          E.Kids[0]->Name.str() == "-") {
+        auto A = evalConst(*E.Kids[1]);
+        if (!A)
+          return A.takeError();
+        if (A->K == ConstValue::Float) {
+          llvm::APFloat X = floatConst(*A);
+          X.changeSign();
+          A->Bits = X.bitcastToAPInt().getZExtValue();
+          return *A;
+        }
+        if (A->K == ConstValue::Int && A->Ty == C.int64()) {
+          A->Bits = uint64_t(0) - A->Bits;
+          return *A;
+        }
+      }
       if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
         std::string_view Op = E.Kids[0]->Name.str();
         if (Op == "+" || Op == "-" || Op == "*") {
@@ -536,7 +553,8 @@ private:
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
                        "unsupported constant expression; expected a literal, "
-                       "a constant, a type, or arithmetic on them",
+                       "a constant, a type, or `+ - * /` on constants of one "
+                       "type (Int64 or a float), `-x`, or `Float32(x)`",
                        "const");
     }
     return typeConst(*T);

@@ -276,6 +276,11 @@ TEST(Parser, Float16PrintsAsJulia) {
   EXPECT_EQ(formatLiteral(LitType::Float16, 0x7C00), "Inf16");
   EXPECT_EQ(formatLiteral(LitType::Float16, 0xFC00), "-Inf16");
   EXPECT_EQ(formatLiteral(LitType::Float16, 0x7E00), "NaN16");
+  // Positional below 1e3 only (Julia's Ryu for Float16), shortest digits.
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x63CE), "Float16(999.0)");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x70E1), "Float16(9.99e3)");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x7BFF), "Float16(6.55e4)");
+  EXPECT_EQ(formatLiteral(LitType::Float16, 0x1419), "Float16(0.001)");
 }
 
 struct BadCase {

@@ -373,7 +373,12 @@ TEST(Loader, FloatConstantArithmetic) {
   EXPECT_EQ(Get("H").Ty, C.float16());
   EXPECT_EQ(Get("H").Bits, 0x3555u);  // Float16(1/3) = 0.3333
   EXPECT_EQ(Get("HI").Bits, 0x7c00u); // past Float16's range: Inf16
-  // The prelude's constants are these.
+  // Negation of a float or an Int64 constant.
+  auto Neg = load(Env, "n.jl", "const NI = -I\nconst NK = -(2 * 3)\n");
+  ASSERT_OK(Neg);
+  EXPECT_EQ(Get("NI").Bits, 0xff800000u);
+  EXPECT_EQ(Get("NK").asSigned(), -6);
+  // Operands of different types are not converted (Julia would promote).
   auto P = load(Env, "p.jl", "const Mixed = 1.0f0 / 2.0\n");
   ASSERT_FALSE(bool(P));
   EXPECT_NE(messages(P.takeError()).find("unsupported constant expression"),
