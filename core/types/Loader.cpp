@@ -478,23 +478,6 @@ private:
       }
       if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
         std::string_view Op = E.Kids[0]->Name.str();
-        if (Op == "+" || Op == "-" || Op == "*") {
-          auto A = evalConst(*E.Kids[1]);
-          if (!A)
-            return A.takeError();
-          auto B = evalConst(*E.Kids[2]);
-          if (!B)
-            return B.takeError();
-          if (A->K == ConstValue::Int && B->K == ConstValue::Int && A->Ty == B->Ty &&
-              A->Ty == C.int64()) {
-            ConstValue V = *A;
-            int64_t X = A->asSigned(), Y = B->asSigned();
-            V.Bits = static_cast<uint64_t>(Op == "+" ? X + Y : Op == "-" ? X - Y : X * Y);
-            return V;
-          }
-        }
-        // Float arithmetic in the operands' own precision, IEEE-rounded:
-        // the prelude's `const Inf32 = 1f0 / 0f0`.
         if (Op == "+" || Op == "-" || Op == "*" || Op == "/") {
           auto A = evalConst(*E.Kids[1]);
           if (!A)
@@ -502,6 +485,15 @@ private:
           auto B = evalConst(*E.Kids[2]);
           if (!B)
             return B.takeError();
+          if (A->K == ConstValue::Int && B->K == ConstValue::Int &&
+              A->Ty == B->Ty && A->Ty == C.int64() && Op != "/") {
+            ConstValue V = *A;
+            int64_t X = A->asSigned(), Y = B->asSigned();
+            V.Bits = static_cast<uint64_t>(Op == "+" ? X + Y : Op == "-" ? X - Y : X * Y);
+            return V;
+          }
+          // Floats in the operands' own precision, IEEE-rounded: the
+          // prelude's `const Inf32 = 1f0 / 0f0`.
           if (A->K == ConstValue::Float && B->K == ConstValue::Float &&
               A->Ty == B->Ty) {
             llvm::APFloat X = floatConst(*A), Y = floatConst(*B);
