@@ -29,28 +29,17 @@ std::optional<HostValue> shapeOf(Type *T) {
   // and let the launch report the exception.
   if (T->isNothing() || T->isBottom())
     return HostValue();
-  if (T->isTuple()) {
+  // A struct is lowered like the tuple of its fields.
+  if (T->isTuple() ||
+      (T->isStruct() && T->isConcrete() && !T->isFunctionType())) {
     std::vector<HostValue> Elts;
-    for (Type *E : T->params()) {
+    for (Type *E : T->isTuple() ? T->params() : T->fieldTypes()) {
       auto S = shapeOf(E);
       if (!S)
         return std::nullopt;
       Elts.push_back(std::move(*S));
     }
-    return HostValue::tuple(std::move(Elts));
-  }
-  // A struct of such values: lowered like the tuple of its fields.
-  if (T->isStruct() && T->isConcrete() && !T->isFunctionType()) {
-    std::vector<HostValue> Elts;
-    std::vector<std::string> Names;
-    for (size_t I = 0; I < T->fieldTypes().size(); ++I) {
-      auto S = shapeOf(T->fieldTypes()[I]);
-      if (!S)
-        return std::nullopt;
-      Elts.push_back(std::move(*S));
-      Names.emplace_back(T->fieldNames()[I].str());
-    }
-    return HostValue::record(T->str(), std::move(Names), std::move(Elts));
+    return aggregateOf(T, std::move(Elts));
   }
   if (T->isPrimitive())
     if (auto K = scalarKindFromName(T->str()))

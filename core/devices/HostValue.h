@@ -132,6 +132,10 @@ private:
   std::vector<std::string> FieldNames; ///< a record's
 };
 
+/// A value of tuple or struct type T from its elements: a tuple, or a
+/// record with T's name and field names (HostValueType.cpp).
+HostValue aggregateOf(Type *T, std::vector<HostValue> Elements);
+
 /// An array's element as Julia prints it inside `T[...]`, where the type is
 /// said once: `1.5` for a Float32 or a Float16, `Inf`, `0x08`.
 std::string arrayElementStr(const HostValue &Scalar);

@@ -25,4 +25,13 @@ Type *scalarType(ScalarKind K) {
   return C.any();
 }
 
+HostValue aggregateOf(Type *T, std::vector<HostValue> Elements) {
+  if (T->isTuple())
+    return HostValue::tuple(std::move(Elements));
+  std::vector<std::string> Names;
+  for (Symbol N : T->fieldNames())
+    Names.emplace_back(N.str());
+  return HostValue::record(T->str(), std::move(Names), std::move(Elements));
+}
+
 } // namespace prism

@@ -424,7 +424,7 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
 std::optional<HostValue> toHost(const Value &V) {
   if (!V.T || V.T->isNothing())
     return HostValue();
-  if (V.T->isTuple()) {
+  if (V.T->isTuple() || (V.T->isStruct() && !V.T->isFunctionType())) {
     std::vector<HostValue> Elts;
     for (const Value &F : V.Fields) {
       auto E = toHost(F);
@@ -432,19 +432,7 @@ std::optional<HostValue> toHost(const Value &V) {
         return std::nullopt;
       Elts.push_back(std::move(*E));
     }
-    return HostValue::tuple(std::move(Elts));
-  }
-  if (V.T->isStruct() && !V.T->isFunctionType()) {
-    std::vector<HostValue> Elts;
-    std::vector<std::string> Names;
-    for (size_t I = 0; I < V.Fields.size(); ++I) {
-      auto E = toHost(V.Fields[I]);
-      if (!E)
-        return std::nullopt;
-      Elts.push_back(std::move(*E));
-      Names.emplace_back(V.T->fieldNames()[I].str());
-    }
-    return HostValue::record(V.T->str(), std::move(Names), std::move(Elts));
+    return aggregateOf(V.T, std::move(Elts));
   }
   if (V.T->isPrimitive())
     if (auto K = scalarKindFromName(V.T->str()))
