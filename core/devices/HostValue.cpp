@@ -303,6 +303,13 @@ std::string HostValue::str() const {
     OS << Name;
     break;
   case Kind::Tuple:
+    // An irrational constant shows as its name (`π`), as Julia's `print`.
+    if (llvm::StringRef R = Name; isRecord() && Elements.empty() &&
+                                  R.consume_front("Irrational{:") &&
+                                  R.consume_back("}")) {
+      OS << R;
+      break;
+    }
     OS << Name << "(";
     for (size_t I = 0; I < Elements.size(); ++I)
       OS << (I ? ", " : "") << Elements[I].str();

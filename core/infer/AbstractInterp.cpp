@@ -174,8 +174,8 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
   case IRValue::StaticParam: {
     Type *P = V.Index < F.MI->SparamValues.size() ? F.MI->SparamValues[V.Index]
                                                   : nullptr;
-    if (auto C = constOfParam(P))
-      return LatticeType(C->Ty, *C);
+    if (auto C = constOfParam(P)) // a symbol (`:π`) has no type of its own
+      return LatticeType(C->Ty ? C->Ty : ctx().any(), *C);
     return anyLattice(); // unbound: only known at run time
   }
   case IRValue::Const: {

@@ -349,6 +349,8 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
       Params.push_back(T);
     else if (isIntConst(P))
       Params.push_back(ctx().intValue(P.Const->asSigned()));
+    else if (P.Const && P.Const->K == ConstValue::Sym)
+      Params.push_back(ctx().symbolValue(P.Const->Name)); // `Irrational{:π}`
     else
       return ok(anyLattice()); // not a constant: the type is only known at run time
   }

@@ -101,6 +101,8 @@ std::optional<ConstValue> constOfParam(Type *P) {
     return std::nullopt;
   if (P->isIntValue())
     return constInt(ctx().int64(), static_cast<uint64_t>(P->intValue()));
+  if (P->isSymbolValue())
+    return constSym(P->symbolValue());
   if (P->isTypeVar())
     return std::nullopt;
   return constType(P);

@@ -338,6 +338,7 @@ Value constantValue(const ConstValue &C) {
   case ConstValue::TypeVal: return Value::singleton(TC.typeOfType(C.TypeValue));
   case ConstValue::Func: return Value::singleton(C.Ty ? C.Ty : TC.functionType(C.Fn));
   case ConstValue::Sym: return Value();
+  case ConstValue::Instance: return Value::singleton(C.Ty);
   }
   return Value();
 }

@@ -32,6 +32,7 @@ enum class NodeKind : uint8_t {
   // Leaves.
   Literal,    ///< Lit/Bits
   Ident,      ///< Name (also operators used as values: `+`, and `nothing`)
+  Quote,      ///< Name: a symbol, `:π` (a type parameter in `Irrational{:π}`)
   // Expressions.
   Call,       ///< Kids[0] callee, Kids[1..] arguments (operators are calls)
   Curly,      ///< Kids[0] base, Kids[1..] parameters: `DeviceArray{Float32,1}`

@@ -104,6 +104,12 @@ std::string ConstValue::str() const {
     return Fn ? Fn->Name.string() : "<function>";
   case Sym:
     return ":" + Name.string();
+  case Instance:
+    // Julia shows an irrational constant by its name: `π`.
+    if (Ty && Ty->isDataType() && Ty->name()->Name.str() == "Irrational" &&
+        Ty->params().size() == 1 && Ty->param(0)->isSymbolValue())
+      return Ty->param(0)->symbolValue().string();
+    return Ty ? Ty->str() + "()" : "<instance>";
   }
   return "?";
 }

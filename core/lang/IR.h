@@ -26,10 +26,20 @@ class GenericFunction;
 /// A compile-time constant: a literal, a type used as a value (`Float32`),
 /// a function used as a value (`square`), `nothing`, or a field name.
 struct ConstValue {
-  enum Kind : uint8_t { Nothing, Bool, Int, Float, TypeVal, Func, Sym };
+  enum Kind : uint8_t {
+    Nothing,
+    Bool,
+    Int,
+    Float,
+    TypeVal,
+    Func,
+    Sym,
+    Instance
+  };
   Kind K = Nothing;
   /// The constant's own type: Int64, UInt8, Float32, Bool, Nothing,
-  /// Type{Float32}, typeof(square). Null for Sym.
+  /// Type{Float32}, typeof(square), the struct of an Instance (the only
+  /// value of a fieldless struct: `π` of `Irrational{:π}`). Null for Sym.
   Type *Ty = nullptr;
   /// Int/Bool: the value's bits (two's complement, zero-extended to 64);
   /// Float: the IEEE bits at the type's width (Float32 in the low 32 bits).

@@ -290,6 +290,9 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
   case NodeKind::Ident:
     V = lowerName(N);
     break;
+  case NodeKind::Quote:
+    V = IRValue::constant(symConst(N->Name));
+    break;
   case NodeKind::Call: {
     std::vector<IRValue> Args;
     for (const Node *K : N->Kids) {

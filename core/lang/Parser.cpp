@@ -582,6 +582,13 @@ Node *Parser::parseUnary() {
       return mk(NodeKind::Call, {B, Operand->Range.End},
                 {ident(Symbol::get(Op), {B, B + uint32_t(Op.size())}), Operand});
     }
+    if (T.Text == ":" && Next.is(Tok::Ident) && !Next.SpaceBefore) {
+      // A symbol, `:π`: Julia's quoted name (here a type parameter).
+      uint32_t B = advance().Begin;
+      Node *Q = mk(NodeKind::Quote, {B, Next.End});
+      Q->Name = Symbol::get(advance().Text);
+      return parsePostfix(Q);
+    }
     if (T.Text == "::") {
       // `::Type{T}`: an anonymous parameter (only valid in signatures).
       uint32_t B = advance().Begin;
@@ -1428,6 +1435,9 @@ void dump(const Node *N, std::string &S) {
     return;
   case NodeKind::Ident:
     S += N->Name.str();
+    return;
+  case NodeKind::Quote:
+    S += ":" + N->Name.string();
     return;
   case NodeKind::Call: return kids("call");
   case NodeKind::Curly: return kids("curly");

@@ -458,7 +458,29 @@ private:
       }
       break;
     }
+    case ast::NodeKind::Quote:
+      return typeError(File, E.Range,
+                       "a symbol is only a type parameter here (`Irrational{:" +
+                           E.Name.string() + "}`), not a constant",
+                       "const");
     case ast::NodeKind::Call:
+      // The instance of a fieldless struct: `const π = Irrational{:π}()`.
+      if (E.Kids.size() == 1) {
+        auto T = evalTypeExpr(Env, *E.Kids[0], File);
+        if (!T)
+          return T.takeError();
+        if (!(*T)->isStruct() || !(*T)->isConcrete() ||
+            !(*T)->fieldTypes().empty()) {
+          std::string Msg =
+              "a constant may construct only a struct without fields, and `";
+          Msg += (*T)->str() + "` is not one";
+          return typeError(File, E.Range, std::move(Msg), "const");
+        }
+        ConstValue V;
+        V.K = ConstValue::Instance;
+        V.Ty = *T;
+        return V;
+      }
       // Negation: `-Inf32`, `-N`.
       if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident &&
           E.Kids[0]->Name.str() == "-") {
@@ -649,6 +671,8 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
     if (E.Lit == ast::LitType::Bool || E.Lit >= ast::LitType::Float16)
       break;
     return C.intValue(static_cast<int64_t>(E.Bits));
+  case ast::NodeKind::Quote:
+    return C.symbolValue(E.Name);
   case ast::NodeKind::Ident: {
     // Innermost variables shadow outer ones and global names.
     for (auto It = TypeVarsInScope.rbegin(); It != TypeVarsInScope.rend(); ++It)
@@ -730,7 +754,8 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
                          "array rank must be 0.." + std::to_string(MaxArrayRank) +
                              ", not " + std::to_string(P->intValue()));
       Type *Hi = N->Params[I]->upperBound();
-      if (!P->isTypeVar() && !P->isIntValue() && !Hi->isAny() && !isSubtype(P, Hi))
+      if (!P->isTypeVar() && !P->isValueParam() && !Hi->isAny() &&
+          !isSubtype(P, Hi))
         return typeError(File, E.Kids[I + 1]->Range,
                          "type parameter `" + P->str() + "` of `" + N->Name.string() +
                              "` is not a subtype of its bound `" + Hi->str() + "`");
@@ -812,7 +837,7 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
     }
     // `g(1)`: a value where an argument type belongs (values are only type
     // parameters, as in `NTuple{3,Int}`).
-    if ((*T)->isIntValue()) {
+    if ((*T)->isValueParam()) {
       Errs.push_back(Diagnostic::error(
           "type", "`" + (*T)->str() + "` is a value, not a type: a signature "
                   "lists argument types (`Int64`, not `1`)",

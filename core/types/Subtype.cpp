@@ -206,7 +206,7 @@ public:
       }
       return false;
     }
-    if (A->isIntValue() || B->isIntValue())
+    if (A->isValueParam() || B->isValueParam())
       return false;
     // Mutual subtyping (equal Unions written differently, left variables).
     VarStates Saved = Vars;
@@ -287,13 +287,13 @@ private:
   /// prunes Union alternatives that would fail at finish().
   bool withinUpper(VarState &S, Type *A) {
     Type *Hi = S.Var->upperBound();
-    if (Hi->isAny() || hasExistential(Hi) || A->isIntValue())
+    if (Hi->isAny() || hasExistential(Hi) || A->isValueParam())
       return true;
     return subUniversal(A, Hi);
   }
 
   bool bindCov(VarState &S, Type *A) {
-    if (A->isIntValue())
+    if (A->isValueParam())
       return false; // a value is not a type
     if (!withinUpper(S, A))
       return false;
@@ -331,7 +331,7 @@ bool subUniversal(Type *A, Type *B) {
 bool equalUniversal(Type *A, Type *B) {
   if (A == B)
     return true;
-  if (A->isIntValue() || B->isIntValue())
+  if (A->isValueParam() || B->isValueParam())
     return false;
   if (!A->hasTypeVars() && !B->hasTypeVars())
     return typeEqual(A, B);
@@ -395,7 +395,7 @@ bool isSubtype(Type *A, Type *B) {
 bool typeEqual(Type *A, Type *B) {
   if (A == B)
     return true;
-  if (A->isIntValue() || B->isIntValue())
+  if (A->isValueParam() || B->isValueParam())
     return false;
   if (!A->hasTypeVars() && !B->hasTypeVars()) {
     if (!A->isUnion() && !B->isUnion())

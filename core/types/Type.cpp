@@ -106,6 +106,10 @@ void printType(std::string &Out, const Type *T) {
   case TypeKind::IntValue:
     Out += std::to_string(T->intValue());
     return;
+  case TypeKind::SymbolValue:
+    Out += ':';
+    Out += T->symbolValue().str();
+    return;
   case TypeKind::TypeVar:
     Out += T->varName().str();
     return;
@@ -435,6 +439,16 @@ Type *TypeContext::intValue(int64_t V) {
     auto T = std::make_unique<Type>();
     T->K = TypeKind::IntValue;
     T->IntVal = V;
+    return T;
+  });
+}
+
+Type *TypeContext::symbolValue(Symbol S) {
+  TypeKey Key{TypeKind::SymbolValue, S.opaque(), {}, 0};
+  return P->intern(std::move(Key), [&] {
+    auto T = std::make_unique<Type>();
+    T->K = TypeKind::SymbolValue;
+    T->VarName = S;
     return T;
   });
 }

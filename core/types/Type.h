@@ -6,12 +6,14 @@
 ///  - `Any`, `Union{}` (Bottom);
 ///  - a `DataType`: a `TypeName` applied to parameters (`Int64`,
 ///    `Ptr{Float32}`, `Tuple{Int64,Float32}`, `DeviceArray{Float32,1}`,
-///    `Type{Float32}`, `typeof(square)`, abstract `Real`, `AbstractArray{T,N}`);
+///    `Type{Float32}`, `typeof(square)`, abstract `Real`,
+///    `AbstractArray{T,N}`);
 ///  - a `Union` of two or more types (flattened, sorted, deduplicated);
 ///  - a `TypeVar` (a `where` variable with lower/upper bounds), appearing only
 ///    inside method signatures and TypeName field/super patterns;
 ///  - an integer value used as a type parameter (the `1` in
-///    `DeviceArray{Float32,1}`, the `N` of `NTuple{N,T}` once bound).
+///    `DeviceArray{Float32,1}`, the `N` of `NTuple{N,T}` once bound);
+///  - a symbol used as a type parameter (the `:π` in `Irrational{:π}`).
 ///
 /// `NTuple{N,T}` is not a TypeName: it is `Tuple{T, T, ...}` (N times), as in
 /// Julia. `Int` and `UInt` are aliases of `Int64`/`UInt64`.
@@ -33,7 +35,15 @@ class Type;
 class TypeName;
 class GenericFunction;
 
-enum class TypeKind : uint8_t { Any, Bottom, DataType, Union, TypeVar, IntValue };
+enum class TypeKind : uint8_t {
+  Any,
+  Bottom,
+  DataType,
+  Union,
+  TypeVar,
+  IntValue,
+  SymbolValue
+};
 
 /// What a family of DataTypes is.
 enum class TypeNameKind : uint8_t {
@@ -76,6 +86,9 @@ public:
   bool isUnion() const { return K == TypeKind::Union; }
   bool isTypeVar() const { return K == TypeKind::TypeVar; }
   bool isIntValue() const { return K == TypeKind::IntValue; }
+  bool isSymbolValue() const { return K == TypeKind::SymbolValue; }
+  /// A value used as a type parameter (`1`, `:π`), not a type.
+  bool isValueParam() const { return isIntValue() || isSymbolValue(); }
 
   // DataType
   TypeName *name() const { return Name; }
@@ -99,6 +112,8 @@ public:
 
   // IntValue
   int64_t intValue() const { return IntVal; }
+  // SymbolValue
+  Symbol symbolValue() const { return VarName; }
 
   // Classification helpers (DataType only; false otherwise).
   bool isAbstract() const;
@@ -155,6 +170,7 @@ public:
   Type *float16(); Type *float32(); Type *float64();
   Type *nothing();
   Type *intValue(int64_t V);
+  Type *symbolValue(Symbol S); ///< the `:π` of `Irrational{:π}`
   Type *ptr(Type *Elt);
   Type *tuple(std::span<Type *const> Elts);
   Type *ntuple(unsigned N, Type *Elt) {

@@ -475,6 +475,15 @@ TEST(Parser, LargeInputIsLinear) {
   EXPECT_LE(parseString(Junk)->Diags.size(), 52u);
 }
 
+// `:π` is a symbol at the start of an operand; after one, `:` is a range.
+TEST(Parser, SymbolsAreQuotedNames) {
+  EXPECT_EQ(exprOf("Irrational{:π}()"), "(call (curly Irrational :π))");
+  EXPECT_EQ(exprOf("a:b"), "(: a b)");
+  EXPECT_EQ(exprOf("c ? a : b"), "(? c a b)");
+  EXPECT_EQ(defOf("f(::Irrational{:ℯ}) = 1"),
+            "(function f (params (:: (curly Irrational :ℯ))) (block 1))");
+}
+
 TEST(Parser, ParseExpressionForSignatures) {
   ParsedFile Out(SourceFile::create("<sig>", "saxpy!(Float32, DeviceArray{Float32,1})"));
   Node *N = parseExpression(Out);

@@ -340,6 +340,44 @@ TEST(Loader, PreludeDispatch) {
   }
 }
 
+// `const π = Irrational{:π}()` is the only value of a fieldless struct with
+// a symbol parameter; constructing anything else, or a bare symbol, is not
+// a constant.
+TEST(Loader, ConstantInstancesOfFieldlessStructs) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "f.jl",
+                 "struct Irr{sym} end\n"
+                 "const p = Irr{:π}()\n"
+                 "f(::Irr{:π}) = 1\n"
+                 "f(::Irr{:ℯ}) = 2\n"));
+  const ConstValue *P = Env.lookupConst(Symbol::get("p"));
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->K, ConstValue::Instance);
+  EXPECT_EQ(P->Ty->str(), "Irr{:π}");
+  EXPECT_EQ(P->str(), "Irr{:π}()");
+  GenericFunction *F = Env.lookupFunction(Symbol::get("f"));
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->methodsIn(WorldInfinity - 1).size(), 2u)
+      << "distinct symbols are distinct types";
+
+  GlobalEnv Bad;
+  auto R = load(Bad, "g.jl",
+                "struct Pt x::Int end\n"
+                "const a = Pt()\n"
+                "const b = :x\n");
+  ASSERT_FALSE(R);
+  std::string Text = llvm::toString(R.takeError());
+  EXPECT_NE(
+      Text.find("g.jl:2:11: error: a constant may construct only a struct "
+                "without fields, and `Pt` is not one"),
+      std::string::npos)
+      << Text;
+  EXPECT_NE(
+      Text.find("g.jl:3:11: error: a symbol is only a type parameter here"),
+      std::string::npos)
+      << Text;
+}
+
 // Float constants compute in their own precision, IEEE-rounded, as the
 // prelude's `const Inf32 = 1.0f0 / 0.0f0` needs; a conversion to another
 // float type rounds to nearest.

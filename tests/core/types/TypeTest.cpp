@@ -149,6 +149,19 @@ TEST(Types, PrintingAsJulia) {
   Type *T = tv("T");
   EXPECT_EQ(devArray(T, 1)->str(), "DeviceArray{T, 1}");
   EXPECT_EQ(C.intValue(-3)->str(), "-3");
+  EXPECT_EQ(C.symbolValue(Symbol::get("π"))->str(), ":π");
+}
+
+// A symbol parameter (`Irrational{:π}`) is a value, interned like `1`:
+// equal symbols are one object, distinct ones never equal.
+TEST(Types, SymbolParametersAreInternedValues) {
+  TypeContext &C = ctx();
+  Type *Pi = C.symbolValue(Symbol::get("π"));
+  EXPECT_EQ(Pi, C.symbolValue(Symbol::get("π")));
+  EXPECT_NE(Pi, C.symbolValue(Symbol::get("ℯ")));
+  EXPECT_TRUE(Pi->isValueParam());
+  EXPECT_FALSE(Pi->isConcrete());
+  EXPECT_FALSE(typeEqual(Pi, C.symbolValue(Symbol::get("ℯ"))));
 }
 
 TEST(Types, FunctionTypes) {
