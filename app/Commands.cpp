@@ -2,6 +2,7 @@
 
 #include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
+#include "support/JsonOutput.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -21,8 +22,7 @@ int runDevices(const CommandOptions &O) {
                            {"available", true},
                            {"description", InterpDeviceDescription},
                            {"properties", llvm::json::Object{}}});
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
-                 << "\n";
+    printJSON(llvm::outs(), llvm::json::Value(std::move(J)));
     return ExitOk;
   }
   for (Device *D : Reg.devices()) {

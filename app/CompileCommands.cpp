@@ -7,6 +7,7 @@
 #include "cache/Compiler.h"
 #include "cache/Remarks.h"
 #include "devices/CallRunner.h"
+#include "support/JsonOutput.h"
 #include "support/TextDiff.h"
 #include "targets/Occupancy.h"
 #include "targets/Target.h"
@@ -237,8 +238,7 @@ int runPipeline(const CommandOptions &O) {
                            {"passes", std::move(List)}};
     if (O.PipelineAll)
       Out["passes_run"] = int64_t(R.Passes.size());
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
-                 << "\n";
+    printJSON(llvm::outs(), llvm::json::Value(std::move(Out)));
     return ExitOk;
   }
   llvm::outs() << "; " << Changed << " passes changed " << R.Signature << " ("
@@ -398,8 +398,7 @@ int runRemarks(const CommandOptions &O) {
                            {"arch", R.Arch},
                            {"opt_level", R.OptLevel},
                            {"remarks", std::move(List)}};
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
-                 << "\n";
+    printJSON(llvm::outs(), llvm::json::Value(std::move(Out)));
     return ExitOk;
   }
   std::vector<RemarkGroup> Groups = groupRemarks(Shown);
@@ -626,8 +625,7 @@ int runReport(const CommandOptions &O) {
                             {"throw_sites", optionalInt(U.ThrowSites)},
                             {"source", U.Source},
                             {"note", U.Note}}}};
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(Out)))
-                 << "\n";
+    printJSON(llvm::outs(), llvm::json::Value(std::move(Out)));
     return ExitOk;
   }
   llvm::outs() << R.Signature << "\n  target " << R.Target << " " << R.Arch

@@ -2,6 +2,7 @@
 
 #include "CommandOptions.h"
 #include "lang/Parser.h"
+#include "support/JsonOutput.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -67,8 +68,7 @@ void printJsonFailure(int ExitCode) {
   llvm::json::Object J{{"ok", false},
                        {"exit_status", ExitCode},
                        {"diagnostics", std::move(Diags)}};
-  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
-               << "\n";
+  printJSON(llvm::outs(), llvm::json::Value(std::move(J)));
 }
 
 void printDiagnostics(const std::vector<Diagnostic> &Ds) {

@@ -13,6 +13,7 @@
 #include "ProgramLoader.h"
 
 #include "devices/CallRunner.h"
+#include "support/JsonOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -211,8 +212,7 @@ int runRun(const CommandOptions &O) {
       J["setup_ms"] = Run.SetupMs;
       J["setup"] = Run.Setup;
     }
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(J)))
-                 << "\n";
+    printJSON(llvm::outs(), llvm::json::Value(std::move(J)));
     return ExitOk;
   }
   llvm::outs() << O.Call << " on " << O.Device << " (" << Grid->X << ","

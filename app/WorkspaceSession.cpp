@@ -4,6 +4,7 @@
 
 #include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
+#include "support/JsonOutput.h"
 #include "targets/HostInfo.h"
 #include "workspace/JobCompile.h"
 
@@ -231,9 +232,9 @@ static views::RunResult viewRun(const DeviceRun &D) {
       V.Summary += " · " + Setup;
     std::string Json;
     llvm::raw_string_ostream OS(Json);
-    OS << llvm::formatv("{0:2}", llvm::json::Value(runResultJSON(
-                                     D.Device, O.Launch.Return, O.Launch.Args,
-                                     O.Launch.TimeMs)));
+    printJSON(OS,
+              llvm::json::Value(runResultJSON(D.Device, O.Launch.Return,
+                                              O.Launch.Args, O.Launch.TimeMs)));
     V.Output = std::move(OS.str());
     V.Values = "return " + O.Launch.Return.str() + "\n";
     for (size_t I = 0; I < O.Launch.Args.size(); ++I)
@@ -282,13 +283,13 @@ void WorkspaceSession::apply(views::cmd::ExportJob &C) {
   }
   std::string Json;
   llvm::raw_string_ostream JS(Json);
-  JS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"signature", R.Signature},
-                                   {"target", R.Target},
-                                   {"arch", R.Arch},
-                                   {"opt_level", R.OptLevel},
-                                   {"check_bounds", checkBoundsName(R.Bounds)},
-                                   {"stages", std::move(Stages)}}));
+  printJSON(JS, llvm::json::Value(llvm::json::Object{
+                    {"signature", R.Signature},
+                    {"target", R.Target},
+                    {"arch", R.Arch},
+                    {"opt_level", R.OptLevel},
+                    {"check_bounds", checkBoundsName(R.Bounds)},
+                    {"stages", std::move(Stages)}}));
   Ok &= writeFile(Base + "report.json", JS.str());
   if (Ok)
     setStatus("exported to " + C.Dir);

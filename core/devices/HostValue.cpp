@@ -1,6 +1,7 @@
 #include "devices/HostValue.h"
 
 #include "lang/Lexer.h"
+#include "support/JsonOutput.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -346,7 +347,15 @@ static llvm::json::Value scalarJSON(const HostValue &V) {
   if (SK == ScalarKind::Bool)
     return V.bits() != 0;
   if (isFloatKind(SK)) {
+    // A Float32 or Float16 as the double its shortest decimal reads as, so
+    // that the JSON shows `0.1` for 0.1f0.
     double D = V.asDouble();
+    if (SK != ScalarKind::Float64) {
+      bool F32 = SK == ScalarKind::Float32;
+      D = shortestAsDouble(llvm::APFloat(F32 ? llvm::APFloat::IEEEsingle()
+                                             : llvm::APFloat::IEEEhalf(),
+                                         llvm::APInt(F32 ? 32 : 16, V.bits())));
+    }
     // JSON has no NaN or infinities: Julia's names as strings, which keep
     // the output parseable and apart from `nothing` (null).
     if (std::isnan(D))

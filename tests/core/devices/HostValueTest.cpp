@@ -1,14 +1,11 @@
 #include "devices/HostValue.h"
-
-#include "llvm/Support/FormatVariadic.h"
+#include "support/JsonOutput.h"
 
 #include <gtest/gtest.h>
 
 using namespace prism;
 
-static std::string json(const llvm::json::Value &V) {
-  return llvm::formatv("{0}", V).str();
-}
+static std::string json(const llvm::json::Value &V) { return formatJSON(V, 0); }
 
 TEST(HostValue, ScalarsKeepTheirKindAndBits) {
   HostValue F = HostValue::fromDouble(ScalarKind::Float32, 2.5);
@@ -58,6 +55,15 @@ TEST(HostValue, JsonNumbers) {
   EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::UInt32, 60))), "60");
   EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, 0.5))), "0.5");
   EXPECT_EQ(json(toJSON(HostValue::scalar(ScalarKind::Bool, 1))), "true");
+  // A narrow float reads as it prints in Julia, not as its double's digits.
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float32, 0.1))),
+            "0.1");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float16, 0.1))),
+            "0.1");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float32, 1.0f / 3))),
+            "0.33333334");
+  EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, -0.0))),
+            "-0.0");
   // JSON has no NaN or infinities: Julia's names, apart from nothing's null.
   EXPECT_EQ(json(toJSON(HostValue::fromDouble(ScalarKind::Float64, NAN))),
             "\"NaN\"");
