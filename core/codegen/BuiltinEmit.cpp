@@ -256,7 +256,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::PowFloat:
   case Builtin::Exp2Float: case Builtin::Log2Float: case Builtin::Log10Float:
-  case Builtin::TanFloat: case Builtin::AtanFloat: {
+  case Builtin::TanFloat: case Builtin::AtanFloat: case Builtin::Atan2Float: {
     std::vector<llvm::Value *> Args;
     for (unsigned K = 0; K < NArgs; ++K)
       Args.push_back(Arg(K));

@@ -484,7 +484,7 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::ExpFloat: case Builtin::LogFloat: case Builtin::SinFloat:
   case Builtin::CosFloat: case Builtin::PowFloat: case Builtin::Exp2Float:
   case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
-  case Builtin::AtanFloat:
+  case Builtin::AtanFloat: case Builtin::Atan2Float:
     return floatArith(B, A);
   case Builtin::EqFloat: case Builtin::NeFloat: case Builtin::LtFloat:
   case Builtin::LeFloat:

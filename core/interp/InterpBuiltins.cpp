@@ -257,6 +257,10 @@ BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
     if (T->bitWidth() == 64)
       return roundedFromDouble(T, std::pow(X.convertToDouble(), Y(1).convertToDouble()));
     return roundedFromDouble(T, std::pow(asFloat(A[0]), asFloat(A[1])));
+  case Builtin::Atan2Float:
+    if (T->bitWidth() == 64)
+      return roundedFromDouble(T, std::atan2(X.convertToDouble(), Y(1).convertToDouble()));
+    return roundedFromDouble(T, std::atan2(asFloat(A[0]), asFloat(A[1])));
   default:
     return fault(std::string("not a float builtin: ") + builtinName(B));
   }
@@ -469,7 +473,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
 
   case Builtin::AddFloat: case Builtin::SubFloat: case Builtin::MulFloat:
   case Builtin::DivFloat: case Builtin::RemFloat: case Builtin::CopysignFloat:
-  case Builtin::PowFloat:
+  case Builtin::PowFloat: case Builtin::Atan2Float:
     if (auto F = Need(2))
       return *F;
     return floatArith(B, A);

@@ -77,6 +77,7 @@ constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::Log10Float, "log10_float"},
     {Builtin::TanFloat, "tan_float"},
     {Builtin::AtanFloat, "atan_float"},
+    {Builtin::Atan2Float, "atan2_float"},
     {Builtin::SextInt, "sext_int"},
     {Builtin::ZextInt, "zext_int"},
     {Builtin::TruncInt, "trunc_int"},

@@ -139,7 +139,7 @@ enum class Builtin : uint16_t {
   FmaFloat, MuladdFloat, EqFloat, NeFloat, LtFloat, LeFloat,
   SqrtLlvm, AbsFloat, CopysignFloat, FloorLlvm, CeilLlvm, TruncLlvm, RintLlvm,
   ExpFloat, LogFloat, SinFloat, CosFloat, PowFloat,
-  Exp2Float, Log2Float, Log10Float, TanFloat, AtanFloat,
+  Exp2Float, Log2Float, Log10Float, TanFloat, AtanFloat, Atan2Float,
   // Conversions: first argument is the target type (a Type constant)
   SextInt, ZextInt, TruncInt, FptoSi, FptoUi, SitoFp, UitoFp, Fptrunc, Fpext,
   Bitcast,

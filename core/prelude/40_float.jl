@@ -94,6 +94,8 @@ end
 @inline cos(x::T) where {T<:IEEEFloat} = cos_float(x)
 @inline tan(x::T) where {T<:IEEEFloat} = tan_float(x)
 @inline atan(x::T) where {T<:IEEEFloat} = atan_float(x)
+# The angle of the point (x, y), in (-π, π]: C's atan2.
+@inline atan(y::T, x::T) where {T<:IEEEFloat} = atan2_float(y, x)
 
 # Integer arguments compute in Float64, as in Julia.
 @inline sqrt(x::Real) = sqrt(float(x))
@@ -106,6 +108,10 @@ end
 @inline exp2(x::Real) = exp2(float(x))
 @inline tan(x::Real) = tan(float(x))
 @inline atan(x::Real) = atan(float(x))
+@inline function atan(y::Real, x::Real)
+    a, b = promote(float(y), float(x))
+    return atan(a, b)
+end
 
 @inline float(x::T) where {T<:AbstractFloat} = x
 @inline float(x::Integer) = Float64(x)

@@ -230,16 +230,20 @@ public:
     if (!F || !F->isDeclaration())
       return nullptr;
     llvm::StringRef Name = F->getName();
-    for (const char *N : {"tan", "atan"})
-      if (Name == N || Name == std::string(N) + "f")
-        return N;
+    // C's name, and the Julia function the user called.
+    static constexpr std::pair<const char *, const char *> LibmOnly[] = {
+        {"tan", "tan"}, {"atan", "atan"}, {"atan2", "atan"}};
+    for (auto [C, Julia] : LibmOnly)
+      if (Name == C || Name == std::string(C) + "f")
+        return Julia;
     return nullptr;
   }
 
   bool isKnownExternal(llvm::StringRef Name) const override {
     // Reported by validateModule, with the reason.
     return Name == "tan" || Name == "tanf" || Name == "atan" ||
-           Name == "atanf" || Target::isKnownExternal(Name);
+           Name == "atanf" || Name == "atan2" || Name == "atan2f" ||
+           Target::isKnownExternal(Name);
   }
 
   llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,

@@ -154,7 +154,8 @@ public:
         "log2", "log10", "sinf", "cosf", "expf", "logf", "powf", "sqrtf",
         "fmodf", "exp2f", "log2f", "log10f", "floor", "ceil", "trunc",
         "rint", "floorf", "ceilf", "truncf", "rintf", "fma", "fmaf",
-        "tan", "tanf", "atan", "atanf", "memcpy", "memset", "memmove"};
+        "tan", "tanf", "atan", "atanf", "atan2", "atan2f",
+        "memcpy", "memset", "memmove"};
     return LibM.contains(Name);
   }
 

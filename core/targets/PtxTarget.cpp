@@ -214,6 +214,7 @@ public:
     case Builtin::Log10Float: Base = "log10"; break;
     case Builtin::TanFloat: Base = "tan"; break;
     case Builtin::AtanFloat: Base = "atan"; break;
+    case Builtin::Atan2Float: Base = "atan2"; break;
     default:
       return Target::emitMath(B, Which, Args);
     }
@@ -274,9 +275,9 @@ public:
     if (!Buf)
       return makeDiagError(Diagnostic::error(
           "config",
-          "this code needs libdevice (exp, log, sin, cos, tan, atan, exp2, "
-          "log2, log10 or pow on the ptx "
-          "target) but libdevice.10.bc was not found: set CUDA_HOME or the "
+          "this code needs libdevice (exp, log, sin, cos, tan, atan, atan2, "
+          "exp2, log2, log10 or pow on the ptx target) but libdevice.10.bc "
+          "was not found: set CUDA_HOME or the "
           "libdevice path",
           {}));
     auto Lib = llvm::getLazyBitcodeModule(Buf->getMemBufferRef(),

@@ -86,8 +86,11 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   llvm::Intrinsic::ID ID = llvm::Intrinsic::not_intrinsic;
   switch (Which) {
   case Builtin::TanFloat:
+    return emitLibmCall(B, "tan", Args);
   case Builtin::AtanFloat:
-    return emitLibmCall(B, Which == Builtin::TanFloat ? "tan" : "atan", Args[0]);
+    return emitLibmCall(B, "atan", Args);
+  case Builtin::Atan2Float:
+    return emitLibmCall(B, "atan2", Args);
   case Builtin::SqrtLlvm: ID = llvm::Intrinsic::sqrt; break;
   case Builtin::AbsFloat: ID = llvm::Intrinsic::fabs; break;
   case Builtin::CopysignFloat: ID = llvm::Intrinsic::copysign; break;
@@ -131,16 +134,20 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   return Call;
 }
 
-llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B,
-                                  llvm::StringRef Name, llvm::Value *X) {
-  llvm::Type *T = X->getType();
-  if (T->isHalfTy())
-    return B.CreateFPTrunc(
-        emitLibmCall(B, Name, B.CreateFPExt(X, B.getFloatTy())), T);
+llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
+                                  llvm::ArrayRef<llvm::Value *> Args) {
+  llvm::Type *T = Args[0]->getType();
+  if (T->isHalfTy()) {
+    llvm::SmallVector<llvm::Value *, 2> Wide;
+    for (llvm::Value *X : Args)
+      Wide.push_back(B.CreateFPExt(X, B.getFloatTy()));
+    return B.CreateFPTrunc(emitLibmCall(B, Name, Wide), T);
+  }
   std::string Fn = Name.str() + (T->isFloatTy() ? "f" : "");
   llvm::Module &M = *B.GetInsertBlock()->getModule();
+  llvm::SmallVector<llvm::Type *, 2> Params(Args.size(), T);
   llvm::FunctionCallee F =
-      M.getOrInsertFunction(Fn, llvm::FunctionType::get(T, {T}, false));
+      M.getOrInsertFunction(Fn, llvm::FunctionType::get(T, Params, false));
   if (auto *Decl = llvm::dyn_cast<llvm::Function>(F.getCallee())) {
     // Pure and total, as libm's are with errno ignored: calls on the same
     // value are shared and hoisted out of loops.
@@ -148,7 +155,7 @@ llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B,
     Decl->setDoesNotThrow();
     Decl->setWillReturn();
   }
-  llvm::CallInst *Call = B.CreateCall(F, {X});
+  llvm::CallInst *Call = B.CreateCall(F, Args);
   // As for the intrinsics below: not folded by LLVM's own libm.
   Call->addFnAttr(llvm::Attribute::NoBuiltin);
   return Call;

@@ -105,7 +105,7 @@ public:
   /// A call to the C library's `Name` (`tan`; `tanf` for Float32, Float16
   /// computed in Float32 as Julia does): math with no LLVM intrinsic.
   static llvm::Value *emitLibmCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
-                                   llvm::Value *X);
+                                   llvm::ArrayRef<llvm::Value *> Args);
   /// Ends a throw path after the runtime report (default: llvm.trap + unreachable).
   virtual void emitTrap(llvm::IRBuilderBase &B) const;
   /// Whether a throw passes the exception's scalars (prism_throw_detail)
