@@ -291,7 +291,12 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     V = lowerName(N);
     break;
   case NodeKind::Quote:
-    V = IRValue::constant(symConst(N->Name));
+    // Kernels have no Symbol values: a symbol is only a type parameter
+    // (handled with Curly below).
+    error(N->Range, "a symbol (`:" + N->Name.string() +
+                        "`) can only be a type parameter, as in `Irrational{:" +
+                        N->Name.string() + "}`");
+    V = nothing();
     break;
   case NodeKind::Call: {
     std::vector<IRValue> Args;
@@ -319,7 +324,9 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
   case NodeKind::Curly: {
     std::vector<IRValue> Args{IRValue::global(Symbol::get("apply_type"))};
     for (const Node *K : N->Kids)
-      Args.push_back(lower(K, true));
+      Args.push_back(K->Kind == NodeKind::Quote
+                         ? IRValue::constant(symConst(K->Name))
+                         : lower(K, true));
     Cur = N->Range;
     V = call(std::move(Args));
     break;

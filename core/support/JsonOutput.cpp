@@ -1,5 +1,7 @@
 #include "support/JsonOutput.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -12,7 +14,9 @@ std::string shortestDecimal(double D) {
   if (D == 0)
     return std::signbit(D) ? "-0.0" : "0.0";
   char Buf[64];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D);
+  // `%g`-style: plain digits for ordinary magnitudes, an exponent past
+  // the digits (`1.23456789012345e+17`, not `123456789012344992`).
+  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D, std::chars_format::general);
   std::string S(Buf, R.ptr);
   // Always a float to a reader: `3` would read back as an integer.
   if (S.find_first_of(".en") == std::string::npos)
@@ -73,11 +77,13 @@ void write(llvm::json::OStream &J, const llvm::json::Value &V) {
     });
     return;
   case llvm::json::Value::Number: {
-    // Integers as llvm::json has them; a fraction (or a negative zero) in
-    // its shortest form.
+    // llvm::json keeps whether a number is an integer but does not say:
+    // its own text does (a double is `%.17g`, with a `.` or an exponent
+    // unless it is a small whole number, which stays as it is).
+    std::string Text = llvm::formatv("{0}", V).str();
     double D = *V.getAsNumber();
-    bool Integral = V.getAsInteger() || V.getAsUINT64();
-    if (Integral && !(D == 0 && std::signbit(D))) {
+    if (Text.find_first_of(".eE") == std::string::npos &&
+        !(D == 0 && std::signbit(D))) {
       J.value(V);
       return;
     }

@@ -7,6 +7,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cassert>
+#include <optional>
 
 namespace prism {
 
@@ -84,6 +85,59 @@ const llvm::fltSemantics &floatSemantics(Type *T) {
 llvm::APFloat floatConst(const ConstValue &V) {
   unsigned W = V.Ty->bitWidth();
   return llvm::APFloat(floatSemantics(V.Ty), llvm::APInt(W, V.Bits));
+}
+
+/// The exact value of one of Base's irrationals (an Instance of
+/// `Irrational{:π}`), to be rounded once into a precision; null otherwise.
+const char *irrationalDigits(const ConstValue &V) {
+  if (V.K != ConstValue::Instance || !V.Ty->isDataType() ||
+      V.Ty->name()->Name.str() != "Irrational" ||
+      !V.Ty->param(0)->isSymbolValue())
+    return nullptr;
+  std::string_view S = V.Ty->param(0)->symbolValue().str();
+  if (S == "π")
+    return "3.14159265358979323846264338327950288419716939937510";
+  if (S == "ℯ")
+    return "2.71828182845904523536028747135266249775724709369995";
+  return nullptr;
+}
+
+/// V as a float of type T, rounded to nearest as Julia's `T(V)`: a float,
+/// an Int64 or an irrational. None for anything else.
+std::optional<llvm::APFloat> floatIn(const ConstValue &V, Type *T) {
+  const auto RM = llvm::APFloat::rmNearestTiesToEven;
+  llvm::APFloat X(floatSemantics(T));
+  if (V.K == ConstValue::Float) {
+    X = floatConst(V);
+    bool LosesInfo = false;
+    X.convert(floatSemantics(T), RM, &LosesInfo);
+  } else if (V.K == ConstValue::Int && V.Ty == TypeContext::get().int64()) {
+    X.convertFromAPInt(llvm::APInt(64, V.Bits), /*IsSigned=*/true, RM);
+  } else if (const char *Digits = irrationalDigits(V)) {
+    if (!X.convertFromString(Digits, RM))
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  return X;
+}
+
+ConstValue floatValue(Type *T, const llvm::APFloat &X) {
+  ConstValue V;
+  V.K = ConstValue::Float;
+  V.Ty = T;
+  V.Bits = X.bitcastToAPInt().getZExtValue();
+  return V;
+}
+
+/// The type mixed constant arithmetic computes in, as Julia promotes: the
+/// widest float operand's, else Float64 (`1 / 2`, `2 * π`).
+Type *promotedFloat(const ConstValue &A, const ConstValue &B) {
+  Type *T = nullptr;
+  for (const ConstValue *V : {&A, &B})
+    if (V->K == ConstValue::Float && (!T || V->Ty->bitWidth() > T->bitWidth()))
+      T = V->Ty;
+  return T ? T : TypeContext::get().float64();
 }
 
 ConstValue typeConst(Type *T) {
@@ -487,11 +541,11 @@ private:
         auto A = evalConst(*E.Kids[1]);
         if (!A)
           return A.takeError();
-        if (A->K == ConstValue::Float) {
-          llvm::APFloat X = floatConst(*A);
+        if (A->K == ConstValue::Float || irrationalDigits(*A)) {
+          Type *T = A->K == ConstValue::Float ? A->Ty : C.float64(); // `-π`
+          llvm::APFloat X = *floatIn(*A, T);
           X.changeSign();
-          A->Bits = X.bitcastToAPInt().getZExtValue();
-          return *A;
+          return floatValue(T, X);
         }
         if (A->K == ConstValue::Int && A->Ty == C.int64()) {
           A->Bits = uint64_t(0) - A->Bits;
@@ -514,11 +568,12 @@ private:
             V.Bits = static_cast<uint64_t>(Op == "+" ? X + Y : Op == "-" ? X - Y : X * Y);
             return V;
           }
-          // Floats in the operands' own precision, IEEE-rounded: the
-          // prelude's `const Inf32 = 1f0 / 0f0`.
-          if (A->K == ConstValue::Float && B->K == ConstValue::Float &&
-              A->Ty == B->Ty) {
-            llvm::APFloat X = floatConst(*A), Y = floatConst(*B);
+          // Otherwise promoted as Julia does, then IEEE-rounded in that
+          // precision: the prelude's `const Inf32 = 1f0 / 0f0`, `2 * π`.
+          Type *T = promotedFloat(*A, *B);
+          std::optional<llvm::APFloat> XA = floatIn(*A, T), YB = floatIn(*B, T);
+          if (XA && YB) {
+            llvm::APFloat X = *XA, Y = *YB;
             const auto RM = llvm::APFloat::rmNearestTiesToEven;
             if (Op == "+")
               X.add(Y, RM);
@@ -528,13 +583,11 @@ private:
               X.multiply(Y, RM);
             else
               X.divide(Y, RM);
-            ConstValue V = *A;
-            V.Bits = X.bitcastToAPInt().getZExtValue();
-            return V;
+            return floatValue(T, X);
           }
         }
       }
-      // A float converted to another precision: `Float16(Inf)`.
+      // A number converted to a float type.
       if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
         std::string_view To = E.Kids[0]->Name.str();
         Type *ToT = To == "Float16"   ? C.float16()
@@ -545,16 +598,9 @@ private:
           auto A = evalConst(*E.Kids[1]);
           if (!A)
             return A.takeError();
-          if (A->K == ConstValue::Float) {
-            llvm::APFloat X = floatConst(*A);
-            bool LosesInfo = false;
-            X.convert(floatSemantics(ToT), llvm::APFloat::rmNearestTiesToEven,
-                      &LosesInfo);
-            ConstValue V = *A;
-            V.Ty = ToT;
-            V.Bits = X.bitcastToAPInt().getZExtValue();
-            return V;
-          }
+          // `Float16(Inf)`, `Float32(π)`, `Float32(2)`
+          if (std::optional<llvm::APFloat> X = floatIn(*A, ToT))
+            return floatValue(ToT, *X);
         }
       }
       break;
@@ -567,8 +613,8 @@ private:
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
                        "unsupported constant expression; expected a literal, "
-                       "a constant, a type, or `+ - * /` on constants of one "
-                       "type (Int64 or a float), `-x`, or `Float32(x)`",
+                       "a constant, a type, `+ - * /` on Int64, float and "
+                       "irrational constants, `-x`, or `Float32(x)`",
                        "const");
     }
     return typeConst(*T);

@@ -13,3 +13,13 @@ function turn!(a::DeviceArray{Float32,1})
     return nothing
 end
 built(x::Float32) = x * Irrational{:ℯ}()
+# Constants promote as the same code does at run time.
+const TWO_PI = 2 * π
+const HALF_PI32 = π / 2f0
+const NEG_PI = -π
+const THIRD32 = 1.0f0 / 3
+consts() = (TWO_PI, HALF_PI32, NEG_PI, Float32(π), THIRD32, 2 * π == TWO_PI)
+# A float compares with the exact value and never equals it.
+near(x::Float32, y::Float64, h::Float16) = (x < π, π < x, y == π, y < π, h < π, y != π)
+epow(x::Float64) = ℯ^x
+rounding() = (round(π), floor(π), ceil(π), trunc(Int, π), zero(π), one(π))

@@ -13,6 +13,9 @@ TEST(JsonOutput, FractionsAreTheShortestTextThatReadsBack) {
   EXPECT_EQ(formatJSON(0.1, 0), "0.1");
   EXPECT_EQ(formatJSON(1e-7, 0), "1e-07");
   EXPECT_EQ(formatJSON(-0.0, 0), "-0.0");
+  // Whole but past 17 digits: still the shortest, not `%.17g`'s.
+  EXPECT_EQ(formatJSON(1.23456789012345e17, 0), "1.23456789012345e+17");
+  EXPECT_EQ(formatJSON(9.87654321098765e18, 0), "9.87654321098765e+18");
   EXPECT_EQ(std::strtod(formatJSON(M_PI, 0).c_str(), nullptr), M_PI);
   // Integers, and doubles without a fraction, are llvm::json's.
   EXPECT_EQ(formatJSON(int64_t(-3), 0), "-3");

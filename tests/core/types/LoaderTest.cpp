@@ -378,6 +378,34 @@ TEST(Loader, ConstantInstancesOfFieldlessStructs) {
       << Text;
 }
 
+// Mixed constant arithmetic promotes as Julia does, and an irrational is
+// its exact value rounded once into the precision it meets.
+TEST(Loader, ConstantArithmeticPromotes) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "f.jl",
+                 "struct Irrational{sym} end\n"
+                 "const p = Irrational{:π}()\n"
+                 "const A = 2 * p\n"
+                 "const B = p / 2f0\n"
+                 "const C = 1.0f0 / 3\n"
+                 "const D = 1 / 3\n"
+                 "const E = Float32(p)\n"
+                 "const F = -p\n"
+                 "const G = Float16(2)\n"));
+  auto Get = [&](const char *Name) {
+    const ConstValue *V = Env.lookupConst(Symbol::get(Name));
+    EXPECT_NE(V, nullptr) << Name;
+    return V ? V->str() : std::string();
+  };
+  EXPECT_EQ(Get("A"), "6.283185307179586");
+  EXPECT_EQ(Get("B"), "1.5707964f0");
+  EXPECT_EQ(Get("C"), "0.33333334f0");
+  EXPECT_EQ(Get("D"), "0.3333333333333333");
+  EXPECT_EQ(Get("E"), "3.1415927f0");
+  EXPECT_EQ(Get("F"), "-3.141592653589793");
+  EXPECT_EQ(Get("G"), "Float16(2.0)");
+}
+
 // Float constants compute in their own precision, IEEE-rounded, as the
 // prelude's `const Inf32 = 1.0f0 / 0.0f0` needs; a conversion to another
 // float type rounds to nearest.
@@ -416,8 +444,8 @@ TEST(Loader, FloatConstantArithmetic) {
   ASSERT_OK(Neg);
   EXPECT_EQ(Get("NI").Bits, 0xff800000u);
   EXPECT_EQ(Get("NK").asSigned(), -6);
-  // Operands of different types are not converted (Julia would promote).
-  auto P = load(Env, "p.jl", "const Mixed = 1.0f0 / 2.0\n");
+  // A Bool, or an integer other than Int64, is not an arithmetic operand.
+  auto P = load(Env, "p.jl", "const Mixed = 1.0f0 / true\n");
   ASSERT_FALSE(bool(P));
   EXPECT_NE(messages(P.takeError()).find("unsupported constant expression"),
             std::string::npos);

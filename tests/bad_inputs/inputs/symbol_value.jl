@@ -1,0 +1,2 @@
+# A symbol is only a type parameter in a kernel.
+sym() = :x
