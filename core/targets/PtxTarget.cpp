@@ -219,21 +219,9 @@ public:
       return Target::emitMath(B, Which, Args);
     }
     llvm::Type *T = Args[0]->getType();
-    if (T->isHalfTy()) {
-      // As Julia computes Float16 math: in Float32, rounded back.
-      llvm::SmallVector<llvm::Value *, 2> Wide;
-      for (llvm::Value *A : Args)
-        Wide.push_back(B.CreateFPExt(A, B.getFloatTy()));
-      return B.CreateFPTrunc(emitMath(B, Which, Wide), T);
-    }
-    if (!T->isFloatTy() && !T->isDoubleTy())
+    if (!T->isHalfTy() && !T->isFloatTy() && !T->isDoubleTy())
       return Target::emitMath(B, Which, Args);
-    std::string Name = std::string("__nv_") + Base + (T->isFloatTy() ? "f" : "");
-    std::vector<llvm::Type *> Params(Args.size(), T);
-    llvm::Module &M = *B.GetInsertBlock()->getModule();
-    llvm::FunctionCallee F =
-        M.getOrInsertFunction(Name, llvm::FunctionType::get(T, Params, false));
-    return B.CreateCall(F, Args);
+    return emitMathCall(B, std::string("__nv_") + Base, Args);
   }
 
   void tunePipeline(llvm::PassBuilder &PB,

@@ -134,31 +134,41 @@ llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
   return Call;
 }
 
-llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
-                                  llvm::ArrayRef<llvm::Value *> Args) {
+llvm::Value *Target::emitMathCall(
+    llvm::IRBuilderBase &B, llvm::StringRef Name,
+    llvm::ArrayRef<llvm::Value *> Args,
+    llvm::function_ref<void(llvm::Function &, llvm::CallInst &)> Decorate) {
   llvm::Type *T = Args[0]->getType();
   if (T->isHalfTy()) {
     llvm::SmallVector<llvm::Value *, 2> Wide;
     for (llvm::Value *X : Args)
       Wide.push_back(B.CreateFPExt(X, B.getFloatTy()));
-    return B.CreateFPTrunc(emitLibmCall(B, Name, Wide), T);
+    return B.CreateFPTrunc(emitMathCall(B, Name, Wide, Decorate), T);
   }
   std::string Fn = Name.str() + (T->isFloatTy() ? "f" : "");
   llvm::Module &M = *B.GetInsertBlock()->getModule();
   llvm::SmallVector<llvm::Type *, 2> Params(Args.size(), T);
   llvm::FunctionCallee F =
       M.getOrInsertFunction(Fn, llvm::FunctionType::get(T, Params, false));
-  if (auto *Decl = llvm::dyn_cast<llvm::Function>(F.getCallee())) {
+  llvm::CallInst *Call = B.CreateCall(F, Args);
+  if (auto *Decl = llvm::dyn_cast<llvm::Function>(F.getCallee());
+      Decl && Decorate)
+    Decorate(*Decl, *Call);
+  return Call;
+}
+
+llvm::Value *Target::emitLibmCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
+                                  llvm::ArrayRef<llvm::Value *> Args) {
+  auto Pure = [](llvm::Function &Decl, llvm::CallInst &Call) {
     // Pure and total, as libm's are with errno ignored: calls on the same
     // value are shared and hoisted out of loops.
-    Decl->setDoesNotAccessMemory();
-    Decl->setDoesNotThrow();
-    Decl->setWillReturn();
-  }
-  llvm::CallInst *Call = B.CreateCall(F, Args);
-  // As for the intrinsics below: not folded by LLVM's own libm.
-  Call->addFnAttr(llvm::Attribute::NoBuiltin);
-  return Call;
+    Decl.setDoesNotAccessMemory();
+    Decl.setDoesNotThrow();
+    Decl.setWillReturn();
+    // As for the intrinsics below: not folded by LLVM's own libm.
+    Call.addFnAttr(llvm::Attribute::NoBuiltin);
+  };
+  return emitMathCall(B, Name, Args, Pure);
 }
 
 llvm::Instruction *Target::withRange(llvm::Instruction *I, uint32_t Lo,

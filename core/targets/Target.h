@@ -11,6 +11,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -102,8 +103,16 @@ public:
   /// Math builtins (sqrt, exp, ...) on a float value; default: LLVM intrinsics.
   virtual llvm::Value *emitMath(llvm::IRBuilderBase &B, Builtin Which,
                                 llvm::ArrayRef<llvm::Value *> Args) const;
-  /// A call to the C library's `Name` (`tan`; `tanf` for Float32, Float16
-  /// computed in Float32 as Julia does): math with no LLVM intrinsic.
+  /// A call to the math function `Name` (`__nv_tan`; `__nv_tanf` for
+  /// Float32 arguments, and a Float16 one computed in Float32, rounded back,
+  /// as Julia does), declared once per module; Decorate adds attributes.
+  static llvm::Value *
+  emitMathCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
+               llvm::ArrayRef<llvm::Value *> Args,
+               llvm::function_ref<void(llvm::Function &, llvm::CallInst &)>
+                   Decorate = {});
+  /// The C library's `Name` (`tan`) through emitMathCall, declared pure:
+  /// math with no LLVM intrinsic.
   static llvm::Value *emitLibmCall(llvm::IRBuilderBase &B, llvm::StringRef Name,
                                    llvm::ArrayRef<llvm::Value *> Args);
   /// Ends a throw path after the runtime report (default: llvm.trap + unreachable).
