@@ -168,13 +168,14 @@ bool writeScreenshot(GLFWwindow *W, const std::string &Path, std::string &Error)
 
 /// Loads DejaVu Sans (UI) and DejaVu Sans Mono (code) rasterised at the
 /// monitor's scale, with the few non-Latin glyphs the panels use (— ▸ …,
-/// box drawing in typed IR, Greek). Returns the mono font, or null when the
+/// box drawing in typed IR, Greek, ℯ). Returns the mono font, or null when the
 /// fonts are not installed (ImGui's built-in font, itself monospace, then
 /// serves both).
 ImFont *loadFonts(float Scale, bool &Baked) {
   static const ImWchar Ranges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000,
-                                   0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF,
-                                   0x2500, 0x257F, 0x25A0, 0x25FF, 0};
+                                   0x206F, 0x2100, 0x214F, 0x2190, 0x21FF,
+                                   0x2200, 0x22FF, 0x2500, 0x257F, 0x25A0,
+                                   0x25FF, 0};
   const char *Dirs[] = {"/usr/share/fonts/truetype/dejavu/",
                         "/usr/share/fonts/TTF/", "/usr/share/fonts/dejavu/"};
   std::string Sans, Mono;
@@ -197,6 +198,15 @@ ImFont *loadFonts(float Scale, bool &Baked) {
   if (!Mono.empty())
     MonoFont = IO.Fonts->AddFontFromFileTTF(
         Mono.c_str(), std::round(14.0f * Scale), &Cfg, Ranges);
+  if (MonoFont && !Sans.empty()) {
+    // DejaVu Sans Mono lacks some letterlike symbols (ℯ, U+212F): merged
+    // from DejaVu Sans, which fills only the glyphs the code font lacks.
+    static const ImWchar Letterlike[] = {0x2100, 0x214F, 0};
+    ImFontConfig Merge = Cfg;
+    Merge.MergeMode = true;
+    IO.Fonts->AddFontFromFileTTF(Sans.c_str(), std::round(14.0f * Scale),
+                                 &Merge, Letterlike);
+  }
   Baked = !Sans.empty();
   if (Sans.empty() && Mono.empty()) {
     ImFontConfig Def;
