@@ -521,8 +521,12 @@ private:
       // The instance of a fieldless struct: `const π = Irrational{:π}()`.
       if (E.Kids.size() == 1) {
         auto T = evalTypeExpr(Env, *E.Kids[0], File);
-        if (!T)
-          return T.takeError();
+        // Not a type but a function (`f()`): the message below says what a
+        // constant may be.
+        if (!T) {
+          llvm::consumeError(T.takeError());
+          break;
+        }
         if (!(*T)->isStruct() || !(*T)->isConcrete() ||
             !(*T)->fieldTypes().empty()) {
           std::string Msg =

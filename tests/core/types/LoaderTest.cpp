@@ -364,7 +364,9 @@ TEST(Loader, ConstantInstancesOfFieldlessStructs) {
   auto R = load(Bad, "g.jl",
                 "struct Pt x::Int end\n"
                 "const a = Pt()\n"
-                "const b = :x\n");
+                "const b = :x\n"
+                "f() = 1\n"
+                "const c = f()\n");
   ASSERT_FALSE(R);
   std::string Text = llvm::toString(R.takeError());
   EXPECT_NE(
@@ -375,6 +377,9 @@ TEST(Loader, ConstantInstancesOfFieldlessStructs) {
   EXPECT_NE(
       Text.find("g.jl:3:11: error: a symbol is only a type parameter here"),
       std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("g.jl:5:11: error: unsupported constant expression"),
+            std::string::npos)
       << Text;
 }
 
