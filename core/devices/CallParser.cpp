@@ -2,6 +2,7 @@
 
 #include "lang/AST.h"
 #include "lang/Parser.h"
+#include "support/Irrational.h"
 
 #include <cctype>
 #include <cmath>
@@ -81,11 +82,23 @@ std::optional<HostValue> convertScalar(const HostValue &V, ScalarKind To) {
   return HostValue::scalar(To, uint64_t(I));
 }
 
+const llvm::fltSemantics &floatSemantics(ScalarKind K) {
+  switch (K) {
+  case ScalarKind::Float16:
+    return llvm::APFloat::IEEEhalf();
+  case ScalarKind::Float32:
+    return llvm::APFloat::IEEEsingle();
+  default:
+    return llvm::APFloat::IEEEdouble();
+  }
+}
+
 class CallEvaluator {
 public:
   CallEvaluator(const SourceFileRef &File, uint64_t Seed,
-                IsFunctionFn IsFunction, StructOfFn StructOf)
-      : File(File), Rng(Seed), IsFunction(IsFunction), StructOf(StructOf) {}
+                IsFunctionFn IsFunction, StructOfFn StructOf, ConstOfFn ConstOf)
+      : File(File), Rng(Seed), IsFunction(IsFunction), StructOf(StructOf),
+        ConstOf(ConstOf) {}
 
   llvm::Expected<ParsedCall> call(const Node &N) {
     if (N.Kind != NodeKind::Call || N.Kids.empty() ||
@@ -136,8 +149,19 @@ private:
   }
 
   llvm::Expected<HostValue> scalar(const Node &N) {
+    return number(N, /*Irrational=*/false);
+  }
+
+  /// A number: a scalar or, where a conversion takes it, one of Base's
+  /// irrationals (`Float32(π)`).
+  llvm::Expected<HostValue> number(const Node &N, bool Irrational = true) {
     auto V = value(N);
-    if (V && !V->isScalar())
+    if (V && V->irrationalSymbol() && !Irrational)
+      return error(N, "`" + text(N) +
+                          "` is irrational: give it a precision "
+                          "here, as in `Float64(" +
+                          text(N) + ")`");
+    if (V && !V->isScalar() && !V->irrationalSymbol())
       return error(N, "expected a number here, got `" + text(N) + "`");
     return V;
   }
@@ -163,6 +187,14 @@ private:
 
   llvm::Expected<HostValue> convert(const Node &N, const HostValue &V,
                                     ScalarKind To) {
+    if (std::optional<std::string_view> S = V.irrationalSymbol()) {
+      // Rounded once from the exact value, as Julia's `Float32(π)`.
+      if (isFloatKind(To))
+        if (auto X = irrationalValue(*S, floatSemantics(To)))
+          return HostValue::scalar(To, X->bitcastToAPInt().getZExtValue());
+      return error(N, std::string("InexactError: ") + scalarName(To) + "(" +
+                          V.str() + ")");
+    }
     if (auto C = convertScalar(V, To))
       return *C;
     return error(N, std::string("InexactError: ") + scalarName(To) + "(" +
@@ -246,7 +278,13 @@ private:
       }
       if (Name == "nothing")
         return E; // HostValue() is nothing
-      // Base's float constants (quiet NaN, infinity).
+      if (ConstOf)
+        if (std::optional<HostValue> C = ConstOf(Name)) {
+          E.V = std::move(*C);
+          return E;
+        }
+      // Base's float constants (quiet NaN, infinity), for a CALL read
+      // without the program (the prelude defines them as constants).
       static const struct {
         const char *Name;
         ScalarKind K;
@@ -320,7 +358,7 @@ private:
     std::vector<int64_t> Dims{int64_t(N.Kids.size() - 1)};
     auto A = arrayOf(*T, Dims, [&](int64_t I) -> llvm::Expected<HostValue> {
       const Node &K = *N.Kids[I + 1];
-      auto V = scalar(K);
+      auto V = number(K);
       if (!V)
         return V.takeError();
       return convert(K, *V, *T);
@@ -344,7 +382,7 @@ private:
     if (auto K = scalarKindFromName(F)) {
       if (NArgs != 1)
         return error(N, "`" + F.str() + "(x)` takes one value");
-      auto V = scalar(Arg(0));
+      auto V = number(Arg(0));
       if (!V)
         return V.takeError();
       auto C = convert(N, *V, *K);
@@ -355,7 +393,12 @@ private:
     }
     // Unary minus/plus on something the parser did not fold into a literal.
     if ((F == "-" || F == "+") && NArgs == 1) {
-      auto V = scalar(Arg(0));
+      auto V = number(Arg(0));
+      if (!V)
+        return V.takeError();
+      // `-π` is a Float64, as in Julia.
+      if (V->irrationalSymbol())
+        V = convert(Arg(0), *V, ScalarKind::Float64);
       if (!V)
         return V.takeError();
       ScalarKind K = V->scalarKind();
@@ -518,7 +561,7 @@ private:
       if (!V)
         return V.takeError();
       if (auto K = scalarKindFromName(S.FieldTypes[I])) {
-        if (!V->isScalar())
+        if (!V->isScalar() && !V->irrationalSymbol())
           return error(A, fieldMismatch(S, I, *V));
         auto C = convert(A, *V, *K);
         if (!C)
@@ -539,20 +582,20 @@ private:
   std::mt19937_64 Rng;
   IsFunctionFn IsFunction;
   StructOfFn StructOf;
+  ConstOfFn ConstOf;
 };
 
 } // namespace
 
-llvm::Expected<ParsedCall> evaluateCall(const ast::Node &Call,
-                                        const SourceFileRef &File,
-                                        uint64_t Seed, IsFunctionFn IsFunction,
-                                        StructOfFn StructOf) {
-  return CallEvaluator(File, Seed, IsFunction, StructOf).call(Call);
+llvm::Expected<ParsedCall>
+evaluateCall(const ast::Node &Call, const SourceFileRef &File, uint64_t Seed,
+             IsFunctionFn IsFunction, StructOfFn StructOf, ConstOfFn ConstOf) {
+  return CallEvaluator(File, Seed, IsFunction, StructOf, ConstOf).call(Call);
 }
 
 llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
                                      IsFunctionFn IsFunction,
-                                     StructOfFn StructOf) {
+                                     StructOfFn StructOf, ConstOfFn ConstOf) {
   SourceFileRef File = SourceFile::create("CALL", Call.str());
   ast::ParsedFile Parsed(File);
   ast::Node *Root = parseExpression(Parsed);
@@ -561,7 +604,7 @@ llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
                              ? std::vector<Diagnostic>{Diagnostic::error(
                                    "parse", "cannot parse CALL", {})}
                              : Parsed.Diags);
-  return evaluateCall(*Root, File, Seed, IsFunction, StructOf);
+  return evaluateCall(*Root, File, Seed, IsFunction, StructOf, ConstOf);
 }
 
 } // namespace prism

@@ -4,8 +4,10 @@
 /// host into `HostValue`s:
 ///
 ///   literals   `1` Int64, `2.0f0` Float32, `0x08` UInt8, `true`, `nothing`,
-///              a function of the program by name (`square`), tuples
+///              a function of the program by name (`square`), a constant
+///              of the program or of Base (`N`, `Inf32`, `π`), tuples
 ///              `(1, 2.0)`, conversions `UInt32(60)`, `Float32(0.5)`,
+///              `Float32(π)` (the exact value rounded once),
 ///              instances of the program's structs `Vec2(1.0f0, 2)` (each
 ///              field converted to its declared type, as the default
 ///              constructor does)
@@ -60,17 +62,22 @@ struct StructShape {
 using StructOfFn =
     llvm::function_ref<std::optional<StructShape>(llvm::StringRef)>;
 
+/// A constant by name (the program's `const N = 1024`, Base's `π`, `Inf32`)
+/// as an argument: a number, or the instance of a fieldless struct; none if
+/// the name is no constant a CALL can pass.
+using ConstOfFn = llvm::function_ref<std::optional<HostValue>(llvm::StringRef)>;
+
 /// Parses and evaluates a CALL string.
 llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed = 0,
                                      IsFunctionFn IsFunction = nullptr,
-                                     StructOfFn StructOf = nullptr);
+                                     StructOfFn StructOf = nullptr,
+                                     ConstOfFn ConstOf = nullptr);
 
 /// Evaluates an already parsed call expression (File is the text its
 /// ranges refer to, for diagnostics).
-llvm::Expected<ParsedCall> evaluateCall(const ast::Node &Call,
-                                        const SourceFileRef &File,
-                                        uint64_t Seed = 0,
-                                        IsFunctionFn IsFunction = nullptr,
-                                        StructOfFn StructOf = nullptr);
+llvm::Expected<ParsedCall>
+evaluateCall(const ast::Node &Call, const SourceFileRef &File,
+             uint64_t Seed = 0, IsFunctionFn IsFunction = nullptr,
+             StructOfFn StructOf = nullptr, ConstOfFn ConstOf = nullptr);
 
 } // namespace prism

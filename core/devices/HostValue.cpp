@@ -1,6 +1,7 @@
 #include "devices/HostValue.h"
 
 #include "lang/Lexer.h"
+#include "support/Irrational.h"
 #include "support/JsonOutput.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -290,6 +291,12 @@ std::string arrayElementStr(const HostValue &Scalar) {
   return OS.str();
 }
 
+std::optional<std::string_view> HostValue::irrationalSymbol() const {
+  if (!isRecord() || !Elements.empty())
+    return std::nullopt;
+  return irrationalSymbolOf(Name);
+}
+
 std::string HostValue::str() const {
   std::string S;
   llvm::raw_string_ostream OS(S);
@@ -305,10 +312,8 @@ std::string HostValue::str() const {
     break;
   case Kind::Tuple:
     // An irrational constant shows as its name (`π`), as Julia's `print`.
-    if (llvm::StringRef R = Name; isRecord() && Elements.empty() &&
-                                  R.consume_front("Irrational{:") &&
-                                  R.consume_back("}")) {
-      OS << R;
+    if (std::optional<std::string_view> S = irrationalSymbol()) {
+      OS << *S;
       break;
     }
     OS << Name << "(";

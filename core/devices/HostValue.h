@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace prism {
@@ -91,6 +92,8 @@ public:
   /// A record: a tuple with a struct type's name.
   bool isRecord() const { return K == Kind::Tuple && !Name.empty(); }
   const std::string &recordName() const { return Name; }
+  /// A record of `Irrational{:s}` (Base's `π`): its symbol; else none.
+  std::optional<std::string_view> irrationalSymbol() const;
   llvm::ArrayRef<std::string> fieldNames() const { return FieldNames; }
 
   /// Scalar kind, or the element kind of an array.

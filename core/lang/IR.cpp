@@ -106,12 +106,19 @@ std::string ConstValue::str() const {
     return ":" + Name.string();
   case Instance:
     // Julia shows an irrational constant by its name: `π`.
-    if (Ty && Ty->isDataType() && Ty->name()->Name.str() == "Irrational" &&
-        Ty->params().size() == 1 && Ty->param(0)->isSymbolValue())
-      return Ty->param(0)->symbolValue().string();
+    if (std::string_view S = irrationalSymbol(); !S.empty())
+      return std::string(S);
     return Ty ? Ty->str() + "()" : "<instance>";
   }
   return "?";
+}
+
+std::string_view ConstValue::irrationalSymbol() const {
+  if (K != Instance || !Ty || !Ty->isDataType() ||
+      Ty->name()->Name.str() != "Irrational" || Ty->params().size() != 1 ||
+      !Ty->param(0)->isSymbolValue())
+    return {};
+  return Ty->param(0)->symbolValue().str();
 }
 
 namespace {

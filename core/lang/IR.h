@@ -52,6 +52,8 @@ struct ConstValue {
   int64_t asSigned() const;      ///< Int sign-extended from its width
   friend bool operator==(const ConstValue &A, const ConstValue &B);
   std::string str() const;       ///< Julia's printing: `1`, `1.0f0`, `0x1f`, `:x`
+  /// An Instance of `Irrational{:s}`: its symbol (`π`); else empty.
+  std::string_view irrationalSymbol() const;
 };
 
 struct IRValue {

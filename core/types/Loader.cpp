@@ -3,6 +3,7 @@
 #include "lang/Lowering.h"
 #include "lang/Parser.h"
 #include "prelude/Embedded.h"
+#include "support/Irrational.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -87,19 +88,11 @@ llvm::APFloat floatConst(const ConstValue &V) {
   return llvm::APFloat(floatSemantics(V.Ty), llvm::APInt(W, V.Bits));
 }
 
-/// The exact value of one of Base's irrationals (an Instance of
-/// `Irrational{:π}`), to be rounded once into a precision; null otherwise.
-const char *irrationalDigits(const ConstValue &V) {
-  if (V.K != ConstValue::Instance || !V.Ty->isDataType() ||
-      V.Ty->name()->Name.str() != "Irrational" ||
-      !V.Ty->param(0)->isSymbolValue())
-    return nullptr;
-  std::string_view S = V.Ty->param(0)->symbolValue().str();
-  if (S == "π")
-    return "3.14159265358979323846264338327950288419716939937510";
-  if (S == "ℯ")
-    return "2.71828182845904523536028747135266249775724709369995";
-  return nullptr;
+/// Whether V is one of Base's irrationals (an Instance of `Irrational{:π}`),
+/// which a precision rounds once from its exact value.
+bool isIrrational(const ConstValue &V) {
+  return irrationalValue(V.irrationalSymbol(), llvm::APFloat::IEEEdouble())
+      .has_value();
 }
 
 /// V as a float of type T, rounded to nearest as Julia's `T(V)`: a float,
@@ -113,9 +106,12 @@ std::optional<llvm::APFloat> floatIn(const ConstValue &V, Type *T) {
     X.convert(floatSemantics(T), RM, &LosesInfo);
   } else if (V.K == ConstValue::Int && V.Ty == TypeContext::get().int64()) {
     X.convertFromAPInt(llvm::APInt(64, V.Bits), /*IsSigned=*/true, RM);
-  } else if (const char *Digits = irrationalDigits(V)) {
-    if (!X.convertFromString(Digits, RM))
+  } else if (V.K == ConstValue::Instance) {
+    std::optional<llvm::APFloat> I =
+        irrationalValue(V.irrationalSymbol(), floatSemantics(T));
+    if (!I)
       return std::nullopt;
+    X = *I;
   } else {
     return std::nullopt;
   }
@@ -545,7 +541,7 @@ private:
         auto A = evalConst(*E.Kids[1]);
         if (!A)
           return A.takeError();
-        if (A->K == ConstValue::Float || irrationalDigits(*A)) {
+        if (A->K == ConstValue::Float || isIrrational(*A)) {
           Type *T = A->K == ConstValue::Float ? A->Ty : C.float64(); // `-π`
           llvm::APFloat X = *floatIn(*A, T);
           X.changeSign();

@@ -23,3 +23,8 @@ consts() = (TWO_PI, HALF_PI32, NEG_PI, Float32(π), THIRD32, 2 * π == TWO_PI)
 near(x::Float32, y::Float64, h::Float16) = (x < π, π < x, y == π, y < π, h < π, y != π)
 epow(x::Float64) = ℯ^x
 rounding() = (round(π), floor(π), ceil(π), trunc(Int, π), zero(π), one(π))
+# A CALL names constants, the program's and Base's: `scaled(Float64(π), SCALE)`.
+const SCALE = 3
+scaled(x::Float64, k::Int) = k * x
+which(::Irrational{:π}) = 1
+which(::Irrational{:ℯ}) = 2

@@ -124,6 +124,50 @@ TEST(CallParser, FunctionsOfTheProgramAreValues) {
             std::string::npos);
 }
 
+TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
+  auto ConstOf = [](llvm::StringRef N) -> std::optional<HostValue> {
+    if (N == "N")
+      return HostValue::fromInt(ScalarKind::Int64, 1024);
+    if (N == "π" || N == "ℯ")
+      return HostValue::record("Irrational{:" + N.str() + "}", {}, {});
+    return std::nullopt;
+  };
+  auto C = parseCall("f(N, π, Float32(π), -π, Float16[π, N], Float64(ℯ), "
+                     "Float32[1, Inf32])",
+                     0, nullptr, nullptr, ConstOf);
+  ASSERT_TRUE(bool(C)) << test::diagText(C.takeError());
+  // Each precision is the exact value rounded once (Float16(π) is 3.140625;
+  // Julia shows Float16(1024) as 1.024e3).
+  EXPECT_EQ(argsText(*C),
+            "Int64 1024 | Irrational{:π} π | Float32 3.1415927f0 | "
+            "Float64 -3.141592653589793 | "
+            "DeviceArray{Float16,1} Float16[3.14, 1.024e3] | "
+            "Float64 2.718281828459045 | "
+            "DeviceArray{Float32,1} Float32[1.0, Inf]");
+
+  struct ErrRow {
+    const char *Call;
+    unsigned Col;
+    const char *Message;
+  };
+  const ErrRow Rows[] = {
+      {"f(Int64(π))", 3, "InexactError: Int64(π)"},
+      {"f(fill(π, 2))", 8,
+       "`π` is irrational: give it a precision here, as "
+       "in `Float64(π)`"},
+      {"f(UInt8(N))", 3, "InexactError: UInt8(1024)"},
+      {"f(M)", 3, "unknown name `M`"},
+  };
+  for (const ErrRow &R : Rows) {
+    SCOPED_TRACE(R.Call);
+    auto E = parseCall(R.Call, 0, nullptr, nullptr, ConstOf);
+    ASSERT_FALSE(bool(E));
+    Diagnostic D = test::firstDiag(E.takeError());
+    EXPECT_NE(D.Message.find(R.Message), std::string::npos) << D.Message;
+    EXPECT_EQ(D.Loc.Col, R.Col);
+  }
+}
+
 TEST(CallParser, RandIsSeededAndInRange) {
   auto A = parseCall("f(rand(Float32, 1000), rand(UInt8, 4))", 42);
   auto B = parseCall("f(rand(Float32, 1000), rand(UInt8, 4))", 42);
