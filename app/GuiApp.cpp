@@ -399,6 +399,7 @@ int runGui(const CommandOptions &O) {
     }
     Run.Blocks = {Grid->X, Grid->Y, Grid->Z};
     Run.Threads = {Block->X, Block->Y, Block->Z};
+    Run.ShowJob = true; // the panes show the code that ran
     Session.post(Run);
     // The form shows the launch that ran (and whose block the warp
     // analyses took above), not the file's `# run:` line.
@@ -411,6 +412,7 @@ int runGui(const CommandOptions &O) {
     if (!O.Compare.empty() && O.Compare != O.Device) {
       Form.CompareWith = O.Compare;
       views::cmd::RunOnDevice Ref = Run;
+      Ref.ShowJob = false;
       Ref.Device = O.Compare;
       Session.post(Ref);
     }
@@ -419,6 +421,11 @@ int runGui(const CommandOptions &O) {
   // Headless renders document the compiled state, not a half-finished one.
   if (Headless)
     Session.waitIdle();
+  // The run's job, which its end selects (and adds), compiles too.
+  if (Headless && !O.Call.empty()) {
+    Session.update();
+    Session.waitIdle();
+  }
   if (!O.ThenEdit.empty()) {
     auto Buf = llvm::MemoryBuffer::getFile(O.ThenEdit);
     if (!Buf) {
@@ -541,7 +548,8 @@ int runGui(const CommandOptions &O) {
     for (const views::JobEntry &J : Last->Jobs)
       llvm::outs() << "job: " << J.Spec.Signature << " | " << J.Spec.Target
                    << (J.Spec.Kernel ? " kernel" : " function") << " | "
-                   << views::jobStatusName(J.Status) << "\n";
+                   << views::jobStatusName(J.Status)
+                   << (J.Id == Last->SelectedJob ? " | selected" : "") << "\n";
     for (const views::DeviceEntry &D : Last->Devices)
       if (D.LastRun)
         llvm::outs() << "run: " << D.Name << " | " << D.LastRun->Call << " | "

@@ -150,6 +150,23 @@ void WorkspaceSession::apply(views::cmd::SetLaunchBlock &C) {
   WS->setLaunchBlock(C.Threads);
 }
 
+void WorkspaceSession::apply(views::cmd::ShowJob &C) {
+  showJob(Published.get(), C.Spec);
+}
+
+void WorkspaceSession::showJob(const views::GuiSnapshot *Jobs,
+                               const views::JobSpec &Spec) {
+  UiChanged = true;
+  if (const views::JobEntry *J = Jobs ? Jobs->jobOf(Spec) : nullptr) {
+    Selected = J->Id;
+    PendingShow.reset();
+    return;
+  }
+  views::cmd::AddJob Add{Spec};
+  apply(Add);
+  PendingShow = Spec;
+}
+
 void WorkspaceSession::apply(views::cmd::EditSource &C) {
   PendingEdit = std::move(C.Text);
   PendingSince = std::chrono::steady_clock::now();
@@ -208,12 +225,33 @@ void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
     RunningDevices.clear();
   }
   RunningDevices.push_back(C.Device);
+  if (C.ShowJob)
+    ShowRunsOf.push_back(C.Device);
   setStatus("running " + RunningCall + "…");
   UiChanged = true;
 }
 
+/// The job whose code a run ran, as the Jobs panel lists it; none where
+/// nothing was compiled. Bounds: the --check-bounds runs compile in.
+static std::optional<views::JobSpec> ranJob(const DeviceRun &D,
+                                            CheckBounds Bounds) {
+  const std::optional<CompilerConfigOptions> &C = D.Outcome.Compiled;
+  if (!C || D.Outcome.Signature.empty())
+    return std::nullopt;
+  views::JobSpec J;
+  J.Signature = D.Outcome.Signature;
+  J.Target = C->Target;
+  J.Arch = C->Arch;
+  J.OptLevel = C->OptLevel;
+  J.Kernel = D.Outcome.Kernel;
+  J.AlwaysInline = C->AlwaysInline;
+  J.Bounds = {C->MaxThreads, C->MinThreads, C->BlocksPerSM, C->MaxRegs};
+  J.Checks = Bounds;
+  return J;
+}
+
 /// A finished run as the Devices panel shows it.
-static views::RunResult viewRun(const DeviceRun &D) {
+static views::RunResult viewRun(const DeviceRun &D, CheckBounds Bounds) {
   views::RunResult V;
   const RunOutcome &O = D.Outcome;
   V.Ok = O.ok();
@@ -221,6 +259,7 @@ static views::RunResult viewRun(const DeviceRun &D) {
             return Dg.Kind == "launch"; // thrownDiagnostic's, and interp's
           });
   V.Call = D.Call;
+  V.Job = ranJob(D, Bounds);
   V.Log = O.LoadLog;
   V.Loaded = propertiesLine(O.KernelFacts);
   if (O.ok()) {
@@ -319,6 +358,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     return Published;
   SeenVersion = S->Version;
   UiChanged = false;
+  std::vector<views::JobSpec> RanJobs; // to show, once G lists the jobs
   if (!RunningCall.empty() && !S->Busy) {
     // A run that failed says so here too: the Devices panel that has the
     // error may be scrolled or closed.
@@ -338,6 +378,12 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     StatusRunWorld = RunWorld;
     RunningCall.clear();
     RunningDevices.clear();
+    for (const std::string &Device : ShowRunsOf)
+      for (const DeviceRun &D : S->Runs)
+        if (D.Device == Device)
+          if (std::optional<views::JobSpec> Job = ranJob(D, S->Bounds))
+            RanJobs.push_back(std::move(*Job));
+    ShowRunsOf.clear();
   }
   if (StatusRunWorld && S->CurrentWorld > StatusRunWorld) {
     setStatus("the program changed since the last run: press Run to run "
@@ -378,6 +424,13 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     E.Index = J.Index;
     G->Jobs.push_back(std::move(E));
   }
+  for (const views::JobSpec &Job : RanJobs)
+    showJob(G.get(), Job);
+  if (PendingShow)
+    if (const views::JobEntry *J = G->jobOf(*PendingShow)) {
+      Selected = J->Id;
+      PendingShow.reset();
+    }
   if (!Selected && !G->Jobs.empty())
     Selected = G->Jobs.front().Id;
   G->SelectedJob = Selected;
@@ -385,7 +438,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
   for (views::DeviceEntry &E : G->Devices)
     for (const DeviceRun &D : S->Runs)
       if (D.Device == E.Name) {
-        E.LastRun = viewRun(D);
+        E.LastRun = viewRun(D, S->Bounds);
         E.LastRun->Stale = D.InWorld < S->CurrentWorld;
       }
   std::string FileName = llvm::sys::path::filename(S->FilePath).str();

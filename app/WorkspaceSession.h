@@ -40,6 +40,10 @@ private:
   void apply(views::cmd::ExportJob &C);
   void apply(views::cmd::SetCheckBounds &C);
   void apply(views::cmd::SetLaunchBlock &C);
+  void apply(views::cmd::ShowJob &C);
+  /// Selects the job of Spec among Jobs' (a snapshot's), or adds it and
+  /// selects it once the Workspace lists it.
+  void showJob(const views::GuiSnapshot *Jobs, const views::JobSpec &Spec);
   void flushEdit();
 
   std::unique_ptr<Workspace> WS;
@@ -51,6 +55,10 @@ private:
   std::string RunningCall; ///< `call on device` while a run is queued
   /// The devices of the runs RunningCall names, to read their outcomes.
   std::vector<std::string> RunningDevices;
+  /// Devices whose running call's code to show once it is done.
+  std::vector<std::string> ShowRunsOf;
+  /// A job ShowJob added: selected once the Workspace lists it.
+  std::optional<views::JobSpec> PendingShow;
   bool StatusError = false; ///< Status reports a failure
   /// The world a run's status line speaks of (0: not a run's): an edit
   /// after it makes the line stale.

@@ -304,6 +304,22 @@ void DevicesView::drawContent(ViewContext &Ctx) {
       ImGui::TextWrapped("%s", R.Call.c_str());
       if (!R.Summary.empty())
         ImGui::TextWrapped("%s", R.Summary.c_str());
+      if (R.Job) {
+        // The run compiled its own job (the device's target and arch):
+        // the stage panes show it once it is selected.
+        const JobEntry *Sel = Ctx.selectedJob();
+        bool Shown = Sel && Snap.jobOf(*R.Job) == Sel;
+        if (Shown) {
+          ImGui::TextDisabled("its code is the selected job's");
+        } else if (ImGui::SmallButton("Show the code that ran")) {
+          Ctx.Sink.post(cmd::ShowJob{*R.Job});
+        }
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s · %s%s%s -O%u", R.Job->Signature.c_str(),
+                            R.Job->Target.c_str(),
+                            R.Job->Arch.empty() ? "" : " ", R.Job->Arch.c_str(),
+                            R.Job->OptLevel);
+      }
       if (!R.Loaded.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(P.Muted));
         ImGui::TextWrapped("loaded: %s", R.Loaded.c_str());

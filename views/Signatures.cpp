@@ -81,4 +81,18 @@ std::vector<std::string> suggestSignatures(std::string_view Src) {
   return Out;
 }
 
+bool sameSignature(std::string_view A, std::string_view B) {
+  size_t I = 0, J = 0;
+  for (;;) {
+    while (I < A.size() && A[I] == ' ')
+      ++I;
+    while (J < B.size() && B[J] == ' ')
+      ++J;
+    if (I == A.size() || J == B.size())
+      return I == A.size() && J == B.size();
+    if (A[I++] != B[J++])
+      return false;
+  }
+}
+
 } // namespace prism::views

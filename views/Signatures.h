@@ -14,4 +14,8 @@ namespace prism::views {
 
 std::vector<std::string> suggestSignatures(std::string_view Source);
 
+/// Whether two signatures name the same job, spaces aside: a file's
+/// `DeviceArray{Float32,1}` and Julia's printing `DeviceArray{Float32, 1}`.
+bool sameSignature(std::string_view A, std::string_view B);
+
 } // namespace prism::views

@@ -1,4 +1,5 @@
 #include "ViewModel.h"
+#include "Signatures.h"
 
 #include <charconv>
 
@@ -32,6 +33,27 @@ const char *deviceStateName(DeviceState S) {
   return "?";
 }
 
+const JobEntry *GuiSnapshot::jobOf(const JobSpec &V) const {
+  for (const JobEntry &J : Jobs) {
+    const JobSpec &W = J.Spec;
+    // `fib(Int)` in the file is `fib(Int64)` in the report; a job not
+    // compiled yet has only its text.
+    bool SameSig = J.Report && !J.Report->Signature.empty()
+                       ? J.Report->Signature == V.Signature
+                       : sameSignature(W.Signature, V.Signature);
+    // The launch block, which the Workspace sets on every ptx job, aside.
+    if (SameSig && W.Target == V.Target && W.Arch == V.Arch &&
+        W.OptLevel == V.OptLevel && W.Kernel == V.Kernel &&
+        W.AlwaysInline == V.AlwaysInline &&
+        W.Bounds.MaxThreads == V.Bounds.MaxThreads &&
+        W.Bounds.MinThreads == V.Bounds.MinThreads &&
+        W.Bounds.BlocksPerSM == V.Bounds.BlocksPerSM &&
+        W.Bounds.MaxRegs == V.Bounds.MaxRegs && W.Checks == V.Checks)
+      return &J;
+  }
+  return nullptr;
+}
+
 const JobEntry *GuiSnapshot::job(JobId Id) const {
   if (Id == 0)
     return nullptr;
@@ -58,6 +80,7 @@ const char *commandName(const GuiCommand &C) {
     const char *operator()(const cmd::SetLaunchBlock &) {
       return "SetLaunchBlock";
     }
+    const char *operator()(const cmd::ShowJob &) { return "ShowJob"; }
   };
   return std::visit(Namer{}, C);
 }

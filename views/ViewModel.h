@@ -110,6 +110,9 @@ struct RunResult {
   /// The program changed (a newer world) since this run: its result is of
   /// code that no longer exists.
   bool Stale = false;
+  /// The job whose code ran (ShowJob shows it); none when nothing was
+  /// compiled (the interpreter, or a call that did not compile).
+  std::optional<JobSpec> Job;
 };
 
 struct DeviceEntry {
@@ -176,6 +179,9 @@ struct GuiSnapshot {
 
   const JobEntry *job(JobId Id) const;
   const JobEntry *selectedJob() const { return job(SelectedJob); }
+  /// The job of Spec (a run's: its signature as Julia prints it, which is
+  /// the job's report's), or null.
+  const JobEntry *jobOf(const JobSpec &Spec) const;
 };
 using GuiSnapshotRef = std::shared_ptr<const GuiSnapshot>;
 
@@ -211,6 +217,14 @@ struct RunOnDevice {
   std::string Call;   ///< `saxpy!(2f0, rand(Float32, 1024), zeros(Float32, 1024))`
   std::array<unsigned, 3> Blocks{1, 1, 1}, Threads{1, 1, 1};
   uint64_t Seed = 0;
+  /// Once the run is done, show the code that ran (ShowJob), as `gui
+  /// --run` does.
+  bool ShowJob = false;
+};
+/// Select the job of Spec (signature, target, arch, kernel-ness, options),
+/// adding it first when there is none: the code a run ran.
+struct ShowJob {
+  JobSpec Spec;
 };
 /// Julia's --check-bounds for every job and for runs: the jobs in another
 /// mode recompile.
@@ -232,7 +246,8 @@ struct ExportJob {
 using GuiCommand =
     std::variant<cmd::SelectJob, cmd::AddJob, cmd::RemoveJob, cmd::Recompile,
                  cmd::EditSource, cmd::OpenFile, cmd::Save, cmd::RunOnDevice,
-                 cmd::ExportJob, cmd::SetCheckBounds, cmd::SetLaunchBlock>;
+                 cmd::ExportJob, cmd::SetCheckBounds, cmd::SetLaunchBlock,
+                 cmd::ShowJob>;
 const char *commandName(const GuiCommand &C); ///< "SelectJob", ...
 
 /// Where panels post commands. The Workspace's implementation queues them

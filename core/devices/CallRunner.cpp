@@ -47,6 +47,30 @@ std::optional<HostValue> shapeOf(Type *T) {
   return std::nullopt;
 }
 
+/// A constant of the program or of Base as a CALL passes it: `N` of
+/// `const N = 1024`, `Inf32`, `π` (the instance of `Irrational{:π}`), a
+/// function constant.
+std::optional<HostValue> constArgument(const GlobalEnv &Env,
+                                       llvm::StringRef Name) {
+  const ConstValue *C = Env.lookupConst(Symbol::get(Name.str()));
+  if (!C)
+    return std::nullopt;
+  switch (C->K) {
+  case ConstValue::Bool:
+  case ConstValue::Int:
+  case ConstValue::Float:
+    if (auto K = scalarKindFromName(C->Ty->str()))
+      return HostValue::scalar(*K, C->Bits);
+    return std::nullopt;
+  case ConstValue::Func:
+    return HostValue::function(C->Fn->Name.string());
+  case ConstValue::Instance:
+    return shapeOf(C->Ty); // a fieldless struct: its only value
+  default:
+    return std::nullopt; // types and symbols are no arguments
+  }
+}
+
 /// A struct of the program as a CALL may build it: concrete fields that
 /// are scalars, tuples or structs of them (else the reason it cannot).
 std::optional<StructShape> structShape(const GlobalEnv &Env,
@@ -165,7 +189,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       [&](llvm::StringRef Name) {
         return Env.lookupFunction(Symbol::get(Name.str())) != nullptr;
       },
-      [&](llvm::StringRef Name) { return structShape(Env, Name); });
+      [&](llvm::StringRef Name) { return structShape(Env, Name); },
+      [&](llvm::StringRef Name) { return constArgument(Env, Name); });
   if (!Call)
     return failure(RunStatus::UsageError, Call.takeError());
 
@@ -262,6 +287,16 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   RunOutcome Out;
   Out.Signature = Spec.str();
   Out.Kernel = (*Config)->kernel();
+  Out.Compiled = CO;
+  Out.Compiled->Kernel = Out.Kernel;
+  // A failure past here still names the code that was compiled (and ran).
+  auto Failed = [&Out](RunOutcome F) {
+    F.Signature = Out.Signature;
+    F.Kernel = Out.Kernel;
+    F.Compiled = Out.Compiled;
+    F.CacheHit = Out.CacheHit;
+    return F;
+  };
   Out.CacheHit =
       Cache->entryStats(**Config, Spec.Func, Spec.ArgTuple).Hits > HitsBefore;
 
@@ -276,19 +311,20 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (Target == "native" && !Out.Kernel) {
     auto Shape = RetT ? shapeOf(RetT) : std::nullopt;
     if (!Shape)
-      return failure(RunStatus::DeviceError, "argument",
-                     "`" + Call->Function + "` returns " +
-                         (RetT ? RetT->str() : std::string("?")) +
-                         "; the host can show scalars and tuples and structs of them");
+      return Failed(failure(
+          RunStatus::DeviceError, "argument",
+          "`" + Call->Function + "` returns " +
+              (RetT ? RetT->str() : std::string("?")) +
+              "; the host can show scalars and tuples and structs of them"));
     A.ReturnShape = std::move(*Shape);
   }
 
   auto DevRef = Registry.lookup(R.Device);
   if (!DevRef)
-    return failure(RunStatus::DeviceError, DevRef.takeError());
+    return Failed(failure(RunStatus::DeviceError, DevRef.takeError()));
   auto Loaded = DevRef->load(A, Out.LoadLog);
   if (!Loaded)
-    return failure(RunStatus::DeviceError, Loaded.takeError());
+    return Failed(failure(RunStatus::DeviceError, Loaded.takeError()));
   Out.KernelFacts = (*Loaded)->attributes();
   // A socket filter on a packet socket sees the whole frame at offset 0, but
   // BPF_PROG_TEST_RUN consumes an Ethernet header before the program runs:
@@ -315,7 +351,7 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       if (llvm::StringRef(D.Message).endswith(Symbol))
         D.Message.replace(D.Message.size() - Symbol.size(), Symbol.size(),
                           Source);
-    return failure(RunStatus::DeviceError, std::move(Ds));
+    return Failed(failure(RunStatus::DeviceError, std::move(Ds)));
   }
   if (R.Device == "bpf")
     Run->Args = Call->Args; // report the frame as given, not the padded one

@@ -54,6 +54,10 @@ struct RunOutcome {
   LaunchResult Launch;                 ///< valid when Status == Ok
   bool Kernel = false;                 ///< compiled as a kernel
   std::string Signature;               ///< the job the call resolved to
+  /// That job's options (target, arch, kernel-ness as compiled): what a
+  /// view shows as the code that ran. None where nothing was compiled (the
+  /// interpreter) or the compile failed.
+  std::optional<CompilerConfigOptions> Compiled;
   std::string LoadLog;                 ///< the device loader's log
   /// What the device says about the loaded code (registers, local bytes,
   /// verified instructions, ...), from LoadedKernel::attributes().

@@ -44,6 +44,56 @@ TEST(ViewModel, SnapshotFindsJobs) {
   EXPECT_EQ(S.job(99), nullptr);
 }
 
+// A run names the job it compiled with Julia's printing of its signature;
+// the Jobs panel's job may be spelled as the file wrote it.
+TEST(ViewModel, SnapshotFindsTheJobOfARun) {
+  GuiSnapshot S;
+  JobEntry Fib;
+  Fib.Id = 1;
+  Fib.Spec.Signature = "fib(Int)";
+  Fib.Spec.Target = "native";
+  Fib.Spec.Kernel = false;
+  auto R = std::make_shared<JobReport>();
+  R->Signature = "fib(Int64)";
+  Fib.Report = R;
+  JobEntry Saxpy; // not compiled yet: only its text
+  Saxpy.Id = 2;
+  Saxpy.Spec.Signature = "saxpy!(Float32, DeviceArray{Float32,1})";
+  S.Jobs = {Fib, Saxpy};
+
+  JobSpec Ran;
+  Ran.Signature = "fib(Int64)";
+  Ran.Target = "native";
+  Ran.Kernel = false;
+  ASSERT_TRUE(S.jobOf(Ran));
+  EXPECT_EQ(S.jobOf(Ran)->Id, 1u);
+  JobSpec Other = Ran;
+  Other.Kernel = true;
+  EXPECT_EQ(S.jobOf(Other), nullptr);
+  Other = Ran;
+  Other.OptLevel = 3;
+  EXPECT_EQ(S.jobOf(Other), nullptr);
+  Other = Ran;
+  Other.Signature = "fib(Int)"; // the report's text decides, once there is one
+  EXPECT_EQ(S.jobOf(Other), nullptr);
+
+  JobSpec Ptx;
+  Ptx.Signature = "saxpy!(Float32, DeviceArray{Float32, 1})";
+  ASSERT_TRUE(S.jobOf(Ptx));
+  EXPECT_EQ(S.jobOf(Ptx)->Id, 2u);
+  Ptx.Arch = "sm_90";
+  EXPECT_EQ(S.jobOf(Ptx), nullptr);
+}
+
+TEST(Signatures, SameSignatureIgnoresSpaces) {
+  EXPECT_TRUE(
+      sameSignature("f(DeviceArray{Float32,1})", "f(DeviceArray{Float32, 1})"));
+  EXPECT_TRUE(sameSignature(" f()", "f() "));
+  EXPECT_FALSE(sameSignature("f(Int)", "f(Int64)"));
+  EXPECT_FALSE(sameSignature("f(Int)", "f(Int"));
+  EXPECT_FALSE(sameSignature("", "f()"));
+}
+
 TEST(Forms, AddJobFormMakesCommand) {
   AddJobForm F;
   F.Signature = "  saxpy!(Float32, DeviceArray{Float32,1}) ";
