@@ -60,6 +60,7 @@ struct CommandOptions {
   bool ShowRemarks = false; ///< gui: open the Pipeline panel's Remarks tab
   bool ShowResources = false; ///< gui: open the Stats panel's Resources tab
   bool ShowCache = false;     ///< gui: open the Stats panel's Cache tab
+  bool ShowHistory = false;   ///< gui: open the Stats panel's History tab
   unsigned PinLine = 0;       ///< gui: pin this source line (0: none)
   bool BenchEdit = false;   ///< gui --bench-frames: edit every 20 frames
   std::string ThenEdit;     ///< gui: a file whose text replaces the source

@@ -350,7 +350,9 @@ int runGui(const CommandOptions &O) {
   if (ContentScale > 1)
     ImGui::GetStyle().ScaleAllSizes(ContentScale);
 
-  WorkspaceSession Session(File);
+  // Headless renders neither leave nor offer an autosave, as they keep no
+  // window layout: a screenshot must not depend on who ran before.
+  WorkspaceSession Session(File, /*Autosave=*/!Headless);
   if (O.Bounds != CheckBounds::Auto)
     Session.post(views::cmd::SetCheckBounds{O.Bounds});
   // The launch the warp analyses assume, known before the first job
@@ -399,7 +401,8 @@ int runGui(const CommandOptions &O) {
     }
     Run.Blocks = {Grid->X, Grid->Y, Grid->Z};
     Run.Threads = {Block->X, Block->Y, Block->Z};
-    Run.ShowJob = true; // the panes show the code that ran
+    // The panes show the code that ran, unless --job chose what to show.
+    Run.ShowJob = O.Job.empty();
     Session.post(Run);
     // The form shows the launch that ran (and whose block the warp
     // analyses took above), not the file's `# run:` line.
@@ -449,6 +452,8 @@ int runGui(const CommandOptions &O) {
     Shell.stats().showResources();
   if (O.ShowCache)
     Shell.stats().showCache();
+  if (O.ShowHistory)
+    Shell.stats().showHistory();
   if (O.PinLine) {
     // Counted in the file itself: the session may not have read it yet
     // (an interactive start does not wait for the first compile).

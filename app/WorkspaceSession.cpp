@@ -64,8 +64,9 @@ bool writeFile(const std::string &Path, llvm::StringRef Text) {
 }
 } // namespace
 
-WorkspaceSession::WorkspaceSession(const std::string &File)
+WorkspaceSession::WorkspaceSession(const std::string &File, bool Autosave)
     : WS(std::make_unique<Workspace>(makeDriverJobCompiler())) {
+  WS->setAutosave(Autosave);
   Examples = listExamples();
   const HostInfo &H = hostInfo();
   HostSummary = "host: " + H.Triple + " (" + H.CPU + ")";
@@ -231,12 +232,22 @@ void WorkspaceSession::apply(views::cmd::RunOnDevice &C) {
   UiChanged = true;
 }
 
+/// Whether the call reached the device and ran: it returned, or an
+/// exception or fault stopped it there (not refused before: no method, the
+/// device missing).
+static bool reachedDevice(const RunOutcome &O) {
+  return O.ok() || llvm::any_of(O.Diagnostics, [](const Diagnostic &Dg) {
+           return Dg.Kind == "launch"; // thrownDiagnostic's, and interp's
+         });
+}
+
 /// The job whose code a run ran, as the Jobs panel lists it; none where
-/// nothing was compiled. Bounds: the --check-bounds runs compile in.
+/// nothing was compiled or nothing ran. Bounds: the --check-bounds runs
+/// compile in.
 static std::optional<views::JobSpec> ranJob(const DeviceRun &D,
                                             CheckBounds Bounds) {
   const std::optional<CompilerConfigOptions> &C = D.Outcome.Compiled;
-  if (!C || D.Outcome.Signature.empty())
+  if (!C || D.Outcome.Signature.empty() || !reachedDevice(D.Outcome))
     return std::nullopt;
   views::JobSpec J;
   J.Signature = D.Outcome.Signature;
@@ -255,18 +266,19 @@ static views::RunResult viewRun(const DeviceRun &D, CheckBounds Bounds) {
   views::RunResult V;
   const RunOutcome &O = D.Outcome;
   V.Ok = O.ok();
-  V.Ran = O.ok() || llvm::any_of(O.Diagnostics, [](const Diagnostic &Dg) {
-            return Dg.Kind == "launch"; // thrownDiagnostic's, and interp's
-          });
+  V.Ran = reachedDevice(O);
   V.Call = D.Call;
   V.Job = ranJob(D, Bounds);
   V.Log = O.LoadLog;
   V.Loaded = propertiesLine(O.KernelFacts);
   if (O.ok()) {
     V.TimeMs = O.Launch.TimeMs;
-    V.Summary = (O.Launch.Return.isNothing() ? std::string("returned nothing")
-                                             : "returned " + O.Launch.Return.str()) +
-                (O.CacheHit ? " · compile cache hit" : " · compiled");
+    V.Summary =
+        (O.Launch.Return.isNothing() ? std::string("returned nothing")
+                                     : "returned " + O.Launch.Return.str()) +
+        (!O.Compiled  ? " · interpreted"
+         : O.CacheHit ? " · compile cache hit"
+                      : " · compiled");
     if (std::string Setup = setupNote(O.Launch, /*Standalone=*/true); !Setup.empty())
       V.Summary += " · " + Setup;
     std::string Json;
@@ -420,6 +432,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     if (J.Report && !J.Report->ok())
       E.StatusDetail = std::to_string(J.Report->Diagnostics.size()) + " errors";
     E.CacheHits = J.Reuses;
+    E.Compiles = J.Compiles;
     E.Report = J.Report;
     E.Index = J.Index;
     G->Jobs.push_back(std::move(E));

@@ -18,7 +18,8 @@ namespace prism::app {
 
 class WorkspaceSession final : public views::CommandSink {
 public:
-  explicit WorkspaceSession(const std::string &File);
+  /// Autosave off: no recovery state is written or offered (headless).
+  explicit WorkspaceSession(const std::string &File, bool Autosave = true);
   ~WorkspaceSession() override;
 
   void post(views::GuiCommand C) override;

@@ -110,6 +110,9 @@ int main(int argc, char **argv) {
   Gui->add_flag("--show-resources", O.ShowResources,
                 "open the Stats panel on its Resources tab (registers, "
                 "occupancy)");
+  Gui->add_flag("--show-history", O.ShowHistory,
+                "open the Stats panel on its History tab (each compile's "
+                "time, allocations and instructions in this session)");
   Gui->add_flag("--show-cache", O.ShowCache,
                 "open the Stats panel on its Cache tab (hits, the miss's "
                 "compile, allocations per hit)");

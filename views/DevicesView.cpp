@@ -304,7 +304,8 @@ void DevicesView::drawContent(ViewContext &Ctx) {
       ImGui::TextWrapped("%s", R.Call.c_str());
       if (!R.Summary.empty())
         ImGui::TextWrapped("%s", R.Summary.c_str());
-      if (R.Job) {
+      // A stale run's job holds the edited code now, not what ran.
+      if (R.Job && !R.Stale) {
         // The run compiled its own job (the device's target and arch):
         // the stage panes show it once it is selected.
         const JobEntry *Sel = Ctx.selectedJob();

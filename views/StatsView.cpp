@@ -49,10 +49,21 @@ void StatsView::record(const GuiSnapshot &Snap) {
     JobHistory &H = History[J.Id];
     if (H.Last.lock() == J.Report)
       continue;
+    bool SameCompile = J.Compiles && J.Compiles == H.Compile;
     H.Last = J.Report;
-    H.CompileMs.push(float(totalWallMs(*J.Report)));
-    H.AllocsK.push(float(totalAllocs(*J.Report)) / 1000.0f);
-    H.Instructions.push(float(J.Report->Resources.Instructions.value_or(0)));
+    H.Compile = J.Compiles;
+    float Ms = float(totalWallMs(*J.Report));
+    float AllocsK = float(totalAllocs(*J.Report)) / 1000.0f;
+    float Insts = float(J.Report->Resources.Instructions.value_or(0));
+    if (SameCompile) {
+      H.CompileMs.setLast(Ms);
+      H.AllocsK.setLast(AllocsK);
+      H.Instructions.setLast(Insts);
+    } else {
+      H.CompileMs.push(Ms);
+      H.AllocsK.push(AllocsK);
+      H.Instructions.push(Insts);
+    }
   }
 }
 
@@ -96,7 +107,9 @@ void StatsView::drawContent(ViewContext &Ctx) {
       drawResources(Ctx, R);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("History")) {
+    Flags = SelectHistory ? ImGuiTabItemFlags_SetSelected : 0;
+    SelectHistory = false;
+    if (ImGui::BeginTabItem("History", nullptr, Flags)) {
       drawHistory(Ctx, *J);
       ImGui::EndTabItem();
     }
@@ -459,24 +472,32 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
   auto Getter = [](void *Data, int I) {
     return static_cast<const Ring<HistoryLen> *>(Data)->at(I);
   };
-  ImGui::TextDisabled("%zu compile%s of this job in this session",
+  ImGui::TextDisabled("%zu compile%s of this job in this session; each plot "
+                      "runs from 0 to its max",
                       H.CompileMs.size(), H.CompileMs.size() == 1 ? "" : "s");
   float W = ImGui::GetContentRegionAvail().x;
-  float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3);
-  char Overlay[64];
-  std::snprintf(Overlay, sizeof Overlay, "compile %.2f ms", H.CompileMs.last());
-  ImGui::PlotLines("##ms", Getter, (void *)&H.CompileMs,
-                   int(H.CompileMs.size()), 0, Overlay, 0, FLT_MAX,
-                   ImVec2(W, PlotH));
-  std::snprintf(Overlay, sizeof Overlay, "allocations %.1fk", H.AllocsK.last());
-  ImGui::PlotLines("##allocs", Getter, (void *)&H.AllocsK,
-                   int(H.AllocsK.size()), 0, Overlay, 0, FLT_MAX,
-                   ImVec2(W, PlotH));
-  std::snprintf(Overlay, sizeof Overlay, "instructions %.0f",
-                H.Instructions.last());
-  ImGui::PlotLines("##insts", Getter, (void *)&H.Instructions,
-                   int(H.Instructions.size()), 0, Overlay, 0, FLT_MAX,
-                   ImVec2(W, PlotH));
+  float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3 -
+                                    ImGui::GetTextLineHeightWithSpacing());
+  // Each plot starts at zero, so that a line's height means the same in
+  // every compile, and says its scale: the latest value, then the range.
+  auto Plot = [&](const char *Id, const Ring<HistoryLen> &R, const char *What,
+                  const char *Format) {
+    char Last[48], Lo[48], Hi[48];
+    std::snprintf(Last, sizeof Last, Format, R.last());
+    std::snprintf(Lo, sizeof Lo, Format, R.min());
+    std::snprintf(Hi, sizeof Hi, Format, R.max());
+    ImGui::Text("%s %s", What, Last);
+    if (R.size() > 1) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("· min %s · max %s", Lo, Hi);
+    }
+    float Top = R.max() > 0 ? R.max() : 1;
+    ImGui::PlotLines(Id, Getter, (void *)&R, int(R.size()), 0, nullptr, 0, Top,
+                     ImVec2(W, PlotH));
+  };
+  Plot("##ms", H.CompileMs, "compile", "%.2f ms");
+  Plot("##allocs", H.AllocsK, "allocations", "%.1fk");
+  Plot("##insts", H.Instructions, "instructions", "%.0f");
   (void)Ctx;
 }
 

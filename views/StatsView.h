@@ -29,6 +29,24 @@ public:
   /// I-th oldest value.
   float at(size_t I) const { return Values[(Next + N - Count + I) % N]; }
   float last() const { return Count ? at(Count - 1) : 0; }
+  /// Replaces the newest value (none: pushes V).
+  void setLast(float V) {
+    if (!Count)
+      return push(V);
+    Values[(Next + N - 1) % N] = V;
+  }
+  float max() const {
+    float M = 0;
+    for (size_t I = 0; I < Count; ++I)
+      M = std::max(M, at(I));
+    return M;
+  }
+  float min() const {
+    float M = Count ? at(0) : 0;
+    for (size_t I = 1; I < Count; ++I)
+      M = std::min(M, at(I));
+    return M;
+  }
 
 private:
   std::array<float, N> Values{};
@@ -54,6 +72,8 @@ public:
   void showResources() { SelectResources = true; }
   /// Opens the Cache tab on the next frame (`gui --show-cache`).
   void showCache() { SelectCache = true; }
+  /// Opens the History tab on the next frame (`gui --show-history`).
+  void showHistory() { SelectHistory = true; }
   /// The occupancy curve the Resources tab last drew, and the block size
   /// under the mouse (0: none) (tests).
   const std::vector<Occupancy> &occupancy() const { return Occ; }
@@ -64,6 +84,9 @@ private:
     /// Weak, so that a report freed and a new one allocated at the same
     /// address still count as a new compile.
     std::weak_ptr<const JobReport> Last;
+    /// JobEntry::Compiles of Last: a later report of the same compile
+    /// (ptxas's registers, the cache's figures) updates its entry.
+    uint64_t Compile = 0;
     Ring<HistoryLen> CompileMs, AllocsK, Instructions;
   };
   /// Records every job's new reports, selected or not.
@@ -77,6 +100,7 @@ private:
   std::unordered_map<JobId, JobHistory> History;
   bool SelectResources = false;
   bool SelectCache = false;
+  bool SelectHistory = false;
   /// The occupancy curve of OccFor (recomputed when the report changes).
   std::weak_ptr<const JobReport> OccFor;
   std::vector<Occupancy> Occ;

@@ -74,6 +74,10 @@ struct JobEntry {
   JobStatus Status = JobStatus::Queued;
   std::string StatusDetail; ///< "2 errors", "recompiling after edit", ...
   uint64_t CacheHits = 0;
+  /// How many times the job compiled (0: not counted, as in snapshots made
+  /// without a Workspace): a report published later for the same compile
+  /// (its registers, its cache figures) keeps the count.
+  uint64_t Compiles = 0;
   /// The latest finished report: null before the first compile finishes,
   /// kept (and shown as stale) while a recompile runs.
   JobReportRef Report;

@@ -103,9 +103,10 @@ public:
   llvm::Expected<ParsedCall> call(const Node &N) {
     if (N.Kind != NodeKind::Call || N.Kids.empty() ||
         N.Kids[0]->Kind != NodeKind::Ident)
-      return error(N, "CALL must be a function call with literal or array "
-                      "arguments, e.g. `saxpy!(2.0f0, ones(Float32, 4), "
-                      "zeros(Float32, 4))`");
+      return error(N,
+                   "CALL must be a function call with literal, constant "
+                   "or array arguments, e.g. `saxpy!(2.0f0, ones(Float32, 4), "
+                   "zeros(Float32, 4))`");
     ParsedCall C;
     C.Function = N.Kids[0]->Name.string();
     // Operators are calls too (`1 + 2`), but not something to run.
@@ -279,8 +280,13 @@ private:
       if (Name == "nothing")
         return E; // HostValue() is nothing
       if (ConstOf)
-        if (std::optional<HostValue> C = ConstOf(Name)) {
-          E.V = std::move(*C);
+        if (std::optional<CallConstant> C = ConstOf(Name)) {
+          if (C->Type) {
+            E.What = Evaluated::TypeArg;
+            E.T = *C->Type;
+          } else {
+            E.V = std::move(C->Value);
+          }
           return E;
         }
       // Base's float constants (quiet NaN, infinity), for a CALL read
@@ -309,8 +315,8 @@ private:
         return E;
       }
       return error(N, "unknown name `" + Name.str() +
-                          "` in CALL (arguments are literals or array "
-                          "constructors)");
+                          "` in CALL (arguments are literals, constants "
+                          "of the program, structs or array constructors)");
     }
     case NodeKind::Tuple: {
       std::vector<HostValue> Elts;
@@ -378,8 +384,12 @@ private:
     auto Arg = [&](size_t I) -> const Node & { return *N.Kids[I + 1]; };
     Evaluated E;
 
-    // Conversions: `UInt32(60)`, `Float32(0.5)`.
-    if (auto K = scalarKindFromName(F)) {
+    // Conversions: `UInt32(60)`, `Float32(0.5)`, `T(2)` of `const T = Int32`.
+    std::optional<ScalarKind> K = scalarKindFromName(F);
+    if (!K && ConstOf)
+      if (std::optional<CallConstant> C = ConstOf(F))
+        K = C->Type;
+    if (K) {
       if (NArgs != 1)
         return error(N, "`" + F.str() + "(x)` takes one value");
       auto V = number(Arg(0));
@@ -396,9 +406,11 @@ private:
       auto V = number(Arg(0));
       if (!V)
         return V.takeError();
-      // `-π` is a Float64, as in Julia.
+      // `-π` is a Float64 and `-true` an Int64 (-1), as in Julia.
       if (V->irrationalSymbol())
         V = convert(Arg(0), *V, ScalarKind::Float64);
+      else if (V->scalarKind() == ScalarKind::Bool)
+        V = convert(Arg(0), *V, ScalarKind::Int64);
       if (!V)
         return V.takeError();
       ScalarKind K = V->scalarKind();
@@ -515,6 +527,11 @@ private:
     if (StructOf)
       if (std::optional<StructShape> S = StructOf(F))
         return structValue(N, *S);
+    if (std::ispunct(static_cast<unsigned char>(F.front())))
+      return error(N, "`" + text(N) +
+                          "`: a CALL does not compute; write the value, or "
+                          "compute it in the program (a `const`, or in the "
+                          "function)");
     return error(*N.Kids[0],
                  "`" + F.str() +
                      "` is not a host-side constructor (use zeros, ones, "

@@ -62,10 +62,17 @@ struct StructShape {
 using StructOfFn =
     llvm::function_ref<std::optional<StructShape>(llvm::StringRef)>;
 
-/// A constant by name (the program's `const N = 1024`, Base's `π`, `Inf32`)
-/// as an argument: a number, or the instance of a fieldless struct; none if
-/// the name is no constant a CALL can pass.
-using ConstOfFn = llvm::function_ref<std::optional<HostValue>(llvm::StringRef)>;
+/// A constant a CALL names: a value (the program's `const N = 1024`, Base's
+/// `π`, `Inf32`, a fieldless struct's instance), or a number type (`const T
+/// = Float32`, for `zeros(T, 4)` and `T(1)`).
+struct CallConstant {
+  HostValue Value;
+  std::optional<ScalarKind> Type; ///< set: a type constant
+};
+/// The constant of that name; none if the name is no constant a CALL can
+/// pass.
+using ConstOfFn =
+    llvm::function_ref<std::optional<CallConstant>(llvm::StringRef)>;
 
 /// Parses and evaluates a CALL string.
 llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed = 0,

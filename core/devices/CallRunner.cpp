@@ -47,27 +47,37 @@ std::optional<HostValue> shapeOf(Type *T) {
   return std::nullopt;
 }
 
-/// A constant of the program or of Base as a CALL passes it: `N` of
+/// A constant of the program or of Base as a CALL names it: `N` of
 /// `const N = 1024`, `Inf32`, `π` (the instance of `Irrational{:π}`), a
-/// function constant.
-std::optional<HostValue> constArgument(const GlobalEnv &Env,
-                                       llvm::StringRef Name) {
+/// function constant, a number type (`const T = Float32`).
+std::optional<CallConstant> constArgument(const GlobalEnv &Env,
+                                          llvm::StringRef Name) {
   const ConstValue *C = Env.lookupConst(Symbol::get(Name.str()));
   if (!C)
     return std::nullopt;
+  auto Value = [](std::optional<HostValue> V) -> std::optional<CallConstant> {
+    if (!V)
+      return std::nullopt;
+    return CallConstant{std::move(*V), std::nullopt};
+  };
   switch (C->K) {
   case ConstValue::Bool:
   case ConstValue::Int:
   case ConstValue::Float:
     if (auto K = scalarKindFromName(C->Ty->str()))
-      return HostValue::scalar(*K, C->Bits);
+      return Value(HostValue::scalar(*K, C->Bits));
     return std::nullopt;
   case ConstValue::Func:
-    return HostValue::function(C->Fn->Name.string());
+    return Value(HostValue::function(C->Fn->Name.string()));
   case ConstValue::Instance:
-    return shapeOf(C->Ty); // a fieldless struct: its only value
+    return Value(shapeOf(C->Ty)); // a fieldless struct: its only value
+  case ConstValue::TypeVal:
+    if (C->TypeValue)
+      if (auto K = scalarKindFromName(C->TypeValue->str()))
+        return CallConstant{HostValue(), *K};
+    return std::nullopt;
   default:
-    return std::nullopt; // types and symbols are no arguments
+    return std::nullopt; // symbols are no arguments
   }
 }
 

@@ -346,9 +346,10 @@ void Workspace::process(WorkspaceCommand &C) {
       return;
     }
     S->Recoverable.clear();
-    if (auto Auto = llvm::MemoryBuffer::getFile(autosavePathFor(C.Text)))
-      if ((*Auto)->getBuffer() != (*Buf)->getBuffer())
-        S->Recoverable = (*Auto)->getBuffer().str();
+    if (Autosave)
+      if (auto Auto = llvm::MemoryBuffer::getFile(autosavePathFor(C.Text)))
+        if ((*Auto)->getBuffer() != (*Buf)->getBuffer())
+          S->Recoverable = (*Auto)->getBuffer().str();
     applySource((*Buf)->getBuffer().str(), /*FromDisk=*/true);
     return;
   }
@@ -479,7 +480,7 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
   auto Start = std::chrono::steady_clock::now();
   S->Source = std::move(Text);
   S->Dirty = !FromDisk;
-  if (S->Dirty && !S->Path.empty())
+  if (S->Dirty && !S->Path.empty() && Autosave)
     writeAtomically(autosavePathFor(S->Path), S->Source);
   ++S->Edits;
 

@@ -196,6 +196,10 @@ public:
   void run(RunRequest R);
   /// Where unsaved edits of a file are autosaved (atomically, on every edit).
   static std::string autosavePathFor(const std::string &FilePath);
+  /// Off: edits are not autosaved and an autosave found at open is not
+  /// offered (headless runs must neither leave nor read recovery state).
+  /// Takes effect for the commands posted after it.
+  void setAutosave(bool On) { Autosave = On; }
 
   /// The latest published state (never blocks on a compile).
   WorkspaceSnapshotRef snapshot() const;
@@ -232,6 +236,7 @@ private:
   /// Raised by an edit posted while a job compiles; lowered by the worker
   /// before each compile.
   std::atomic<bool> CancelCompile{false};
+  std::atomic<bool> Autosave{true};
   std::shared_ptr<const WorkspaceSnapshot> Published;
   mutable std::mutex PublishLock;
   std::function<void()> OnPublish;

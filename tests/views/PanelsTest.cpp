@@ -329,6 +329,19 @@ TEST(Panels, StatsKeepsHistoryOverRecompiles) {
     H.frame([&] { Shell.draw(S, Q); }); // same report: not recorded twice
   }
   EXPECT_EQ(Shell.stats().historySize(1), 5u);
+
+  // A Workspace counts compiles: the reports it publishes later for the same
+  // compile (ptxas's registers, the cache's figures) update its entry.
+  S.Jobs[0].Compiles = 6;
+  S.Jobs[0].Report = test::makeSaxpyReport(2);
+  H.frame([&] { Shell.draw(S, Q); });
+  S.Jobs[0].Report = test::makeSaxpyReport(2);
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.stats().historySize(1), 6u);
+  S.Jobs[0].Compiles = 7;
+  S.Jobs[0].Report = test::makeSaxpyReport(2);
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.stats().historySize(1), 7u);
 }
 
 TEST(Panels, ResourcesTabChartsOccupancyByBlockSize) {

@@ -28,3 +28,11 @@ const SCALE = 3
 scaled(x::Float64, k::Int) = k * x
 which(::Irrational{:π}) = 1
 which(::Irrational{:ℯ}) = 2
+const ELT = Float32
+function sum_of(a::DeviceArray{Float32,1}, x::Float32)
+    s = x
+    for i in 1:length(a)
+        s += a[i]
+    end
+    return s
+end

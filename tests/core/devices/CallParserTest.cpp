@@ -32,6 +32,9 @@ TEST(CallParser, Table) {
       {"f(2.0f0, 2.0, 0x08, true)", "f",
        "Float32 2.0f0 | Float64 2.0 | UInt8 0x08 | Bool true"},
       {"f(-3, -1.5f0)", "f", "Int64 -3 | Float32 -1.5f0"},
+      // As in Julia: `-true === -1`, and negation keeps an integer's type.
+      {"f(-true, +true, -Int8(3), -UInt8(1))", "f",
+       "Int64 -1 | Int64 1 | Int8 -3 | UInt8 0xff"},
       {"f(0x0800, 0x00000001)", "f", "UInt16 0x0800 | UInt32 0x00000001"},
       {"f(UInt32(60), Float32(0.5), Int8(-2))", "f",
        "UInt32 0x0000003c | Float32 0.5f0 | Int8 -2"},
@@ -125,15 +128,18 @@ TEST(CallParser, FunctionsOfTheProgramAreValues) {
 }
 
 TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
-  auto ConstOf = [](llvm::StringRef N) -> std::optional<HostValue> {
+  auto ConstOf = [](llvm::StringRef N) -> std::optional<CallConstant> {
     if (N == "N")
-      return HostValue::fromInt(ScalarKind::Int64, 1024);
+      return CallConstant{HostValue::fromInt(ScalarKind::Int64, 1024), {}};
     if (N == "π" || N == "ℯ")
-      return HostValue::record("Irrational{:" + N.str() + "}", {}, {});
+      return CallConstant{
+          HostValue::record("Irrational{:" + N.str() + "}", {}, {}), {}};
+    if (N == "T")
+      return CallConstant{HostValue(), ScalarKind::Int32};
     return std::nullopt;
   };
   auto C = parseCall("f(N, π, Float32(π), -π, Float16[π, N], Float64(ℯ), "
-                     "Float32[1, Inf32])",
+                     "Float32[1, Inf32], T(2), zeros(T, 2), T[3])",
                      0, nullptr, nullptr, ConstOf);
   ASSERT_TRUE(bool(C)) << test::diagText(C.takeError());
   // Each precision is the exact value rounded once (Float16(π) is 3.140625;
@@ -143,7 +149,8 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
             "Float64 -3.141592653589793 | "
             "DeviceArray{Float16,1} Float16[3.14, 1.024e3] | "
             "Float64 2.718281828459045 | "
-            "DeviceArray{Float32,1} Float32[1.0, Inf]");
+            "DeviceArray{Float32,1} Float32[1.0, Inf] | Int32 2 | "
+            "DeviceArray{Int32,1} Int32[0, 0] | DeviceArray{Int32,1} Int32[3]");
 
   struct ErrRow {
     const char *Call;
@@ -157,6 +164,9 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
        "in `Float64(π)`"},
       {"f(UInt8(N))", 3, "InexactError: UInt8(1024)"},
       {"f(M)", 3, "unknown name `M`"},
+      {"f(T)", 3, "a type (`T`) is not a value here"},
+      {"f(zeros(Float32, N+1))", 18,
+       "`N+1`: a CALL does not compute; write the value"},
   };
   for (const ErrRow &R : Rows) {
     SCOPED_TRACE(R.Call);

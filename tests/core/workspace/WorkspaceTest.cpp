@@ -345,6 +345,34 @@ TEST_F(WorkspaceTest, UnsavedEditsAreAutosavedAndOfferedBack) {
   llvm::sys::fs::remove(Path);
 }
 
+// Headless GUI runs (screenshots, benchmarks) neither leave recovery state
+// behind nor pick up another session's.
+TEST_F(WorkspaceTest, WithoutAutosaveEditsLeaveNothingAndNothingIsOffered) {
+  std::string Path = writeTemp(Program);
+  {
+    Workspace WS(makeDriverJobCompiler());
+    WS.setAutosave(false);
+    WS.openFile(Path);
+    WS.setSource(std::string(Program) + "extra(i::Int) = i\n");
+    WS.waitIdle();
+  }
+  EXPECT_FALSE(llvm::sys::fs::exists(Workspace::autosavePathFor(Path)));
+  {
+    Workspace WS(makeDriverJobCompiler()); // one that does autosave
+    WS.openFile(Path);
+    WS.setSource(std::string(Program) + "extra(i::Int) = i\n");
+    WS.waitIdle();
+  }
+  ASSERT_TRUE(llvm::sys::fs::exists(Workspace::autosavePathFor(Path)));
+  Workspace WS(makeDriverJobCompiler());
+  WS.setAutosave(false);
+  WS.openFile(Path);
+  WS.waitIdle();
+  EXPECT_TRUE(WS.snapshot()->RecoverableAutosave.empty());
+  llvm::sys::fs::remove(Workspace::autosavePathFor(Path));
+  llvm::sys::fs::remove(Path);
+}
+
 TEST_F(WorkspaceTest, RunsACallOnTheHostAndHitsTheCacheTheSecondTime) {
   Workspace WS(makeDriverJobCompiler());
   WS.openFile(writeTemp(Program));
