@@ -54,15 +54,20 @@ void StatsView::record(const GuiSnapshot &Snap) {
     H.Compile = J.Compiles;
     float Ms = float(totalWallMs(*J.Report));
     float AllocsK = float(totalAllocs(*J.Report)) / 1000.0f;
-    float Insts = float(J.Report->Resources.Instructions.value_or(0));
     if (SameCompile) {
       H.CompileMs.setLast(Ms);
       H.AllocsK.setLast(AllocsK);
-      H.Instructions.setLast(Insts);
     } else {
       H.CompileMs.push(Ms);
       H.AllocsK.push(AllocsK);
-      H.Instructions.push(Insts);
+    }
+    // Not a zero while ptxas has not said yet: no point until it has.
+    if (std::optional<int> N = J.Report->Resources.Instructions) {
+      if (J.Compiles && J.Compiles == H.CountedCompile)
+        H.Instructions.setLast(float(*N));
+      else
+        H.Instructions.push(float(*N));
+      H.CountedCompile = J.Compiles;
     }
   }
 }
@@ -472,9 +477,12 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
   auto Getter = [](void *Data, int I) {
     return static_cast<const Ring<HistoryLen> *>(Data)->at(I);
   };
-  ImGui::TextDisabled("%zu compile%s of this job in this session; each plot "
-                      "runs from 0 to its max",
-                      H.CompileMs.size(), H.CompileMs.size() == 1 ? "" : "s");
+  ImGui::PushStyleColor(ImGuiCol_Text,
+                        ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%zu compile%s of this job in this session; each plot "
+                     "runs from 0 to its max",
+                     H.CompileMs.size(), H.CompileMs.size() == 1 ? "" : "s");
+  ImGui::PopStyleColor();
   float W = ImGui::GetContentRegionAvail().x;
   float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3 -
                                     ImGui::GetTextLineHeightWithSpacing());
@@ -497,7 +505,12 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
   };
   Plot("##ms", H.CompileMs, "compile", "%.2f ms");
   Plot("##allocs", H.AllocsK, "allocations", "%.1fk");
-  Plot("##insts", H.Instructions, "instructions", "%.0f");
+  if (H.Instructions.size() == 0)
+    ImGui::TextDisabled("instructions: being measured");
+  else
+    Plot("##insts", H.Instructions, "instructions", "%.0f");
+  if (H.Instructions.size() && H.CountedCompile != H.Compile)
+    ImGui::TextDisabled("the latest compile's instructions are being measured");
   (void)Ctx;
 }
 

@@ -87,6 +87,9 @@ private:
     /// JobEntry::Compiles of Last: a later report of the same compile
     /// (ptxas's registers, the cache's figures) updates its entry.
     uint64_t Compile = 0;
+    /// Instructions has a point per compile whose count is known (ptxas
+    /// reports it after the code); the compile of its newest point.
+    uint64_t CountedCompile = 0;
     Ring<HistoryLen> CompileMs, AllocsK, Instructions;
   };
   /// Records every job's new reports, selected or not.
