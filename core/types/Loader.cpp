@@ -104,8 +104,11 @@ std::optional<llvm::APFloat> floatIn(const ConstValue &V, Type *T) {
     X = floatConst(V);
     bool LosesInfo = false;
     X.convert(floatSemantics(T), RM, &LosesInfo);
-  } else if (V.K == ConstValue::Int && V.Ty == TypeContext::get().int64()) {
-    X.convertFromAPInt(llvm::APInt(64, V.Bits), /*IsSigned=*/true, RM);
+  } else if (V.K == ConstValue::Int || V.K == ConstValue::Bool) {
+    bool Signed = V.Ty->isSignedInt();
+    X.convertFromAPInt(
+        llvm::APInt(64, Signed ? uint64_t(V.asSigned()) : V.Bits, Signed),
+        Signed, RM);
   } else if (V.K == ConstValue::Instance) {
     std::optional<llvm::APFloat> I =
         irrationalValue(V.irrationalSymbol(), floatSemantics(T));
@@ -116,6 +119,76 @@ std::optional<llvm::APFloat> floatIn(const ConstValue &V, Type *T) {
     return std::nullopt;
   }
   return X;
+}
+
+/// An integer or Bool constant's exact value.
+__int128 intOf(const ConstValue &V) {
+  return V.Ty->isSignedInt() ? __int128(V.asSigned()) : __int128(V.Bits);
+}
+
+/// X as a constant of the integer (or Bool) type T; none if it does not fit
+/// (Julia's InexactError).
+std::optional<ConstValue> intValue(Type *T, __int128 X) {
+  unsigned W = T->bitWidth();
+  __int128 Lo = 0, Hi = 1; // Bool
+  if (!T->isBool()) {
+    Lo = T->isSignedInt() ? -(__int128(1) << (W - 1)) : 0;
+    Hi = T->isSignedInt() ? (__int128(1) << (W - 1)) - 1
+                          : (__int128(1) << W) - 1;
+  }
+  if (X < Lo || X > Hi)
+    return std::nullopt;
+  ConstValue V;
+  V.K = T->isBool() ? ConstValue::Bool : ConstValue::Int;
+  V.Ty = T;
+  V.Bits = W == 64 ? uint64_t(X) : uint64_t(X) & ((uint64_t(1) << W) - 1);
+  return V;
+}
+
+/// V converted to the integer (or Bool) type T as Julia's `T(V)`: exact or
+/// none (InexactError): `Int32(8)`, `UInt8(3.0)`, `Int(true)`.
+std::optional<ConstValue> intIn(const ConstValue &V, Type *T) {
+  if (V.K == ConstValue::Int || V.K == ConstValue::Bool)
+    return intValue(T, intOf(V));
+  if (V.K != ConstValue::Float)
+    return std::nullopt;
+  llvm::APFloat X = floatConst(V);
+  llvm::APSInt I(128, /*isUnsigned=*/false);
+  bool Exact = false;
+  if (X.convertToInteger(I, llvm::APFloat::rmTowardZero, &Exact) !=
+          llvm::APFloat::opOK ||
+      !Exact)
+    return std::nullopt;
+  const uint64_t *Words = I.getRawData(); // two: 128 bits
+  return intValue(T, __int128((unsigned __int128)(Words[1]) << 64 | Words[0]));
+}
+
+/// The type integer arithmetic on A and B computes in, as Julia promotes:
+/// the wider, or the unsigned of two of one width (Bool is the narrowest).
+Type *promotedInt(const ConstValue &A, const ConstValue &B) {
+  Type *TA = A.K == ConstValue::Bool ? TypeContext::get().int64() : A.Ty;
+  Type *TB = B.K == ConstValue::Bool ? TypeContext::get().int64() : B.Ty;
+  if (A.K == ConstValue::Bool && B.K != ConstValue::Bool)
+    TA = TB;
+  if (B.K == ConstValue::Bool && A.K != ConstValue::Bool)
+    TB = TA;
+  if (TA->bitWidth() != TB->bitWidth())
+    return TA->bitWidth() > TB->bitWidth() ? TA : TB;
+  return TA->isUnsignedInt() ? TA : TB;
+}
+
+/// X wrapped to T's width, as Julia's integer arithmetic wraps.
+ConstValue wrappedInt(Type *T, __int128 X) {
+  unsigned W = T->bitWidth();
+  ConstValue V;
+  V.K = ConstValue::Int;
+  V.Ty = T;
+  V.Bits = W == 64 ? uint64_t(X) : uint64_t(X) & ((uint64_t(1) << W) - 1);
+  return V;
+}
+
+bool isInteger(const ConstValue &V) {
+  return V.K == ConstValue::Bool || V.K == ConstValue::Int;
 }
 
 ConstValue floatValue(Type *T, const llvm::APFloat &X) {
@@ -547,27 +620,48 @@ private:
           X.changeSign();
           return floatValue(T, X);
         }
-        if (A->K == ConstValue::Int && A->Ty == C.int64()) {
-          A->Bits = uint64_t(0) - A->Bits;
-          return *A;
-        }
+        // `-true` is -1 (an Int64); an integer keeps its type, wrapping.
+        if (isInteger(*A))
+          return wrappedInt(A->K == ConstValue::Bool ? C.int64() : A->Ty,
+                            -intOf(*A));
       }
       if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
         std::string_view Op = E.Kids[0]->Name.str();
-        if (Op == "+" || Op == "-" || Op == "*" || Op == "/") {
+        if (Op == "+" || Op == "-" || Op == "*" || Op == "/" || Op == "^") {
           auto A = evalConst(*E.Kids[1]);
           if (!A)
             return A.takeError();
           auto B = evalConst(*E.Kids[2]);
           if (!B)
             return B.takeError();
-          if (A->K == ConstValue::Int && B->K == ConstValue::Int &&
-              A->Ty == B->Ty && A->Ty == C.int64() && Op != "/") {
-            ConstValue V = *A;
-            int64_t X = A->asSigned(), Y = B->asSigned();
-            V.Bits = static_cast<uint64_t>(Op == "+" ? X + Y : Op == "-" ? X - Y : X * Y);
-            return V;
+          // Integers wrap at their promoted width, as in Julia: `2^10`,
+          // `Int32(4) * 2` (an Int64), `0xff + 0x01` (0x00).
+          if (isInteger(*A) && isInteger(*B) && Op == "^") {
+            if (B->Ty->isSignedInt() && B->asSigned() < 0)
+              return typeError(File, E.Range,
+                               "DomainError: `^` of an integer to a negative "
+                               "power; write `" +
+                                   std::string(textOf(E.Kids[1]->Range)) +
+                                   ".0^...` for a float",
+                               "const");
+            uint64_t R = 1, Base = uint64_t(intOf(*A));
+            for (uint64_t N = uint64_t(intOf(*B)); N; N >>= 1) {
+              if (N & 1)
+                R *= Base;
+              Base *= Base;
+            }
+            if (A->K == ConstValue::Bool) // `true^2` is true
+              return *intValue(A->Ty, R != 0);
+            return wrappedInt(A->Ty, __int128(int64_t(R)));
           }
+          if (isInteger(*A) && isInteger(*B) && Op != "/") {
+            __int128 X = intOf(*A), Y = intOf(*B);
+            return wrappedInt(promotedInt(*A, *B), Op == "+"   ? X + Y
+                                                   : Op == "-" ? X - Y
+                                                               : X * Y);
+          }
+          if (Op == "^")
+            break; // float powers are not evaluated here
           // Otherwise promoted as Julia does, then IEEE-rounded in that
           // precision: the prelude's `const Inf32 = 1f0 / 0f0`, `2 * π`.
           Type *T = promotedFloat(*A, *B);
@@ -587,20 +681,29 @@ private:
           }
         }
       }
-      // A number converted to a float type.
+      // A number converted to a number type: `Float32(π)`, `Float16(Inf)`,
+      // `Int32(8)`, `UInt8(0x10 + 1)`, `T(2)` of `const T = Int32`.
       if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
-        std::string_view To = E.Kids[0]->Name.str();
-        Type *ToT = To == "Float16"   ? C.float16()
-                    : To == "Float32" ? C.float32()
-                    : To == "Float64" ? C.float64()
-                                      : nullptr;
-        if (ToT) {
+        Type *ToT = nullptr;
+        if (auto T = evalTypeExpr(Env, *E.Kids[0], File))
+          ToT = *T;
+        else
+          llvm::consumeError(T.takeError());
+        if (ToT && (ToT->isFloat() || ToT->isInteger() || ToT->isBool())) {
           auto A = evalConst(*E.Kids[1]);
           if (!A)
             return A.takeError();
-          // `Float16(Inf)`, `Float32(π)`, `Float32(2)`
-          if (std::optional<llvm::APFloat> X = floatIn(*A, ToT))
-            return floatValue(ToT, *X);
+          if (ToT->isFloat()) {
+            if (std::optional<llvm::APFloat> X = floatIn(*A, ToT))
+              return floatValue(ToT, *X);
+          } else if (std::optional<ConstValue> V = intIn(*A, ToT)) {
+            return *V;
+          } else if (A->K == ConstValue::Int || A->K == ConstValue::Bool ||
+                     A->K == ConstValue::Float || isIrrational(*A)) {
+            return typeError(
+                File, E.Range,
+                "InexactError: " + ToT->str() + "(" + A->str() + ")", "const");
+          }
         }
       }
       break;
@@ -613,8 +716,9 @@ private:
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
                        "unsupported constant expression; expected a literal, "
-                       "a constant, a type, `+ - * /` on Int64, float and "
-                       "irrational constants, `-x`, or `Float32(x)`",
+                       "a constant, a type, `+ - * /` on numbers, `^` on "
+                       "integers, `-x`, or a conversion such as `Int32(x)` "
+                       "or `Float32(x)`",
                        "const");
     }
     return typeConst(*T);

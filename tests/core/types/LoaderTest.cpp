@@ -411,6 +411,55 @@ TEST(Loader, ConstantArithmeticPromotes) {
   EXPECT_EQ(Get("G"), "Float16(2.0)");
 }
 
+// Integer constants convert exactly and compute at their promoted width,
+// wrapping, as Julia's integers do: `const N = Int32(256)` is an idiom.
+TEST(Loader, IntegerConstants) {
+  GlobalEnv Env;
+  ASSERT_OK(load(Env, "f.jl",
+                 "const A = Int32(8)\n"
+                 "const B = UInt8(3.0)\n"
+                 "const C = 2^10\n"
+                 "const D = -true\n"
+                 "const E = 0xff + 0x01\n"
+                 "const F = Int32(4) * 2\n"
+                 "const T = Int16\n"
+                 "const G = T(7)\n"
+                 "const H = -B\n"
+                 "const I = UInt64(1.8e19)\n"
+                 "const J = true + true\n"
+                 "const K = Float32(A) / 3\n"
+                 "const L = 3^41\n"
+                 "const M = Int32(-1) + 0x0001\n"));
+  auto Get = [&](const char *Name) {
+    const ConstValue *V = Env.lookupConst(Symbol::get(Name));
+    EXPECT_NE(V, nullptr) << Name;
+    return V ? V->str() + "::" + V->Ty->str() : std::string();
+  };
+  EXPECT_EQ(Get("A"), "8::Int32");
+  EXPECT_EQ(Get("B"), "0x03::UInt8");
+  EXPECT_EQ(Get("C"), "1024::Int64");
+  EXPECT_EQ(Get("D"), "-1::Int64");
+  EXPECT_EQ(Get("E"), "0x00::UInt8");
+  EXPECT_EQ(Get("F"), "8::Int64");
+  EXPECT_EQ(Get("G"), "7::Int16");
+  EXPECT_EQ(Get("H"), "0xfd::UInt8");
+  EXPECT_EQ(Get("I"), "0xf9ccd8a1c5080000::UInt64");
+  EXPECT_EQ(Get("J"), "2::Int64");
+  EXPECT_EQ(Get("K"), "2.6666667f0::Float32");
+  EXPECT_EQ(Get("L"), "-420491770248316829::Int64"); // wrapped, as Julia
+  EXPECT_EQ(Get("M"), "0::Int32"); // the wider type: Int32 + UInt16 is Int32
+
+  for (const char *Bad :
+       {"const X = Int8(300)\n", "const X = UInt8(-1)\n",
+        "const X = Int32(2.5)\n", "const X = Bool(2)\n", "const X = 2^-1\n"}) {
+    GlobalEnv E;
+    auto R = load(E, "f.jl", Bad);
+    EXPECT_FALSE(bool(R)) << Bad;
+    if (!R)
+      llvm::consumeError(R.takeError());
+  }
+}
+
 // Float constants compute in their own precision, IEEE-rounded, as the
 // prelude's `const Inf32 = 1.0f0 / 0.0f0` needs; a conversion to another
 // float type rounds to nearest.
@@ -449,8 +498,11 @@ TEST(Loader, FloatConstantArithmetic) {
   ASSERT_OK(Neg);
   EXPECT_EQ(Get("NI").Bits, 0xff800000u);
   EXPECT_EQ(Get("NK").asSigned(), -6);
-  // A Bool, or an integer other than Int64, is not an arithmetic operand.
-  auto P = load(Env, "p.jl", "const Mixed = 1.0f0 / true\n");
+  // A Bool is a number, as in Julia: `1f0 / true` is 1.0f0.
+  ASSERT_OK(load(Env, "m.jl", "const Mixed = 1.0f0 / true\n"));
+  EXPECT_EQ(Get("Mixed").Bits, 0x3f800000u);
+  // A float power is not evaluated in a constant.
+  auto P = load(Env, "p.jl", "const Pow = 2.0^3\n");
   ASSERT_FALSE(bool(P));
   EXPECT_NE(messages(P.takeError()).find("unsupported constant expression"),
             std::string::npos);

@@ -1,0 +1,2 @@
+const BAD = Int8(300)
+bad() = BAD
