@@ -195,6 +195,20 @@ void SourceView::drawEditor(ViewContext &Ctx) {
   float WinTop = ImGui::GetWindowPos().y, WinH = ImGui::GetWindowHeight();
   uint32_t FirstVis = uint32_t(std::max(0.0f, ScrollY / FontSize - 1)) + 1;
   uint32_t LastVis = std::min<uint32_t>(NumLines, FirstVis + uint32_t(WinH / FontSize) + 2);
+  // A newly selected job: show its function (the lines its typed IR comes
+  // from) unless some of it is on screen or a line is pinned.
+  if (Ctx.Snap.SelectedJob != RevealedJob && Gutter) {
+    RevealedJob = Ctx.Snap.SelectedJob;
+    uint32_t First = 0, Last = 0;
+    for (uint32_t L = 1; L < outputCount().size(); ++L)
+      if (outputCount()[L][size_t(Stage::Typed)]) {
+        First = First ? First : L;
+        Last = L;
+      }
+    if (First && !Ctx.Links.pinnedSource() &&
+        (Last < FirstVis || First > LastVis))
+      ImGui::SetScrollY(std::max(0.0f, (float(First) - 3) * FontSize));
+  }
   ImVec2 Mouse = ImGui::GetMousePos();
   bool WinHovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
   uint32_t HoverLine = 0;

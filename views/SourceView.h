@@ -44,6 +44,10 @@ private:
   uint64_t SyncedRevision = ~0ull;
   std::string SyncedPath, SyncedText;
   uint32_t JumpLine = 0;
+  /// The job whose function the editor last revealed (scrolled to when
+  /// none of it was on screen): a newly selected job's is revealed once
+  /// its report is indexed.
+  JobId RevealedJob = 0;
 
   /// The selected report's index, for the gutter: output lines of each
   /// stage per source line and the missed optimisations at each.
