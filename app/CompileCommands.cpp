@@ -6,6 +6,7 @@
 #include "cache/CacheProbe.h"
 #include "cache/Compiler.h"
 #include "cache/Remarks.h"
+#include "codegen/LineMap.h"
 #include "devices/CallRunner.h"
 #include "support/JsonOutput.h"
 #include "support/TextDiff.h"
@@ -152,8 +153,12 @@ std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
   return Module.slice(Start, End).str() + "\n";
 }
 
-std::string entryText(const CompileResult &R, Stage S, bool WholeModule) {
-  const std::string &Text = R.Report->stage(S).Text;
+/// The stage's text of the entry function (or the whole module), its
+/// instructions under `; file:line` comments unless `--debuginfo=none`.
+std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
+                      bool Annotate) {
+  const StageOutput &Out = R.Report->stage(S);
+  std::string Text = Annotate ? annotateIR(Out.Text, Out.Lines) : Out.Text;
   if (WholeModule || R.EntrySymbol.empty())
     return Text;
   return extractFunction(Text, R.EntrySymbol);
@@ -170,7 +175,8 @@ int runCodeLlvm(const CommandOptions &O) {
   auto C = compileFor(O, S, Opts, RC);
   if (!C)
     return RC;
-  llvm::outs() << entryText(C->Result, S, O.DumpModule || O.Raw);
+  llvm::outs() << entryText(C->Result, S, O.DumpModule || O.Raw,
+                            O.DebugInfo != "none");
   return ExitOk;
 }
 

@@ -118,8 +118,7 @@ static std::string baseName(llvm::StringRef Path) {
   return (Slash == llvm::StringRef::npos ? Path : Path.substr(Slash + 1)).str();
 }
 
-/// `; 70_array.jl:12 getindex, inlined into saxpy! at saxpy.jl:5`
-static std::string describe(const LineOrigin &O) {
+std::string describeOrigin(const LineOrigin &O) {
   if (O.Frames.empty())
     return "";
   const SourceFrame &In = O.Frames.front();
@@ -129,7 +128,45 @@ static std::string describe(const LineOrigin &O) {
     S += " " + In.Function + ", inlined into " + Caller.Function + " at " +
          baseName(Caller.File) + ":" + std::to_string(Caller.Line);
   }
+  // Deeper in the prelude, the user's line it all came from.
+  for (size_t I = 2; I < O.Frames.size(); ++I) {
+    if (llvm::StringRef(O.Frames[I - 1].File).startswith("prelude/") &&
+        !llvm::StringRef(O.Frames[I].File).startswith("prelude/")) {
+      const SourceFrame &User = O.Frames[I];
+      S += ", within " + User.Function + " at " + baseName(User.File) + ":" +
+           std::to_string(User.Line);
+      break;
+    }
+    if (!llvm::StringRef(O.Frames[I - 1].File).startswith("prelude/"))
+      break; // the caller shown is the user's
+  }
   return S;
+}
+
+std::string annotateIR(llvm::StringRef Text,
+                       const std::vector<LineOrigin> &Lines) {
+  std::string Out;
+  Out.reserve(Text.size() + Text.size() / 4);
+  std::string Last;
+  size_t I = 0;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    bool Instruction = Line.startswith("  ") && !Line.ltrim().startswith(";");
+    if (Line.startswith("define "))
+      Last.clear(); // each function starts afresh
+    if (Instruction && I < Lines.size()) {
+      std::string Origin = describeOrigin(Lines[I]);
+      if (!Origin.empty() && Origin != Last) {
+        Out += "  ; " + Origin + "\n";
+        Last = std::move(Origin);
+      }
+    }
+    Out += Line;
+    Out += '\n';
+    Text = Rest;
+    ++I;
+  }
+  return Out;
 }
 
 static llvm::StringRef unquote(llvm::StringRef S) {
@@ -274,7 +311,7 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
         Current = {};
         Current.Frames.push_back({"", File, LineNo, Col});
       }
-      std::string D = describe(Current);
+      std::string D = describeOrigin(Current);
       if (D != LastDescribed) {
         Out.Text +=
             "\t" + Comment + " " + (AsciiOnly ? asciiOnly(D) : D) + "\n";

@@ -20,6 +20,8 @@
 
 #include "cache/JobReport.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +58,18 @@ untagLine(unsigned Line, std::span<const llvm::DILocation *const> Tags) {
              ? Tags[Line - LocationTagBase]
              : nullptr;
 }
+
+/// `saxpy.jl:5`, `70_array.jl:12 getindex, inlined into saxpy! at
+/// saxpy.jl:5`, or deeper `30_int.jl:7 -, inlined into - at 30_int.jl:27,
+/// within saxpy! at saxpy.jl:9`: how code_native and code_llvm name an
+/// output line's origin.
+std::string describeOrigin(const LineOrigin &O);
+
+/// Printed LLVM IR (`Text`, with one origin per line in `Lines`) as
+/// code_llvm shows it: a comment `; saxpy.jl:5` before the instructions of
+/// each new source line of a function, as Julia's code_llvm annotates.
+std::string annotateIR(llvm::StringRef Text,
+                       const std::vector<LineOrigin> &Lines);
 
 /// `Raw` is the backend's asm for `M` (the module that was code-generated,
 /// before MC lowering). `Comment` is the target's comment leader. `Tags`:
