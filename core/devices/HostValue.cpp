@@ -383,6 +383,11 @@ llvm::json::Value toJSON(const HostValue &V) {
   case HostValue::Kind::Function:
     return V.functionName();
   case HostValue::Kind::Tuple: {
+    // An irrational has no fields to show: its Float64 value, for scripts.
+    if (std::optional<std::string_view> S = V.irrationalSymbol())
+      if (auto X = irrationalValue(*S, llvm::APFloat::IEEEdouble()))
+        return llvm::json::Object{{"type", V.recordName()},
+                                  {"value", X->convertToDouble()}};
     if (V.isRecord()) {
       llvm::json::Object Fields;
       for (size_t I = 0; I < V.elements().size(); ++I)

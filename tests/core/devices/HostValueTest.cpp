@@ -73,6 +73,9 @@ TEST(HostValue, JsonNumbers) {
             "\"Inf\"");
   EXPECT_EQ(json(toJSON(HostValue())), "null");
   EXPECT_EQ(json(toJSON(HostValue::function("square"))), "\"square\"");
+  // An irrational (a record without fields) gives its value to scripts.
+  EXPECT_EQ(json(toJSON(HostValue::record("Irrational{:π}", {}, {}))),
+            R"({"type":"Irrational{:π}","value":3.141592653589793})");
   HostValue M = HostValue::zeros(ScalarKind::UInt8, {2, 2});
   EXPECT_EQ(json(toJSON(M)),
             R"({"data":[0,0,0,0],"dims":[2,2],"type":"DeviceArray{UInt8,2}"})");
