@@ -424,6 +424,8 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
 std::optional<HostValue> toHost(const Value &V) {
   if (!V.T || V.T->isNothing())
     return HostValue();
+  if (V.T->isFunctionType() && V.T->name()->Func)
+    return HostValue::function(V.T->name()->Func->Name.string());
   if (V.T->isTuple() || (V.T->isStruct() && !V.T->isFunctionType())) {
     std::vector<HostValue> Elts;
     for (const Value &F : V.Fields) {
@@ -514,8 +516,10 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
   LaunchResult R;
   auto Host = toHost(Ret);
   if (!Host)
-    return deviceError("argument", "`" + Root.MI->str() + "` returns " + Ret.T->str() +
-                                       "; the interpreter shows scalars and tuples and structs of them");
+    return deviceError("argument",
+                       "`" + Root.MI->str() + "` returns " + Ret.T->str() +
+                           "; the interpreter shows scalars, functions, and "
+                           "tuples and structs of them");
   R.Return = std::move(*Host);
   size_t B = 0;
   for (const HostValue &A : Args) {

@@ -1,0 +1,5 @@
+# A function is a value: returned, it shows by name, as in Julia.
+const g = sin
+square(x) = x * x
+ident(f) = f
+pair() = (square, 1)
