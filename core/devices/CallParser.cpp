@@ -289,27 +289,6 @@ private:
           }
           return E;
         }
-      // Base's float constants (quiet NaN, infinity), for a CALL read
-      // without the program (the prelude defines them as constants).
-      static const struct {
-        const char *Name;
-        ScalarKind K;
-        uint64_t Bits;
-      } FloatConsts[] = {
-          {"NaN", ScalarKind::Float64, 0x7ff8000000000000},
-          {"Inf", ScalarKind::Float64, 0x7ff0000000000000},
-          {"NaN64", ScalarKind::Float64, 0x7ff8000000000000},
-          {"Inf64", ScalarKind::Float64, 0x7ff0000000000000},
-          {"NaN32", ScalarKind::Float32, 0x7fc00000},
-          {"Inf32", ScalarKind::Float32, 0x7f800000},
-          {"NaN16", ScalarKind::Float16, 0x7e00},
-          {"Inf16", ScalarKind::Float16, 0x7c00},
-      };
-      for (const auto &C : FloatConsts)
-        if (Name == C.Name) {
-          E.V = HostValue::scalar(C.K, C.Bits);
-          return E;
-        }
       if (IsFunction && IsFunction(Name)) {
         E.V = HostValue::function(Name.str());
         return E;

@@ -126,6 +126,16 @@ __int128 intOf(const ConstValue &V) {
   return V.Ty->isSignedInt() ? __int128(V.asSigned()) : __int128(V.Bits);
 }
 
+/// X wrapped to T's width, as Julia's integer arithmetic wraps.
+ConstValue wrappedInt(Type *T, __int128 X) {
+  unsigned W = T->bitWidth();
+  ConstValue V;
+  V.K = T->isBool() ? ConstValue::Bool : ConstValue::Int;
+  V.Ty = T;
+  V.Bits = W == 64 ? uint64_t(X) : uint64_t(X) & ((uint64_t(1) << W) - 1);
+  return V;
+}
+
 /// X as a constant of the integer (or Bool) type T; none if it does not fit
 /// (Julia's InexactError).
 std::optional<ConstValue> intValue(Type *T, __int128 X) {
@@ -138,11 +148,7 @@ std::optional<ConstValue> intValue(Type *T, __int128 X) {
   }
   if (X < Lo || X > Hi)
     return std::nullopt;
-  ConstValue V;
-  V.K = T->isBool() ? ConstValue::Bool : ConstValue::Int;
-  V.Ty = T;
-  V.Bits = W == 64 ? uint64_t(X) : uint64_t(X) & ((uint64_t(1) << W) - 1);
-  return V;
+  return wrappedInt(T, X);
 }
 
 /// V converted to the integer (or Bool) type T as Julia's `T(V)`: exact or
@@ -175,16 +181,6 @@ Type *promotedInt(const ConstValue &A, const ConstValue &B) {
   if (TA->bitWidth() != TB->bitWidth())
     return TA->bitWidth() > TB->bitWidth() ? TA : TB;
   return TA->isUnsignedInt() ? TA : TB;
-}
-
-/// X wrapped to T's width, as Julia's integer arithmetic wraps.
-ConstValue wrappedInt(Type *T, __int128 X) {
-  unsigned W = T->bitWidth();
-  ConstValue V;
-  V.K = ConstValue::Int;
-  V.Ty = T;
-  V.Bits = W == 64 ? uint64_t(X) : uint64_t(X) & ((uint64_t(1) << W) - 1);
-  return V;
 }
 
 bool isInteger(const ConstValue &V) {
