@@ -8,6 +8,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cassert>
+#include <cmath>
 #include <optional>
 
 namespace prism {
@@ -167,6 +168,17 @@ std::optional<ConstValue> intIn(const ConstValue &V, Type *T) {
     return std::nullopt;
   const uint64_t *Words = I.getRawData(); // two: 128 bits
   return intValue(T, __int128((unsigned __int128)(Words[1]) << 64 | Words[0]));
+}
+
+/// How Julia names the conversion of V to T that failed: `trunc(Int8, 300)`
+/// narrowing an integer, `check_top_bit(UInt64, -1)` changing its sign,
+/// `Int32(2.5)` otherwise.
+std::string inexactCall(const ConstValue &V, Type *T) {
+  if (V.K == ConstValue::Int && T->isInteger())
+    return std::string(T->bitWidth() < V.Ty->bitWidth() ? "trunc"
+                                                        : "check_top_bit") +
+           "(" + T->str() + ", " + V.str() + ")";
+  return T->str() + "(" + V.str() + ")";
 }
 
 /// The type integer arithmetic on A and B computes in, as Julia promotes:
@@ -554,6 +566,39 @@ private:
     Result.Added.push_back(Raw);
   }
 
+  /// `A ^ B` with a float (or irrational) operand, as the prelude computes
+  /// it: in the promoted precision through `pow` (`2.0^3`, `2^0.5`, `π^2`),
+  /// `ℯ^x` as `exp(x)`. Float16 computes in Float32 and rounds once, as
+  /// LLVM lowers `pow.f16` on the targets here.
+  llvm::Expected<ConstValue> floatPower(const ast::Node &E, const ConstValue &A,
+                                        const ConstValue &B) {
+    Type *T = promotedFloat(A, B);
+    std::optional<llvm::APFloat> XA = floatIn(A, T), YB = floatIn(B, T);
+    if (!XA || !YB)
+      return typeError(File, E.Range, "unsupported constant expression",
+                       "const");
+    if (XA->isNegative() && !XA->isZero() && !YB->isInteger())
+      return typeError(File, E.Range,
+                       "DomainError: `^` of a negative float to a "
+                       "non-integer power",
+                       "const");
+    bool IsE = A.K == ConstValue::Instance && A.irrationalSymbol() == "ℯ";
+    bool LosesInfo = false;
+    const auto RM = llvm::APFloat::rmNearestTiesToEven;
+    llvm::APFloat R(0.0);
+    if (T->bitWidth() == 64) {
+      double Y = YB->convertToDouble();
+      R = llvm::APFloat(IsE ? std::exp(Y) : std::pow(XA->convertToDouble(), Y));
+    } else {
+      XA->convert(llvm::APFloat::IEEEsingle(), RM, &LosesInfo);
+      YB->convert(llvm::APFloat::IEEEsingle(), RM, &LosesInfo);
+      float Y = YB->convertToFloat();
+      R = llvm::APFloat(IsE ? std::exp(Y) : std::pow(XA->convertToFloat(), Y));
+      R.convert(floatSemantics(T), RM, &LosesInfo);
+    }
+    return floatValue(T, R);
+  }
+
   llvm::Expected<ConstValue> evalConst(const ast::Node &E) {
     TypeContext &C = TypeContext::get();
     switch (E.Kind) {
@@ -657,7 +702,7 @@ private:
                                                                : X * Y);
           }
           if (Op == "^")
-            break; // float powers are not evaluated here
+            return floatPower(E, *A, *B);
           // Otherwise promoted as Julia does, then IEEE-rounded in that
           // precision: the prelude's `const Inf32 = 1f0 / 0f0`, `2 * π`.
           Type *T = promotedFloat(*A, *B);
@@ -696,9 +741,8 @@ private:
             return *V;
           } else if (A->K == ConstValue::Int || A->K == ConstValue::Bool ||
                      A->K == ConstValue::Float || isIrrational(*A)) {
-            return typeError(
-                File, E.Range,
-                "InexactError: " + ToT->str() + "(" + A->str() + ")", "const");
+            return typeError(File, E.Range,
+                             "InexactError: " + inexactCall(*A, ToT), "const");
           }
         }
       }
@@ -712,9 +756,8 @@ private:
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
                        "unsupported constant expression; expected a literal, "
-                       "a constant, a type, `+ - * /` on numbers, `^` on "
-                       "integers, `-x`, or a conversion such as `Int32(x)` "
-                       "or `Float32(x)`",
+                       "a constant, a type, `+ - * / ^` on numbers, `-x`, "
+                       "or a conversion such as `Int32(x)` or `Float32(x)`",
                        "const");
     }
     return typeConst(*T);
