@@ -141,8 +141,9 @@ private:
     auto E = eval(N);
     if (!E)
       return E.takeError();
+    // A type is a value too, the singleton of `Type{Float32}`: `zero(Float32)`.
     if (E->What == Evaluated::TypeArg)
-      return error(N, "a type (`" + text(N) + "`) is not a value here");
+      return HostValue::type(scalarName(E->T));
     if (E->What == Evaluated::Range)
       return error(N, "a range (`" + text(N) + "`) is not an argument; "
                       "use `collect(" + text(N) + ")`");
@@ -330,8 +331,9 @@ private:
       return callExpr(N);
     default:
       return error(N, "`" + text(N) +
-                          "` is not allowed in CALL (arguments are literals "
-                          "or array constructors)");
+                          "` is not allowed in CALL (arguments are literals, "
+                          "constants of the program, structs or array "
+                          "constructors)");
     }
   }
 

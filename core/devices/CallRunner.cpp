@@ -32,6 +32,9 @@ std::optional<HostValue> shapeOf(Type *T) {
   // A function is its own singleton: nothing to read, its name to show.
   if (T->isFunctionType() && T->name()->Func)
     return HostValue::function(T->name()->Func->Name.string());
+  // So is a type (`f() = Float32` returns `Type{Float32}`).
+  if (T->isTypeType() && T->param(0)->isDataType())
+    return HostValue::type(T->param(0)->str());
   // A struct is lowered like the tuple of its fields.
   if (T->isTuple() ||
       (T->isStruct() && T->isConcrete() && !T->isFunctionType())) {
@@ -324,11 +327,12 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (Target == "native" && !Out.Kernel) {
     auto Shape = RetT ? shapeOf(RetT) : std::nullopt;
     if (!Shape)
-      return Failed(failure(RunStatus::DeviceError, "argument",
-                            "`" + Call->Function + "` returns " +
-                                (RetT ? RetT->str() : std::string("?")) +
-                                "; the host can show scalars, functions, and "
-                                "tuples and structs of them"));
+      return Failed(
+          failure(RunStatus::DeviceError, "argument",
+                  "`" + Call->Function + "` returns " +
+                      (RetT ? RetT->str() : std::string("?")) +
+                      "; the host can show scalars, functions, types, and "
+                      "tuples and structs of them"));
     A.ReturnShape = std::move(*Shape);
   }
 

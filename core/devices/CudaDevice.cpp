@@ -538,6 +538,7 @@ void appendParam(std::vector<uint8_t> &Out, const HostValue &V,
   switch (V.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
+  case HostValue::Kind::Type:
     return;
   case HostValue::Kind::Scalar: {
     unsigned N = scalarBytes(V.scalarKind());

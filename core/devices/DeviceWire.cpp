@@ -64,6 +64,9 @@ void WireWriter::value(const HostValue &V) {
   case HostValue::Kind::Function:
     str(V.functionName());
     return;
+  case HostValue::Kind::Type:
+    str(V.typeValueName());
+    return;
   }
 }
 
@@ -251,6 +254,9 @@ HostValue WireReader::value() {
     }
     case HostValue::Kind::Function:
       V = HostValue::function(str());
+      break;
+    case HostValue::Kind::Type:
+      V = HostValue::type(str());
       break;
     default:
       Failed = true;

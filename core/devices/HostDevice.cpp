@@ -46,6 +46,7 @@ ValueLayout layoutOf(const HostValue &V) {
   switch (V.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
+  case HostValue::Kind::Type:
     return {};
   case HostValue::Kind::Scalar: {
     uint64_t B = scalarBytes(V.scalarKind());
@@ -75,6 +76,7 @@ void encode(HostValue &V, uint8_t *Dst) {
   switch (V.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
+  case HostValue::Kind::Type:
     return;
   case HostValue::Kind::Scalar: {
     uint64_t Bits = V.bits(); // little-endian: the low bytes come first
@@ -108,6 +110,7 @@ HostValue decode(const HostValue &Shape, const uint8_t *Src) {
   switch (Shape.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
+  case HostValue::Kind::Type:
   case HostValue::Kind::Array: // rejected at load
     return Shape;
   case HostValue::Kind::Scalar: {

@@ -170,6 +170,13 @@ HostValue HostValue::function(std::string Name) {
   return V;
 }
 
+HostValue HostValue::type(std::string Name) {
+  HostValue V;
+  V.K = Kind::Type;
+  V.Name = std::move(Name);
+  return V;
+}
+
 HostValue HostValue::zeros(ScalarKind Elt, std::vector<int64_t> Dims) {
   int64_t N = 1;
   for (int64_t D : Dims)
@@ -241,6 +248,8 @@ std::string HostValue::typeName() const {
     return scalarName(SK);
   case Kind::Function:
     return "typeof(" + Name + ")";
+  case Kind::Type:
+    return "Type{" + Name + "}";
   case Kind::Array:
     return "DeviceArray{" + std::string(scalarName(SK)) + "," +
            std::to_string(Dims.size()) + "}";
@@ -308,6 +317,7 @@ std::string HostValue::str() const {
     printScalar(OS, *this);
     break;
   case Kind::Function:
+  case Kind::Type:
     OS << Name;
     break;
   case Kind::Tuple:
@@ -382,6 +392,8 @@ llvm::json::Value toJSON(const HostValue &V) {
     return scalarJSON(V);
   case HostValue::Kind::Function:
     return V.functionName();
+  case HostValue::Kind::Type:
+    return V.typeValueName();
   case HostValue::Kind::Tuple: {
     // An irrational has no fields to show: its Float64 value, for scripts.
     if (std::optional<std::string_view> S = V.irrationalSymbol())

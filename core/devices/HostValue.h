@@ -3,8 +3,9 @@
 /// launch. A `HostValue` is a scalar (a primitive kind plus its bits), a
 /// tuple of values, an array (element kind, dims, column-major bytes, as a
 /// `DeviceArray{T,N}` holds them on the device), a function (the zero-size
-/// singleton of `typeof(square)`, passed to generic kernels such as `map!`)
-/// or `nothing`.
+/// singleton of `typeof(square)`, passed to generic kernels such as `map!`),
+/// a type (the singleton of `Type{Float32}`, for `zero(::Type{T})`-style
+/// code) or `nothing`.
 ///
 /// Values carry a `ScalarKind` rather than a `Type *`: the device layer only
 /// needs widths and number classes, and keeping it free of the type system
@@ -52,7 +53,7 @@ Type *scalarType(ScalarKind K);
 
 class HostValue {
 public:
-  enum class Kind : uint8_t { Nothing, Scalar, Tuple, Array, Function };
+  enum class Kind : uint8_t { Nothing, Scalar, Tuple, Array, Function, Type };
 
   HostValue() = default; ///< `nothing`
 
@@ -76,6 +77,9 @@ public:
                          std::vector<uint8_t> Bytes);
   /// The singleton value of `typeof(Name)`.
   static HostValue function(std::string Name);
+  /// The type Name (as Julia prints it) as a value: the singleton of
+  /// `Type{Name}`.
+  static HostValue type(std::string Name);
   /// A zero-filled array.
   static HostValue zeros(ScalarKind Elt, std::vector<int64_t> Dims);
 
@@ -85,10 +89,15 @@ public:
   bool isTuple() const { return K == Kind::Tuple; }
   bool isArray() const { return K == Kind::Array; }
   bool isFunction() const { return K == Kind::Function; }
-  /// Zero-size values (nothing, functions) are not passed to kernels.
-  bool isGhost() const { return K == Kind::Nothing || K == Kind::Function; }
+  bool isType() const { return K == Kind::Type; }
+  /// Zero-size values (nothing, functions, types) are not passed to kernels.
+  bool isGhost() const {
+    return K == Kind::Nothing || K == Kind::Function || K == Kind::Type;
+  }
   /// The function's name (Function only).
   const std::string &functionName() const { return Name; }
+  /// The type's name, `Float32` (Type only).
+  const std::string &typeValueName() const { return Name; }
   /// A record: a tuple with a struct type's name.
   bool isRecord() const { return K == Kind::Tuple && !Name.empty(); }
   const std::string &recordName() const { return Name; }
@@ -117,7 +126,7 @@ public:
 
   /// The type as Julia prints it, without spaces after commas (CLI.md's
   /// JSON form): `Float32`, `DeviceArray{Float32,1}`, `Tuple{Int64,Bool}`,
-  /// `Nothing`, `typeof(square)`, a record's struct name.
+  /// `Nothing`, `typeof(square)`, `Type{Float32}`, a record's struct name.
   std::string typeName() const;
   /// A short human form: `1.5f0`, `0x08`, `Float32[1.0, 2.0]`, `(1, 2)`.
   std::string str() const;
@@ -131,7 +140,7 @@ private:
   std::vector<HostValue> Elements;
   std::vector<int64_t> Dims;
   std::vector<uint8_t> Bytes;
-  std::string Name; ///< a function's, or a record's type
+  std::string Name; ///< a function's, a type value's, or a record's type
   std::vector<std::string> FieldNames; ///< a record's
 };
 

@@ -376,6 +376,7 @@ llvm::Expected<Value> fromHost(const HostValue &H, Type *T,
   switch (H.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
+  case HostValue::Kind::Type:
     return Value::singleton(T);
   case HostValue::Kind::Scalar:
     return Value::prim(T, H.bits());
@@ -426,6 +427,8 @@ std::optional<HostValue> toHost(const Value &V) {
     return HostValue();
   if (V.T->isFunctionType() && V.T->name()->Func)
     return HostValue::function(V.T->name()->Func->Name.string());
+  if (V.T->isTypeType() && V.T->param(0)->isDataType())
+    return HostValue::type(V.T->param(0)->str());
   if (V.T->isTuple() || (V.T->isStruct() && !V.T->isFunctionType())) {
     std::vector<HostValue> Elts;
     for (const Value &F : V.Fields) {
@@ -516,10 +519,11 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
   LaunchResult R;
   auto Host = toHost(Ret);
   if (!Host)
-    return deviceError("argument",
-                       "`" + Root.MI->str() + "` returns " + Ret.T->str() +
-                           "; the interpreter shows scalars, functions, and "
-                           "tuples and structs of them");
+    return deviceError(
+        "argument",
+        "`" + Root.MI->str() + "` returns " + Ret.T->str() +
+            "; the interpreter shows scalars, functions, types, and "
+            "tuples and structs of them");
   R.Return = std::move(*Host);
   size_t B = 0;
   for (const HostValue &A : Args) {

@@ -86,7 +86,7 @@ TEST(CallParser, ErrorsPointIntoTheCall) {
       {"f(zeros(Float32, -1))", 18, "invalid array dimension -1"},
       {"f(x)", 3, "unknown name `x`"},
       {"f(1:3)", 3, "use `collect(1:3)`"},
-      {"f(Float32)", 3, "is not a value"},
+      {"f(Float32[Float32])", 11, "expected a number here"},
       {"f(sin(1.0))", 3, "`sin` is not a host-side constructor"},
       {"f(reshape(zeros(4), 3))", 3, "DimensionMismatch"},
       {"f(Int8(2.5))", 3, "InexactError: Int8(2.5)"},
@@ -145,7 +145,8 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
     return std::nullopt;
   };
   auto C = parseCall("f(N, π, Float32(π), -π, Float16[π, N], Float64(ℯ), "
-                     "Float32[1, Inf32], T(2), zeros(T, 2), T[3], NaN, -Inf)",
+                     "Float32[1, Inf32], T(2), zeros(T, 2), T[3], NaN, -Inf, "
+                     "T, (Float32, 1))",
                      0, nullptr, nullptr, ConstOf);
   ASSERT_TRUE(bool(C)) << test::diagText(C.takeError());
   // Each precision is the exact value rounded once (Float16(π) is 3.140625;
@@ -158,7 +159,8 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
       "Float64 2.718281828459045 | "
       "DeviceArray{Float32,1} Float32[1.0, Inf] | Int32 2 | "
       "DeviceArray{Int32,1} Int32[0, 0] | DeviceArray{Int32,1} Int32[3] | "
-      "Float64 NaN | Float64 -Inf");
+      "Float64 NaN | Float64 -Inf | Type{Int32} Int32 | "
+      "Tuple{Type{Float32},Int64} (Float32, 1)");
 
   struct ErrRow {
     const char *Call;
@@ -172,7 +174,7 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
        "in `Float64(π)`"},
       {"f(UInt8(N))", 3, "InexactError: UInt8(1024)"},
       {"f(M)", 3, "unknown name `M`"},
-      {"f(T)", 3, "a type (`T`) is not a value here"},
+      {"f(fill(T, 2))", 8, "expected a number here, got `T`"},
       {"f(zeros(Float32, N+1))", 18,
        "`N+1`: a CALL does not compute; write the value"},
   };

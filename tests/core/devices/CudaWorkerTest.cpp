@@ -20,9 +20,10 @@ namespace {
 HostValue sampleValue() {
   HostValue A = HostValue::zeros(ScalarKind::Float32, {2, 3});
   A.setElement(4, HostValue::fromDouble(ScalarKind::Float32, -1.5));
-  return HostValue::tuple({HostValue::fromInt(ScalarKind::Int8, -3), A,
-                           HostValue::function("square"), HostValue(),
-                           HostValue::tuple({HostValue::fromDouble(ScalarKind::Bool, 1)})});
+  return HostValue::tuple(
+      {HostValue::fromInt(ScalarKind::Int8, -3), A,
+       HostValue::function("square"), HostValue::type("Float32"), HostValue(),
+       HostValue::tuple({HostValue::fromDouble(ScalarKind::Bool, 1)})});
 }
 
 CudaDeviceOptions missingDriver() {

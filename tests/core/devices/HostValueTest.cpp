@@ -73,6 +73,13 @@ TEST(HostValue, JsonNumbers) {
             "\"Inf\"");
   EXPECT_EQ(json(toJSON(HostValue())), "null");
   EXPECT_EQ(json(toJSON(HostValue::function("square"))), "\"square\"");
+  // A type is a value too (`Type{Float32}`), named as Julia prints it.
+  HostValue T = HostValue::type("Float32");
+  EXPECT_TRUE(T.isGhost());
+  EXPECT_EQ(T.typeName(), "Type{Float32}");
+  EXPECT_EQ(T.str(), "Float32");
+  EXPECT_EQ(json(toJSON(T)), "\"Float32\"");
+  EXPECT_NE(T, HostValue::function("Float32"));
   // An irrational (a record without fields) gives its value to scripts.
   EXPECT_EQ(json(toJSON(HostValue::record("Irrational{:π}", {}, {}))),
             R"({"type":"Irrational{:π}","value":3.141592653589793})");
