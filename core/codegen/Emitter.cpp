@@ -470,6 +470,10 @@ llvm::Error FunctionEmitter::emit() {
       SSA[I] = V;
       break;
     }
+    case StmtKind::NewVar: // a loop-local's new iteration: unassigned
+      if (S.Slot < SlotFlags.size() && SlotFlags[S.Slot])
+        B.CreateStore(B.getFalse(), SlotFlags[S.Slot]);
+      break;
     case StmtKind::Goto:
       B.CreateBr(blockAt(S.Label));
       break;

@@ -306,6 +306,11 @@ void Interpreter::run() {
       F.Return = join(F.Return, V);
       break;
     }
+    case StmtKind::NewVar:
+      if (S.Slot < State.size())
+        State[S.Slot] = bottomLattice(); // no value until assigned again
+      propagate(PC + 1, std::move(State));
+      break;
     case StmtKind::Nop:
       propagate(PC + 1, std::move(State));
       break;

@@ -66,8 +66,7 @@ DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
       continue;
     llvm::BitVector Out = BlockIn[B];
     for (size_t I = Begin; I < End; ++I)
-      if (const Stmt &S = Code.Code[I]; S.K == StmtKind::Assign && S.Slot < NS)
-        Out.set(S.Slot);
+      step(Code.Code[I], Out);
     size_t Last = End - 1;
     const Stmt &T = Code.Code[Last];
     switch (T.K) {
@@ -101,8 +100,7 @@ void DefiniteAssignment::seek(size_t PC) {
     Cur = BlockIn[AtBlock];
   }
   for (; At < PC; ++At)
-    if (const Stmt &S = Code.Code[At]; S.K == StmtKind::Assign && S.Slot < Cur.size())
-      Cur.set(S.Slot);
+    step(Code.Code[At], Cur);
 }
 
 bool DefiniteAssignment::assigned(size_t PC, unsigned Slot) {

@@ -30,6 +30,17 @@ public:
   /// the start of PC's block.
   bool assigned(size_t PC, unsigned Slot);
 
+  /// The slots assigned after S, given those before: an assignment adds
+  /// its slot, a `NewVar` (a loop-local's new iteration) takes it away.
+  static void step(const Stmt &S, llvm::BitVector &Assigned) {
+    if (S.Slot >= Assigned.size())
+      return;
+    if (S.K == StmtKind::Assign)
+      Assigned.set(S.Slot);
+    else if (S.K == StmtKind::NewVar)
+      Assigned.reset(S.Slot);
+  }
+
 private:
   void seek(size_t PC);
   /// Index into Leaders of the block holding PC.

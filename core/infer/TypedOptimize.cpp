@@ -360,7 +360,7 @@ void Optimizer::inlineCode(const TypedCode &C, const CodeInstance &CI) {
       InlineStack Stack =
           NestedIn(J < K->InlineStacks.size() ? K->InlineStacks[J] : InlineStack());
       SourceFileRef KF = J < K->StmtFiles.size() && K->StmtFiles[J] ? K->StmtFiles[J] : K->File;
-      if (KS.K == StmtKind::Assign)
+      if (KS.K == StmtKind::Assign || KS.K == StmtKind::NewVar)
         KS.Slot += Base;
       if (KS.K == StmtKind::Return) {
         IRValue V = KS.Args.empty() ? nothingValue() : KS.Args[0];
@@ -676,11 +676,18 @@ void Optimizer::foldAndClean() {
   std::vector<bool> Checks(N, false);
   {
     DefiniteAssignment Assigned(Out);
+    std::vector<bool> Checked(Out.Slots.size(), false);
     for (size_t PC = 0; PC < N; ++PC)
       for (const IRValue &V : Out.Code[PC].Args)
         if (Out.Code[PC].K != StmtKind::Nop && V.K == IRValue::Slot &&
             V.Index < Out.Slots.size() && !Assigned.assigned(PC, V.Index))
-          Checks[PC] = true;
+          Checks[PC] = Checked[V.Index] = true;
+    // A loop-local's NewVar matters only to a read that may find it
+    // unassigned; without one, every iteration assigns before reading.
+    for (Stmt &S : Out.Code)
+      if (S.K == StmtKind::NewVar &&
+          (S.Slot >= Checked.size() || !Checked[S.Slot]))
+        S.K = StmtKind::Nop;
   }
   // Dead code: effect-free calls whose value nobody uses, to a fixed point.
   for (bool Changed = true; Changed;) {

@@ -245,6 +245,10 @@ struct Printer {
         Body = std::string(SW, ' ') + "return " +
                (S.Args.empty() ? "nothing" : valueStr(S.Args[0]));
         break;
+      case StmtKind::NewVar:
+        Body = std::string(SW, ' ') + "Core.NewvarNode(:(" + slotName(S.Slot) +
+               "))";
+        break;
       case StmtKind::Nop:
         break;
       }

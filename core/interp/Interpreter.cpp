@@ -291,6 +291,11 @@ private:
         ++F.PC;
         break;
       }
+      case StmtKind::NewVar: // a loop-local's new iteration: unassigned
+        if (S.Slot < F.Slots.size())
+          F.Slots[S.Slot].reset();
+        ++F.PC;
+        break;
       case StmtKind::Return: {
         auto V = operand(T, F, I, 0);
         if (!V)

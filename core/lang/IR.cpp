@@ -248,6 +248,9 @@ std::string printLowered(const CodeInfo &CI) {
       case StmtKind::Return:
         Text = "return " + (S.Args.empty() ? std::string("nothing") : val(S.Args[0]));
         break;
+      case StmtKind::NewVar:
+        Text = "Core.NewvarNode(:(" + val(IRValue::slot(S.Slot)) + "))";
+        break;
       default:
         Text = "nothing";
         break;

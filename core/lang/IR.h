@@ -77,6 +77,10 @@ enum class StmtKind : uint8_t {
   GotoIfNot, ///< gotoifnot Args[0] Label
   Return,    ///< return Args[0]
   Nop,       ///< removed statement (keeps numbering stable)
+  /// Slot becomes unassigned (Julia's `NewvarNode`): a loop body's own
+  /// local starts each iteration without a value, so a read before this
+  /// iteration assigns it is an UndefVarError, not last iteration's value.
+  NewVar,
 };
 
 enum StmtFlags : uint32_t {

@@ -315,13 +315,19 @@ void Lexer::number() {
     bool Underscore = Src[Pos] == '_';
     swallow();
     std::string Whole(Src.substr(Start, Pos - Start));
+    std::string_view Id = Src.substr(IdBegin, Pos - IdBegin);
     if (Underscore)
       error(Start, Pos, "invalid numeric literal `" + Whole + "`");
+    else if (Id == "im") // `1 * im` would fail too: there is no `im`
+      error(Start, Pos,
+            "complex numbers (`" + Whole +
+                "`) are not in the kernel language; kernels compute on "
+                "real numbers (a complex value as two floats)");
     else
       error(Start, Pos,
             "numeric literal coefficient `" + Whole +
                 "` is not supported; write `" + std::string(Text) + " * " +
-                std::string(Src.substr(IdBegin, Pos - IdBegin)) + "`");
+                std::string(Id) + "`");
     push(Tok::Number, Start, Text);
     return;
   }

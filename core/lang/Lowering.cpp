@@ -28,6 +28,8 @@
 #include "lang/Lowering.h"
 #include "types/Type.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <unordered_map>
 
 namespace prism {
@@ -211,7 +213,8 @@ private:
   void collectLocals(const Node *N);
   /// The locals of a loop body: the `for` variable and the names the body
   /// assigns that no enclosing scope has. The caller restores SlotOf after.
-  void enterLoopScope(const Node *Body, const Node *For);
+  std::vector<uint32_t> enterLoopScope(const Node *Body, const Node *For);
+  void newIteration(const Node *Body, llvm::ArrayRef<uint32_t> Own);
   void declareTarget(const Node *Target);
   IRValue lower(const Node *N, bool NeedValue);
   IRValue lowerName(const Node *N);
@@ -257,14 +260,68 @@ void Lowerer::collectLocals(const Node *N) {
       collectLocals(N->Kids[I]);
 }
 
-void Lowerer::enterLoopScope(const Node *Body, const Node *For) {
+/// Declares the loop body's scope; returns the body's own locals (not the
+/// loop variable), which newIteration starts afresh.
+std::vector<uint32_t> Lowerer::enterLoopScope(const Node *Body,
+                                              const Node *For) {
   if (For && For->Name && !SParamOf.count(For->Name)) {
     // The loop variable is new in each loop, even where the enclosing
     // scope has a local of that name (Julia without `outer`).
     SlotOf[For->Name] = CI->Slots.size();
     CI->Slots.push_back({For->Name, false});
   }
+  uint32_t First = CI->Slots.size();
   collectLocals(Body);
+  std::vector<uint32_t> Own;
+  for (uint32_t S = First; S < CI->Slots.size(); ++S)
+    Own.push_back(S);
+  return Own;
+}
+
+/// Whether N mentions Name anywhere (read, assigned, or as a loop variable).
+static bool mentions(const Node *N, Symbol Name) {
+  if (!N)
+    return false;
+  if ((N->Kind == NodeKind::Ident || N->Kind == NodeKind::For) &&
+      N->Name == Name)
+    return true;
+  for (const Node *K : N->Kids)
+    if (mentions(K, Name))
+      return true;
+  return false;
+}
+
+/// Whether every iteration assigns Name before anything can read it: the
+/// first statement of Body that mentions it is `Name = value` (value not
+/// mentioning it) at the body's top level.
+static bool assignedFirst(const Node *Body, Symbol Name) {
+  if (!Body || Body->Kind != NodeKind::Block)
+    return false;
+  for (const Node *S : Body->Kids) {
+    // `@inbounds x = a[i]` assigns as `x = a[i]` does.
+    while (S && S->Kind == NodeKind::Macro && S->Kids.size() == 1)
+      S = S->Kids[0];
+    if (!mentions(S, Name))
+      continue;
+    return S->Kind == NodeKind::Assign && S->Kids[0]->Kind == NodeKind::Ident &&
+           S->Kids[0]->Name == Name && !mentions(S->Kids[1], Name);
+  }
+  return true; // never mentioned
+}
+
+/// Julia's `NewvarNode`: a body's own local starts each iteration without
+/// a value, so reading it before this iteration assigns it is an
+/// UndefVarError (not the previous iteration's value). Locals every
+/// iteration assigns first need none, as in Julia's lowering.
+void Lowerer::newIteration(const Node *Body, llvm::ArrayRef<uint32_t> Own) {
+  for (uint32_t Slot : Own) {
+    if (assignedFirst(Body, CI->Slots[Slot].Name))
+      continue;
+    Stmt S;
+    S.K = StmtKind::NewVar;
+    S.Slot = Slot;
+    emit(std::move(S));
+  }
 }
 
 IRValue Lowerer::lowerName(const Node *N) {
@@ -549,7 +606,7 @@ void Lowerer::lowerWhile(const Node *N) {
   Loops.push_back({});
   Loops.back().ContinueTarget = Head;
   auto Outer = SlotOf;
-  enterLoopScope(N->Kids[1], nullptr);
+  newIteration(N->Kids[1], enterLoopScope(N->Kids[1], nullptr));
   lower(N->Kids[1], false);
   SlotOf = std::move(Outer);
   Cur = N->Range;
@@ -606,12 +663,13 @@ void Lowerer::lowerFor(const Node *N) {
   }
   uint32_t Exit = jumpIfNot(Cond);
   auto Outer = SlotOf;
-  enterLoopScope(N->Kids[1], N);
+  std::vector<uint32_t> Own = enterLoopScope(N->Kids[1], N);
   auto VarSlot = SlotOf.find(N->Name);
   if (VarSlot != SlotOf.end() && !SParamOf.count(N->Name))
     assign(VarSlot->second, IRValue::slot(Counter));
   else
     error(N->Range, "cannot use static parameter `" + N->Name.string() + "` as a loop variable");
+  newIteration(N->Kids[1], Own);
   Loops.push_back({});
   lower(N->Kids[1], false);
   SlotOf = std::move(Outer);

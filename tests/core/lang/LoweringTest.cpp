@@ -274,6 +274,36 @@ TEST(Lowering, LoopBodiesAreScopes) {
   EXPECT_NE(O.find("Main.g(i@_5)"), std::string::npos) << O;
 }
 
+// A loop body's own local is new in each iteration (Julia's NewvarNode,
+// after the loop variable), unless every iteration assigns it before
+// anything can read it.
+TEST(Lowering, LoopLocalsAreNewInEachIteration) {
+  std::string F = lowered("function f(n)\n  s = 0\n  for i in 1:n\n"
+                          "    if i == 1\n      x = 10\n    end\n"
+                          "    s += x\n  end\n  return s\nend");
+  size_t Var = F.find("i = @_4"), New = F.find("Core.NewvarNode(:(x))");
+  ASSERT_NE(New, std::string::npos) << F;
+  EXPECT_LT(Var, New) << F;
+  // `while` bodies too; `y` is read (`y += 1`) before it is assigned.
+  std::string W = lowered("function f(n)\n  while n > 0\n    y += 1\n"
+                          "    n -= 1\n  end\nend");
+  EXPECT_NE(W.find("Core.NewvarNode(:(y))"), std::string::npos) << W;
+  // Assigned first, at the body's top level (through `@inbounds` too):
+  // no NewvarNode, as in Julia's lowering.
+  for (const char *Body : {"    t = i * 2\n    s += t\n",
+                           "    @inbounds t = a[i]\n    s += t\n"}) {
+    std::string G = lowered(std::string("function g(a, n)\n  s = 0\n"
+                                        "  for i in 1:n\n") +
+                            Body + "  end\n  return s\nend");
+    EXPECT_EQ(G.find("NewvarNode"), std::string::npos) << G;
+  }
+  // Mentioned before its assignment (inside an `if`): one is needed.
+  std::string H = lowered("function h(n)\n  for i in 1:n\n"
+                          "    if i > 1\n      g(t)\n    end\n    t = i\n"
+                          "  end\nend");
+  EXPECT_NE(H.find("Core.NewvarNode(:(t))"), std::string::npos) << H;
+}
+
 TEST(Lowering, SteppedForLoop) {
   // The step is checked first: a zero step is Julia's ArgumentError.
   EXPECT_EQ(lowered("function f(n)\n  for i in n:-1:1\n    g(i)\n  end\nend"),
