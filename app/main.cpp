@@ -279,7 +279,9 @@ int main(int argc, char **argv) {
   Run->add_option("FILE", O.File, "kernel-language source file (.jl)")
       ->required();
   Run->add_option("CALL", O.Call,
-                  "a call with literal/array arguments, e.g. "
+                  "a call whose arguments are literals, constants (the "
+                  "program's, π, Inf32), number types, structs and arrays "
+                  "(zeros, ones, fill, rand, Float32[...]), e.g. "
                   "'saxpy!(2.0f0, ones(Float32, 1000), ones(Float32, 1000))'")
       ->required();
   Run->add_option("--device", O.Device,

@@ -3,6 +3,7 @@
 #include "lang/AST.h"
 #include "lang/Parser.h"
 #include "support/Irrational.h"
+#include "types/ShowError.h"
 
 #include <cctype>
 #include <cmath>
@@ -199,8 +200,13 @@ private:
     }
     if (auto C = convertScalar(V, To))
       return *C;
-    return error(N, std::string("InexactError: ") + scalarName(To) + "(" +
-                        V.str() + ")");
+    auto IsInt = [](ScalarKind K) {
+      return !isFloatKind(K) && K != ScalarKind::Bool;
+    };
+    return error(N, inexactErrorText(
+                        scalarName(To), V.str(),
+                        V.isScalar() && IsInt(V.scalarKind()) && IsInt(To),
+                        scalarBytes(V.scalarKind()) * 8, scalarBytes(To) * 8));
   }
 
   /// Dims from Kids[From..]: integers, or a single tuple of integers.
@@ -597,11 +603,23 @@ llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
   SourceFileRef File = SourceFile::create("CALL", Call.str());
   ast::ParsedFile Parsed(File);
   ast::Node *Root = parseExpression(Parsed);
-  if (Parsed.hasErrors() || !Root)
-    return makeDiagError(Parsed.Diags.empty()
-                             ? std::vector<Diagnostic>{Diagnostic::error(
-                                   "parse", "cannot parse CALL", {})}
-                             : Parsed.Diags);
+  if (Parsed.hasErrors() || !Root) {
+    if (Parsed.Diags.empty())
+      return makeDiagError(Diagnostic::error("parse", "cannot parse CALL", {}));
+    // What the kernel language lacks, a CALL may still have in another form.
+    for (Diagnostic &D : Parsed.Diags) {
+      if (llvm::StringRef(D.Message).startswith("array literals"))
+        D.note("in a CALL, a vector names its element type: `Int64[1, 2, 3]`, "
+               "`Float32[1, 2]`");
+      else if (llvm::StringRef(D.Message).startswith(
+                   "numeric literal coefficient"))
+        // Its "write `2 * π`" would be refused too.
+        D.Message = D.Message.substr(0, D.Message.find(';')) +
+                    "; a CALL does not compute: write the value, or compute "
+                    "it in the program";
+    }
+    return makeDiagError(std::move(Parsed.Diags));
+  }
   return evaluateCall(*Root, File, Seed, IsFunction, StructOf, ConstOf);
 }
 

@@ -4,11 +4,13 @@
 #include "lang/Parser.h"
 #include "prelude/Embedded.h"
 #include "support/Irrational.h"
+#include "types/ShowError.h"
 
 #include "llvm/ADT/APFloat.h"
 
 #include <cassert>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace prism {
@@ -170,17 +172,6 @@ std::optional<ConstValue> intIn(const ConstValue &V, Type *T) {
   return intValue(T, __int128((unsigned __int128)(Words[1]) << 64 | Words[0]));
 }
 
-/// How Julia names the conversion of V to T that failed: `trunc(Int8, 300)`
-/// narrowing an integer, `check_top_bit(UInt64, -1)` changing its sign,
-/// `Int32(2.5)` otherwise.
-std::string inexactCall(const ConstValue &V, Type *T) {
-  if (V.K == ConstValue::Int && T->isInteger())
-    return std::string(T->bitWidth() < V.Ty->bitWidth() ? "trunc"
-                                                        : "check_top_bit") +
-           "(" + T->str() + ", " + V.str() + ")";
-  return T->str() + "(" + V.str() + ")";
-}
-
 /// The type integer arithmetic on A and B computes in, as Julia promotes:
 /// the wider, or the unsigned of two of one width (Bool is the narrowest).
 Type *promotedInt(const ConstValue &A, const ConstValue &B) {
@@ -276,6 +267,8 @@ private:
   std::shared_ptr<const ast::ParsedFile> PF;
   SourceFileRef File;
   bool IsPrelude;
+  /// This file's constants so far, to refuse a redefinition as Julia does.
+  std::map<std::string, std::pair<SrcRange, ConstValue>, std::less<>> Consts;
   ErrorSink Errors;
   LoadResult Result;
 
@@ -741,8 +734,12 @@ private:
             return *V;
           } else if (A->K == ConstValue::Int || A->K == ConstValue::Bool ||
                      A->K == ConstValue::Float || isIrrational(*A)) {
-            return typeError(File, E.Range,
-                             "InexactError: " + inexactCall(*A, ToT), "const");
+            return typeError(
+                File, E.Range,
+                inexactErrorText(ToT->str(), A->str(),
+                                 A->K == ConstValue::Int && ToT->isInteger(),
+                                 A->Ty->bitWidth(), ToT->bitWidth()),
+                "const");
           }
         }
       }
@@ -752,6 +749,14 @@ private:
     }
     // Otherwise it must be a type (`const CuDeviceArray = DeviceArray`).
     auto T = evalTypeExpr(Env, E, File);
+    if (!T && E.Kind == ast::NodeKind::Ident) {
+      llvm::consumeError(T.takeError());
+      return typeError(File, E.Range,
+                       "UndefVarError: `" + E.Name.string() +
+                           "` not defined; a constant can use only the "
+                           "constants, functions and types defined above it",
+                       "const");
+    }
     if (!T) {
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
@@ -769,6 +774,16 @@ private:
     auto V = evalConst(*D.Value);
     if (!V)
       return V.takeError();
+    // The same value again is harmless (Julia too); another is an error,
+    // since code compiled with the first value would keep it.
+    auto [It, New] = Consts.try_emplace(D.Name.string(), D.Range, *V);
+    if (!New && !(It->second.second == *V)) {
+      Diagnostic Diag = Diagnostic::error(
+          "const", "invalid redefinition of constant `" + D.Name.string() + "`",
+          locOf(File, D.Range));
+      Diag.note("first defined here", locOf(File, It->second.first));
+      return makeDiagError(std::move(Diag));
+    }
     Env.defineConst(D.Name, *V);
     nextWorld();
     return llvm::Error::success();

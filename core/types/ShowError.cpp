@@ -104,6 +104,16 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
   return T;
 }
 
+std::string inexactErrorText(std::string_view To, std::string_view Value,
+                             bool IntToInt, unsigned FromBits,
+                             unsigned ToBits) {
+  std::string Call = std::string(To) + ", " + std::string(Value) + ")";
+  if (!IntToInt)
+    return "InexactError: " + std::string(To) + "(" + std::string(Value) + ")";
+  return std::string("InexactError: ") +
+         (FromBits > ToBits ? "trunc(" : "check_top_bit(") + Call;
+}
+
 std::string undefVarErrorText(std::string_view Name) {
   return "UndefVarError: `" + std::string(Name) + "` not defined in local scope";
 }

@@ -34,6 +34,13 @@ struct ShowErrorTemplate {
 /// field is not a number (its value would not be in the template).
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc);
 
+/// Julia's InexactError text for `To(Value)` that cannot convert exactly:
+/// `trunc(Int8, 300)` narrowing an integer (FromBits > ToBits),
+/// `check_top_bit(UInt64, -1)` an integer of no more bits changing sign,
+/// `Int32(2.5)` any other conversion (IntToInt false).
+std::string inexactErrorText(std::string_view To, std::string_view Value,
+                             bool IntToInt, unsigned FromBits, unsigned ToBits);
+
 /// Julia's showerror of the UndefVarError a read of local Name throws:
 /// "UndefVarError: `y` not defined in local scope".
 std::string undefVarErrorText(std::string_view Name);

@@ -18,6 +18,9 @@ void valueText(const HostValue &V, std::string &Out) {
   switch (V.kind()) {
   case HostValue::Kind::Nothing: Out += "nothing"; return;
   case HostValue::Kind::Function: Out += V.functionName(); return;
+  case HostValue::Kind::Type:
+    Out += "Type{" + V.typeValueName() + "}";
+    return;
   case HostValue::Kind::Scalar:
     Out += V.typeName() + "(";
     if (isFloatKind(V.scalarKind()) && std::isnan(V.asDouble()))

@@ -348,8 +348,9 @@ TEST_F(CompilerE2E, AsmLocationsStopAtTheEndOfAFunction) {
       llvm::StringRef T = Text[I].trim();
       bool Has = !Asm.Lines[I].Frames.empty();
       Mapped += Has;
-      if (T.empty() || T == "{" || T == "}" || T == ")")
+      if (T.empty() || T == "{" || T == "}" || T == ")") {
         EXPECT_FALSE(Has) << TargetName << " line " << I + 1 << ": " << T.str();
+      }
       // From a function's end to the next location comment, nothing is
       // attributed to a source line.
       if (Text[I] == "}" || T.startswith(".Lfunc_end") ||
@@ -358,8 +359,9 @@ TEST_F(CompilerE2E, AsmLocationsStopAtTheEndOfAFunction) {
       else if (T.startswith(R.Report->Target == "ptx" ? "//" : "#") ||
                T.startswith(";"))
         AfterEnd = AfterEnd && !Has;
-      if (AfterEnd)
+      if (AfterEnd) {
         EXPECT_FALSE(Has) << TargetName << " line " << I + 1 << ": " << T.str();
+      }
     }
     EXPECT_GT(Mapped, 5u) << TargetName;
   }
@@ -394,8 +396,9 @@ TEST_F(CompilerE2E, LLVMIRLinesMapThroughInlining) {
     llvm::StringRef(Out.Text).split(Text, '\n');
     unsigned Defines = 0;
     for (size_t I = 0; I < Text.size() && I < Out.Lines.size(); ++I) {
-      if (Text[I].startswith("; Function Attrs"))
+      if (Text[I].startswith("; Function Attrs")) {
         EXPECT_TRUE(Out.Lines[I].Frames.empty()) << Text[I].str();
+      }
       if (Text[I].startswith("define") && Text[I].contains("saxpy")) {
         ++Defines;
         EXPECT_FALSE(Out.Lines[I].Frames.empty()) << Text[I].str();

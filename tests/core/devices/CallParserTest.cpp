@@ -82,7 +82,7 @@ TEST(CallParser, ErrorsPointIntoTheCall) {
     const char *Message; // substring
   };
   const ErrRow Rows[] = {
-      {"f(UInt8[0x00, 256])", 15, "InexactError: UInt8(256)"},
+      {"f(UInt8[0x00, 256])", 15, "InexactError: trunc(UInt8, 256)"},
       {"f(zeros(Float32, -1))", 18, "invalid array dimension -1"},
       {"f(x)", 3, "unknown name `x`"},
       {"f(1:3)", 3, "use `collect(1:3)`"},
@@ -172,7 +172,7 @@ TEST(CallParser, ConstantsOfTheProgramAndOfBase) {
       {"f(fill(π, 2))", 8,
        "`π` is irrational: give it a precision here, as "
        "in `Float64(π)`"},
-      {"f(UInt8(N))", 3, "InexactError: UInt8(1024)"},
+      {"f(UInt8(N))", 3, "InexactError: trunc(UInt8, 1024)"},
       {"f(M)", 3, "unknown name `M`"},
       {"f(fill(T, 2))", 8, "expected a number here, got `T`"},
       {"f(zeros(Float32, N+1))", 18,
@@ -230,7 +230,7 @@ TEST(CallParser, StructsOfTheProgramAreBuiltFieldByField) {
     const char *Call, *Message;
   } Cases[] = {
       {"f(Vec2(1))", "`Vec2` has 2 fields (x, y); the call gives 1"},
-      {"f(Count(256))", "InexactError: UInt8(256)"},
+      {"f(Count(256))", "InexactError: trunc(UInt8, 256)"},
       {"f(Vec2((1, 2), 3))", "field `x` of `Vec2` is `::Float32`; the call "
                              "gives `Tuple{Int64,Int64}`"},
       {"f(Seg(Vec2(1, 2), (3, 4)))",

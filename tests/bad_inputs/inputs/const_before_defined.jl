@@ -1,0 +1,3 @@
+ident(x) = x
+const A = B + 1
+const B = 2

@@ -1,0 +1,4 @@
+ident(x) = x
+const A = 1
+const A = 1
+const A = 2.0
