@@ -72,7 +72,7 @@ CompilerConfig::create(const CompilerConfigOptions &Opts) {
   C->Kernel = Opts.Kernel.value_or(C->Tgt->kernelByDefault());
   C->Arch = Opts.Arch.empty() ? C->Tgt->defaultArch() : Opts.Arch;
   if (llvm::Error E = C->Tgt->checkConfig(*C))
-    return std::move(E);
+    return E;
   // Triple and features may depend on the arch (e.g. the PTX ISA version),
   // so they are asked after it is fixed. For the host they come from the
   // cached HostInfo: this is the only place they are queried.

@@ -37,6 +37,10 @@ const CuDeviceArray = DeviceArray
     d < 1 && throw(BoundsError(a.dims, (d,)))
     return d <= N ? a.dims[d] : 1
 end
+# One and two dimensions read the dims directly, as Julia's `length` of an
+# Array is one field load: the typed IR of a kernel shows that, not a loop.
+@inline length(a::DeviceArray{T,1}) where {T} = a.dims[1]
+@inline length(a::DeviceArray{T,2}) where {T} = a.dims[1] * a.dims[2]
 @inline function length(a::DeviceArray{T,N}) where {T,N}
     n = 1
     d = 1
