@@ -25,10 +25,15 @@ struct BoundsError{A,I} <: Exception
     i::I
 end
 
-# A value `val` that a conversion cannot represent exactly.
-struct InexactError{T} <: Exception
+# A value `val` that a conversion to `To` cannot represent exactly. `F`
+# names the conversion as Julia's showerror does: `trunc(Int8, 300)`
+# (F = :trunc), `check_top_bit(UInt64, -1)`, or `Int32(2.5)` (F = :call).
+struct InexactError{F, To, T} <: Exception
     val::T
 end
+# A kernel's own `throw(InexactError(x))` names no conversion: shown as
+# `InexactError(11)`.
+InexactError(x::T) where {T} = InexactError{:none, Nothing, T}(x)
 
 # Integer division (`div`, `÷`, `rem`, `%`, `mod`, ...) by zero, or `typemin ÷ -1`.
 struct DivideError <: Exception end

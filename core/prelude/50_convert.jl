@@ -56,7 +56,11 @@ unsigned(::Type{UInt64}) = UInt64
 @inline function checked_convert(::Type{T}, x::S) where {T<:BitInteger, S<:BitInteger}
     y = x % T
     if (y % S != x) | (signbit(y) != signbit(x))
-        throw(InexactError(x))
+        # Julia's names: narrowing truncates, else only the sign is wrong.
+        if sizeof(T) < sizeof(S)
+            throw(InexactError{:trunc, T, S}(x))
+        end
+        throw(InexactError{:check_top_bit, T, S}(x))
     end
     return y
 end
@@ -70,10 +74,13 @@ end
 @inline checked_convert(::Type{UInt16}, x::UInt8) = x % UInt16
 @inline checked_convert(::Type{UInt32}, x::Union{UInt8, UInt16}) = x % UInt32
 @inline checked_convert(::Type{UInt64}, x::Union{UInt8, UInt16, UInt32}) = x % UInt64
-# Float to integer: x must be integral (and in range: trunc checks that).
-@inline function checked_convert(::Type{T}, x::IEEEFloat) where {T<:BitInteger}
-    isinteger(x) || throw(InexactError(x))
-    return trunc(T, x)
+# Float to integer: x must be integral and in range (Julia names either
+# failure `Int32(2.5)`, where `trunc(Int32, x)` names its own).
+@inline function checked_convert(::Type{T}, x::S) where {T<:BitInteger, S<:IEEEFloat}
+    if isinteger(x) & truncates_into(T, x)
+        return unsafe_trunc(T, x)
+    end
+    throw(InexactError{:call, T, S}(x))
 end
 
 Int8(x::Real) = checked_convert(Int8, x)
@@ -86,13 +93,13 @@ UInt32(x::Real) = checked_convert(UInt32, x)
 UInt64(x::Real) = checked_convert(UInt64, x)
 
 # Only 0 and 1 convert to Bool.
-@inline function Bool(x::Real)
+@inline function Bool(x::S) where {S<:Real}
     if iszero(x)
         return false
     elseif isone(x)
         return true
     end
-    throw(InexactError(x))
+    throw(InexactError{:call, Bool, S}(x))
 end
 Bool(x::Bool) = x
 
@@ -147,19 +154,19 @@ end
 # Float to integer, rounding toward zero; InexactError when out of range
 # (NaN and the infinities are out of every range). The bounds are powers of
 # two, exact in every float type (or infinite).
-@inline function trunc(::Type{T}, x::S) where {T<:BitSigned, S<:IEEEFloat}
+@inline function truncates_into(::Type{T}, x::S) where {T<:BitSigned, S<:IEEEFloat}
     lo = S(typemin(T))
-    if (x >= lo) & (x < -lo)
-        return unsafe_trunc(T, x)
-    end
-    throw(InexactError(x))
+    return (x >= lo) & (x < -lo)
 end
-@inline function trunc(::Type{T}, x::S) where {T<:BitUnsigned, S<:IEEEFloat}
+@inline function truncates_into(::Type{T}, x::S) where {T<:BitUnsigned, S<:IEEEFloat}
     hi = -S(typemin(signed(T))) * S(2)
-    if (x > -one(S)) & (x < hi)
+    return (x > -one(S)) & (x < hi)
+end
+@inline function trunc(::Type{T}, x::S) where {T<:BitInteger, S<:IEEEFloat}
+    if truncates_into(T, x)
         return unsafe_trunc(T, x)
     end
-    throw(InexactError(x))
+    throw(InexactError{:trunc, T, S}(x))
 end
 @inline floor(::Type{T}, x::IEEEFloat) where {T<:Integer} = trunc(T, floor(x))
 @inline ceil(::Type{T}, x::IEEEFloat) where {T<:Integer} = trunc(T, ceil(x))

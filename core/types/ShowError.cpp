@@ -82,6 +82,27 @@ std::optional<ShowErrorTemplate> boundsError(Type *Exc) {
   return std::move(B.Out);
 }
 
+/// Julia's `InexactError: trunc(Int8, 300)`: the prelude's
+/// `InexactError{F, To, T}` names the conversion in its parameters
+/// (F = :call for `Int32(2.5)`; :none, a kernel's own `InexactError(x)`,
+/// shows the value alone).
+std::optional<ShowErrorTemplate> inexactError(Type *Exc) {
+  std::span<Type *const> P = Exc->params();
+  std::span<Type *const> F = Exc->fieldTypes();
+  if (P.size() != 3 || F.size() != 1 || !isScalar(F[0]))
+    return std::nullopt;
+  std::string Fn = P[0]->str(), To = P[1]->str();
+  if (Fn.empty() || Fn[0] != ':')
+    return std::nullopt;
+  Builder B;
+  B.Out.Text = Fn == ":none"   ? "InexactError("
+               : Fn == ":call" ? "InexactError: " + To + "("
+                               : "InexactError: " + Fn.substr(1) + "(" + To + ", ";
+  B.scalar({0}, F[0]);
+  B.Out.Text += ")";
+  return std::move(B.Out);
+}
+
 } // namespace
 
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
@@ -90,6 +111,8 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
   std::optional<ShowErrorTemplate> T;
   if (hasName(Exc, "BoundsError")) {
     T = boundsError(Exc);
+  } else if (hasName(Exc, "InexactError")) {
+    T = inexactError(Exc);
   } else if (!Exc->fieldTypes().empty()) {
     // Julia's `show` of the value: `InexactError(3.5f0)`.
     Builder B;

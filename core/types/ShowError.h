@@ -7,8 +7,10 @@
 ///   BoundsError{DeviceArray{Float32, 1}, Tuple{Int64}}
 ///     BoundsError: attempt to access %{Int64}-element
 ///       DeviceArray{Float32, 1} at index [%{Int64}]        (one line)
-///   InexactError{Float32}
-///     InexactError(%{Float32})
+///   InexactError{:trunc, Int8, Int64}
+///     InexactError: trunc(Int8, %{Int64})
+///   DomainError{Float64}
+///     DomainError(%{Float64})
 ///
 /// Each `%{T}` stands for the next scalar, of primitive type T.
 #pragma once
