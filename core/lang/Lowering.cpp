@@ -356,6 +356,22 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     V = nothing();
     break;
   case NodeKind::Call: {
+    // `x^2` with an integer literal power: Julia's
+    // `literal_pow(^, x, Val{2}())` (core/prelude/60_math.jl).
+    if (N->Kids.size() == 3 && N->Kids[0]->Kind == NodeKind::Ident &&
+        N->Kids[0]->Name.str() == "^" &&
+        N->Kids[2]->Kind == NodeKind::Literal &&
+        N->Kids[2]->Lit == LitType::Int64) {
+      IRValue Pow = lower(N->Kids[0], true);
+      IRValue X = lower(N->Kids[1], true);
+      Cur = N->Range;
+      IRValue ValT =
+          callGlobal("apply_type", {IRValue::global(Symbol::get("Val")),
+                                    IRValue::constant(literalConstant(
+                                        N->Kids[2]->Lit, N->Kids[2]->Bits))});
+      V = callGlobal("literal_pow", {Pow, X, call({ValT})});
+      break;
+    }
     std::vector<IRValue> Args;
     for (const Node *K : N->Kids) {
       if (K != N->Kids[0] && K->Kind == NodeKind::Assign) {

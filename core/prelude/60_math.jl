@@ -21,3 +21,25 @@
 # Quotient and remainder together, as Julia's divrem and fldmod.
 @inline divrem(x::Real, y::Real) = (div(x, y), rem(x, y))
 @inline fldmod(x::Real, y::Real) = (fld(x, y), mod(x, y))
+
+# The multiplicative inverse; of an integer, as a Float64 (`inv(2) == 0.5`).
+@inline inv(x::IEEEFloat) = one(x) / x
+@inline inv(x::Union{Bool, BitInteger}) = 1.0 / Float64(x)
+
+# `x^p` with an integer literal p is `literal_pow(^, x, Val{p}())`, as Julia
+# lowers it, so that small powers of hardware numbers multiply as in Julia's
+# Base: `x^3` is `x*x*x` (not a `pow` call: other rounding, and a libm call
+# on a GPU) and `2^-1` is `inv(2) == 0.5` (not a DomainError). Only lowering
+# calls it, always with `^`, so the methods do not look at f.
+struct Val{x} end
+const HWReal = Union{Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64}
+@inline literal_pow(f, x, ::Val{p}) where {p} = f(x, p)
+@inline literal_pow(f, x::HWReal, ::Val{0}) = one(x)
+@inline literal_pow(f, x::HWReal, ::Val{1}) = x
+@inline literal_pow(f, x::HWReal, ::Val{2}) = x * x
+@inline literal_pow(f, x::HWReal, ::Val{3}) = x * x * x
+@inline literal_pow(f, x::HWReal, ::Val{-1}) = inv(x)
+@inline function literal_pow(f, x::HWReal, ::Val{-2})
+    i = inv(x)
+    return i * i
+end

@@ -592,6 +592,40 @@ private:
     return floatValue(T, R);
   }
 
+  /// `x^p` with a literal p from -2 to 3 and x a hardware number (not Bool
+  /// or Float16), as the prelude's `literal_pow` computes it: products
+  /// rounded one at a time (`1.1^3`), `inv(2)^2` for `2^-2`.
+  std::optional<ConstValue> literalPow(const ConstValue &X, int64_t P) {
+    if (P < -2 || P > 3 || X.K == ConstValue::Bool ||
+        (X.K == ConstValue::Float && X.Ty->bitWidth() == 16) ||
+        (X.K != ConstValue::Int && X.K != ConstValue::Float))
+      return std::nullopt;
+    if (X.K == ConstValue::Int && P >= 0) {
+      uint64_t R = 1; // wraps as the integer type does
+      for (int64_t I = 0; I < P; ++I)
+        R *= uint64_t(intOf(X));
+      return wrappedInt(X.Ty, __int128(int64_t(R)));
+    }
+    // A float power, or an integer's inverse (a Float64).
+    Type *T = X.K == ConstValue::Float ? X.Ty : TypeContext::get().float64();
+    const auto RM = llvm::APFloat::rmNearestTiesToEven;
+    llvm::APFloat One = *floatIn(wrappedInt(TypeContext::get().int64(), 1), T);
+    llvm::APFloat B = *floatIn(X, T);
+    if (P < 0) { // inv(x)
+      llvm::APFloat I = One;
+      I.divide(B, RM);
+      B = I;
+    }
+    llvm::APFloat R = One;
+    for (int64_t I = 0; I < (P < 0 ? -P : P); ++I) {
+      if (I == 0)
+        R = B;
+      else
+        R.multiply(B, RM);
+    }
+    return floatValue(T, R);
+  }
+
   llvm::Expected<ConstValue> evalConst(const ast::Node &E) {
     TypeContext &C = TypeContext::get();
     switch (E.Kind) {
@@ -668,6 +702,11 @@ private:
           auto B = evalConst(*E.Kids[2]);
           if (!B)
             return B.takeError();
+          if (Op == "^" && E.Kids[2]->Kind == ast::NodeKind::Literal &&
+              E.Kids[2]->Lit == ast::LitType::Int64)
+            if (std::optional<ConstValue> R =
+                    literalPow(*A, int64_t(E.Kids[2]->Bits)))
+              return *R;
           // Integers wrap at their promoted width, as in Julia: `2^10`,
           // `Int32(4) * 2` (an Int64), `0xff + 0x01` (0x00).
           if (isInteger(*A) && isInteger(*B) && Op == "^") {

@@ -274,6 +274,16 @@ TEST(Lowering, LoopBodiesAreScopes) {
   EXPECT_NE(O.find("Main.g(i@_5)"), std::string::npos) << O;
 }
 
+// `x^p` with an integer literal p is Julia's literal_pow, so that `x^3` can
+// multiply and `2^-1` can be `inv(2)`; any other power is a call of `^`.
+TEST(Lowering, LiteralPowers) {
+  std::string L = lowered("f(x) = x^-1");
+  EXPECT_NE(L.find("Core.apply_type(Main.Val, -1)"), std::string::npos) << L;
+  EXPECT_NE(L.find("Main.literal_pow(Main.:^, x, %2)"), std::string::npos) << L;
+  std::string P = lowered("f(x, n) = x^n + x^2.0");
+  EXPECT_EQ(P.find("literal_pow"), std::string::npos) << P;
+}
+
 // A loop body's own local is new in each iteration (Julia's NewvarNode,
 // after the loop variable), unless every iteration assigns it before
 // anything can read it.

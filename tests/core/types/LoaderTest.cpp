@@ -458,7 +458,7 @@ TEST(Loader, IntegerConstants) {
             "InexactError: check_top_bit(UInt64, -1)"},
            {"const X = Int32(2.5)\n", "InexactError: Int32(2.5)"},
            {"const X = Bool(2)\n", "InexactError: Bool(2)"},
-           {"const X = 2^-1\n", "DomainError"}}) {
+           {"const X = 2^-3\n", "DomainError"}}) {
     GlobalEnv E;
     auto R = load(E, "f.jl", Bad);
     ASSERT_FALSE(bool(R)) << Bad;
@@ -480,7 +480,12 @@ TEST(Loader, FloatPowerConstants) {
                  "const D = π^2\n"
                  "const E = ℯ^2\n"
                  "const F = (-2.0)^3\n"
-                 "const G = Float16(3)^2\n"));
+                 "const G = Float16(3)^2\n"
+                 "const H = 2^-1\n"
+                 "const I = 1.1^3\n"
+                 "const J = 2f0^-2\n"
+                 "const K = Int8(3)^5\n"
+                 "const L = 0xff^2\n"));
   auto Get = [&](const char *Name) {
     const ConstValue *V = Env.lookupConst(Symbol::get(Name));
     EXPECT_NE(V, nullptr) << Name;
@@ -493,6 +498,13 @@ TEST(Loader, FloatPowerConstants) {
   EXPECT_EQ(Get("E"), "7.38905609893065::Float64");
   EXPECT_EQ(Get("F"), "-8.0::Float64");
   EXPECT_EQ(Get("G"), "Float16(9.0)::Float16");
+  // A literal power from -2 to 3 is Julia's literal_pow: `inv(2)`, and
+  // `1.1 * 1.1 * 1.1` rounded twice (pow rounds once: 1.331).
+  EXPECT_EQ(Get("H"), "0.5::Float64");
+  EXPECT_EQ(Get("I"), "1.3310000000000004::Float64");
+  EXPECT_EQ(Get("J"), "0.25f0::Float32");
+  EXPECT_EQ(Get("K"), "-13::Int8"); // 243 wrapped
+  EXPECT_EQ(Get("L"), "0x01::UInt8");
 
   GlobalEnv Bad;
   auto R = load(Bad, "f.jl", "const X = (-2.0)^0.5\n");
