@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/resource.h>
@@ -153,6 +154,28 @@ std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
   return Module.slice(Start, End).str() + "\n";
 }
 
+/// One function's text without metadata attachments (`, !dbg !14`,
+/// `, !range !18`, ` !dbg !10` on its `define`), as Julia's `code_llvm`
+/// prints it unless `raw`: the nodes they name are not printed with a
+/// single function, and the `; file:line` comments say where each line
+/// came from.
+std::string withoutMetadata(llvm::StringRef Function) {
+  static const llvm::Regex Attachment(",? ![A-Za-z_.][A-Za-z0-9_.]* ![0-9]+");
+  std::string Out;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  Function.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    std::string L = Lines[I].str();
+    if (!llvm::StringRef(L).ltrim().startswith(";"))
+      while (Attachment.match(L))
+        L = Attachment.sub("", L);
+    Out += L;
+    if (I + 1 < Lines.size())
+      Out += '\n';
+  }
+  return Out;
+}
+
 /// The stage's text of the entry function (or the whole module), its
 /// instructions under `; file:line` comments unless `--debuginfo=none`.
 std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
@@ -161,7 +184,7 @@ std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
   std::string Text = Annotate ? annotateIR(Out.Text, Out.Lines) : Out.Text;
   if (WholeModule || R.EntrySymbol.empty())
     return Text;
-  return extractFunction(Text, R.EntrySymbol);
+  return withoutMetadata(extractFunction(Text, R.EntrySymbol));
 }
 
 } // namespace
