@@ -156,6 +156,11 @@ end
 # two, exact in every float type (or infinite).
 @inline function truncates_into(::Type{T}, x::S) where {T<:BitSigned, S<:IEEEFloat}
     lo = S(typemin(T))
+    # As Julia's: where typemin - 1 is exact in S, anything above it
+    # truncates to typemin or more (trunc(Int8, -128.9) == -128).
+    if sizeof(T) < sizeof(S)
+        return (x > lo - one(S)) & (x < -lo)
+    end
     return (x >= lo) & (x < -lo)
 end
 @inline function truncates_into(::Type{T}, x::S) where {T<:BitUnsigned, S<:IEEEFloat}

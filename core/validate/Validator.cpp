@@ -136,7 +136,16 @@ private:
       Builtin Bi = I < C.Builtins.size() ? C.Builtins[I] : Builtin::None;
       MethodInstance *MI = I < C.Invokes.size() ? C.Invokes[I] : nullptr;
       if (Bi == Builtin::None && !MI) {
-        checkUnresolved(CI, I);
+        // A read of a local no path has assigned throws UndefVarError
+        // there (codegen emits it); the call is never made.
+        bool ReadsUnassigned = false;
+        for (size_t K = 0; K < S.Args.size(); ++K)
+          ReadsUnassigned |= S.Args[K].K == IRValue::Slot &&
+                             I < C.ArgTypes.size() &&
+                             K < C.ArgTypes[I].size() && C.ArgTypes[I][K].T &&
+                             C.ArgTypes[I][K].T->isBottom();
+        if (!ReadsUnassigned)
+          checkUnresolved(CI, I);
         continue;
       }
       if (Bi != Builtin::None)
