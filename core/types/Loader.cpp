@@ -810,6 +810,30 @@ private:
   llvm::Error loadConst(const ast::ConstDef &D) {
     if (!D.Value)
       return typeError(File, D.Range, "const without a value", "const");
+    // A name this file gives a function or a type already has a value
+    // (Julia: "cannot declare g constant; it already has a value").
+    for (const ast::TopLevel &TL : PF->Defs) {
+      std::optional<SrcRange> Other;
+      if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&TL);
+          Fn && !(*Fn)->CalleeType && (*Fn)->Name == D.Name)
+        Other = (*Fn)->SigRange;
+      else if (auto *const *S = std::get_if<ast::StructDef *>(&TL);
+               S && (*S)->Name == D.Name)
+        Other = (*S)->Range;
+      else if (auto *const *A = std::get_if<ast::AbstractDef *>(&TL);
+               A && (*A)->Name == D.Name)
+        Other = (*A)->Range;
+      if (Other) {
+        Diagnostic Diag =
+            Diagnostic::error("const",
+                              "cannot declare `" + D.Name.string() +
+                                  "` constant; it already has a value",
+                              locOf(File, D.Range));
+        Diag.note("`" + D.Name.string() + "` is defined here",
+                  locOf(File, *Other));
+        return makeDiagError(std::move(Diag));
+      }
+    }
     auto V = evalConst(*D.Value);
     if (!V)
       return V.takeError();
