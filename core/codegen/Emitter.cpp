@@ -320,17 +320,6 @@ llvm::Value *FunctionEmitter::value(unsigned Stmt, unsigned Arg) {
   }
 }
 
-std::optional<unsigned> FunctionEmitter::neverAssignedRead(unsigned I) const {
-  const Stmt &S = Code.Code[I];
-  if (I >= Code.ArgTypes.size())
-    return std::nullopt;
-  for (size_t K = 0; K < S.Args.size() && K < Code.ArgTypes[I].size(); ++K)
-    if (S.Args[K].K == IRValue::Slot && S.Args[K].Index < Code.Slots.size() &&
-        Code.ArgTypes[I][K].T && Code.ArgTypes[I][K].T->isBottom())
-      return S.Args[K].Index;
-  return std::nullopt;
-}
-
 llvm::Value *FunctionEmitter::toMem(llvm::Value *V, Type *T) {
   if (V && T->isBool())
     return B.CreateZExt(V, B.getInt8Ty());
@@ -468,7 +457,7 @@ llvm::Error FunctionEmitter::emit() {
     // `if c; g(x); end; x = 1` with c true: Julia throws when the line
     // runs; nothing after it in this block is reached.
     if (S.K != StmtKind::Nop)
-      if (std::optional<unsigned> Slot = neverAssignedRead(I)) {
+      if (std::optional<unsigned> Slot = neverAssignedRead(Code, I)) {
         if (!B.GetInsertBlock()->getTerminator()) {
           emitThrow(I, "UndefVarError", nullptr, nullptr,
                     undefVarErrorText(Code.Slots[*Slot].Name.str()));

@@ -119,9 +119,6 @@ private:
   /// Before a read of Slot at statement I: throws UndefVarError when the
   /// slot may be unassigned there and is.
   void checkAssigned(unsigned I, unsigned Slot);
-  /// A slot statement I reads that no path has assigned there (inference
-  /// typed the read Union{}): the statement can only throw UndefVarError.
-  std::optional<unsigned> neverAssignedRead(unsigned I) const;
 
   ModuleState &MS;
   CodeInstance &CI;

@@ -124,4 +124,15 @@ bool readsMaybeUnassigned(const TypedCode &Code) {
   return false;
 }
 
+std::optional<unsigned> neverAssignedRead(const TypedCode &Code, size_t I) {
+  if (I >= Code.Code.size() || I >= Code.ArgTypes.size())
+    return std::nullopt;
+  const Stmt &S = Code.Code[I];
+  for (size_t K = 0; K < S.Args.size() && K < Code.ArgTypes[I].size(); ++K)
+    if (S.Args[K].K == IRValue::Slot && S.Args[K].Index < Code.Slots.size() &&
+        Code.ArgTypes[I][K].T && Code.ArgTypes[I][K].T->isBottom())
+      return S.Args[K].Index;
+  return std::nullopt;
+}
+
 } // namespace prism

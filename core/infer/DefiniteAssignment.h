@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <optional>
 #include <vector>
 
 namespace prism {
@@ -56,5 +57,10 @@ private:
 
 /// Whether some statement reads a slot that may be unassigned there.
 bool readsMaybeUnassigned(const TypedCode &Code);
+
+/// The slot statement I reads where no path has assigned it (inference
+/// typed the read Union{}): the statement can only throw UndefVarError,
+/// which codegen emits; none if it reads no such slot.
+std::optional<unsigned> neverAssignedRead(const TypedCode &Code, size_t I);
 
 } // namespace prism

@@ -1,6 +1,7 @@
 #include "validate/Validator.h"
 
 #include "cache/CompilerConfig.h"
+#include "infer/DefiniteAssignment.h"
 #include "prelude/Embedded.h"
 #include "targets/Target.h"
 #include "types/Method.h"
@@ -138,13 +139,7 @@ private:
       if (Bi == Builtin::None && !MI) {
         // A read of a local no path has assigned throws UndefVarError
         // there (codegen emits it); the call is never made.
-        bool ReadsUnassigned = false;
-        for (size_t K = 0; K < S.Args.size(); ++K)
-          ReadsUnassigned |= S.Args[K].K == IRValue::Slot &&
-                             I < C.ArgTypes.size() &&
-                             K < C.ArgTypes[I].size() && C.ArgTypes[I][K].T &&
-                             C.ArgTypes[I][K].T->isBottom();
-        if (!ReadsUnassigned)
+        if (!neverAssignedRead(C, I))
           checkUnresolved(CI, I);
         continue;
       }
