@@ -608,11 +608,10 @@ llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
       return makeDiagError(Diagnostic::error("parse", "cannot parse CALL", {}));
     // What the kernel language lacks, a CALL may still have in another form.
     for (Diagnostic &D : Parsed.Diags) {
-      if (llvm::StringRef(D.Message).startswith("array literals"))
+      if (D.Code == DiagCode::ArrayLiteral)
         D.note("in a CALL, a vector names its element type: `Int64[1, 2, 3]`, "
                "`Float32[1, 2]`");
-      else if (llvm::StringRef(D.Message).startswith(
-                   "numeric literal coefficient"))
+      else if (D.Code == DiagCode::LiteralCoefficient)
         // Its "write `2 * π`" would be refused too.
         D.Message = D.Message.substr(0, D.Message.find(';')) +
                     "; a CALL does not compute: write the value, or compute "

@@ -114,7 +114,8 @@ private:
 
   static constexpr unsigned MaxErrors = 50;
 
-  void error(uint32_t B, uint32_t E, std::string Msg) {
+  void error(uint32_t B, uint32_t E, std::string Msg,
+             DiagCode Code = DiagCode::None) {
     if (GaveUp)
       return;
     if (++NumErrors > MaxErrors) {
@@ -126,6 +127,7 @@ private:
     }
     Diags.push_back(
         Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, {B, E})));
+    Diags.back().Code = Code;
   }
 
   char peekc(size_t Off = 0) const {
@@ -327,7 +329,8 @@ void Lexer::number() {
       error(Start, Pos,
             "numeric literal coefficient `" + Whole +
                 "` is not supported; write `" + std::string(Text) + " * " +
-                std::string(Id) + "`");
+                std::string(Id) + "`",
+            DiagCode::LiteralCoefficient);
     push(Tok::Number, Start, Text);
     return;
   }

@@ -191,7 +191,7 @@ private:
   };
 
   // --- diagnostics --------------------------------------------------------
-  Node *error(SrcRange R, std::string Msg) {
+  Node *error(SrcRange R, std::string Msg, DiagCode Code = DiagCode::None) {
     if (!Panic && !GaveUp) {
       if (++NumDiags > MaxDiags) {
         Out.Diags.push_back(Diagnostic::error(
@@ -201,6 +201,7 @@ private:
       } else {
         Out.Diags.push_back(
             Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, R)));
+        Out.Diags.back().Code = Code;
       }
     }
     Panic = true;
@@ -801,7 +802,8 @@ Node *Parser::parsePrimary() {
   case Tok::LParen:
     return parseParen();
   case Tok::LBracket:
-    return error(T.range(), "array literals are not supported");
+    return error(T.range(), "array literals are not supported",
+                 DiagCode::ArrayLiteral);
   case Tok::Invalid:
     advance(); // the lexer reported it
     return mk(NodeKind::Error, T.range());

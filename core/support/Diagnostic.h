@@ -23,6 +23,11 @@ namespace prism {
 
 enum class Severity { Error, Warning, Note };
 
+/// The specific problem a diagnostic reports, for the few callers that react
+/// to one rather than show it (a CALL says how it spells the same thing).
+/// Most diagnostics have `None`; their message is for people only.
+enum class DiagCode : uint8_t { None, ArrayLiteral, LiteralCoefficient };
+
 /// A resolved location: file plus 1-based line/col range.
 struct DiagLoc {
   SourceFileRef File; ///< May be null when the location is only a name.
@@ -49,6 +54,7 @@ struct BacktraceFrame {
 struct Diagnostic {
   Severity Sev = Severity::Error;
   std::string Kind;
+  DiagCode Code = DiagCode::None;
   std::string Message;
   DiagLoc Loc;
   std::vector<DiagNote> Notes;

@@ -269,6 +269,8 @@ private:
   bool IsPrelude;
   /// This file's constants so far, to refuse a redefinition as Julia does.
   std::map<std::string, std::pair<SrcRange, ConstValue>, std::less<>> Consts;
+  /// Functions and types by name; see definitionNamed.
+  std::optional<std::map<std::string, SrcRange, std::less<>>> NamedDefs;
   ErrorSink Errors;
   LoadResult Result;
 
@@ -807,32 +809,39 @@ private:
     return typeConst(*T);
   }
 
+  /// Where this file defines a function (not a callable struct's method) or
+  /// a type named \p Name, if it does. Indexed once, on the first const.
+  const SrcRange *definitionNamed(Symbol Name) {
+    if (!NamedDefs) {
+      NamedDefs.emplace();
+      for (const ast::TopLevel &TL : PF->Defs) {
+        if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&TL);
+            Fn && !(*Fn)->CalleeType)
+          NamedDefs->try_emplace((*Fn)->Name.string(), (*Fn)->SigRange);
+        else if (auto *const *S = std::get_if<ast::StructDef *>(&TL))
+          NamedDefs->try_emplace((*S)->Name.string(), (*S)->Range);
+        else if (auto *const *A = std::get_if<ast::AbstractDef *>(&TL))
+          NamedDefs->try_emplace((*A)->Name.string(), (*A)->Range);
+      }
+    }
+    auto It = NamedDefs->find(Name.string());
+    return It == NamedDefs->end() ? nullptr : &It->second;
+  }
+
   llvm::Error loadConst(const ast::ConstDef &D) {
     if (!D.Value)
       return typeError(File, D.Range, "const without a value", "const");
     // A name this file gives a function or a type already has a value
     // (Julia: "cannot declare g constant; it already has a value").
-    for (const ast::TopLevel &TL : PF->Defs) {
-      std::optional<SrcRange> Other;
-      if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&TL);
-          Fn && !(*Fn)->CalleeType && (*Fn)->Name == D.Name)
-        Other = (*Fn)->SigRange;
-      else if (auto *const *S = std::get_if<ast::StructDef *>(&TL);
-               S && (*S)->Name == D.Name)
-        Other = (*S)->Range;
-      else if (auto *const *A = std::get_if<ast::AbstractDef *>(&TL);
-               A && (*A)->Name == D.Name)
-        Other = (*A)->Range;
-      if (Other) {
-        Diagnostic Diag =
-            Diagnostic::error("const",
-                              "cannot declare `" + D.Name.string() +
-                                  "` constant; it already has a value",
-                              locOf(File, D.Range));
-        Diag.note("`" + D.Name.string() + "` is defined here",
-                  locOf(File, *Other));
-        return makeDiagError(std::move(Diag));
-      }
+    if (const SrcRange *Other = definitionNamed(D.Name)) {
+      Diagnostic Diag =
+          Diagnostic::error("const",
+                            "cannot declare `" + D.Name.string() +
+                                "` constant; it already has a value",
+                            locOf(File, D.Range));
+      Diag.note("`" + D.Name.string() + "` is defined here",
+                locOf(File, *Other));
+      return makeDiagError(std::move(Diag));
     }
     auto V = evalConst(*D.Value);
     if (!V)
