@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "llvm/ADT/StringRef.h"
+
 #include <functional>
 #include <string>
 
@@ -42,6 +44,20 @@ void addDebugInfo(CLI::App &Cmd, CommandOptions &O) {
       ->check(CLI::IsMember({"none", "source"}));
 }
 
+/// An integer in [Lo, Hi]; says so for `abc` too (CLI::Range would call it
+/// "not in range").
+static CLI::Validator integerIn(int Lo, int Hi) {
+  return CLI::Validator(
+      [Lo, Hi](std::string &S) -> std::string {
+        int V = 0;
+        if (llvm::StringRef(S).trim().getAsInteger(10, V) || V < Lo || V > Hi)
+          return "an integer from " + std::to_string(Lo) + " to " +
+                 std::to_string(Hi) + ", got " + S;
+        return {};
+      },
+      std::to_string(Lo) + ".." + std::to_string(Hi));
+}
+
 void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired,
                       const char *Default) {
   auto *T = Cmd.add_option("--target", O.Target,
@@ -53,25 +69,27 @@ void addTargetOptions(CLI::App &Cmd, CommandOptions &O, bool TargetRequired,
   Cmd.add_option("--arch", O.Arch,
                  "target architecture: sm_75..sm_90 (ptx, default sm_80), "
                  "gfxNNN (gcn, default gfx90a)");
-  Cmd.add_flag("--kernel", O.Kernel, "compile as a kernel (default for ptx/gcn)");
-  Cmd.add_flag("--no-kernel", O.NoKernel, "compile as a device function");
+  auto *Kernel = Cmd.add_flag("--kernel", O.Kernel,
+                              "compile as a kernel (default for ptx/gcn)");
+  Cmd.add_flag("--no-kernel", O.NoKernel, "compile as a device function")
+      ->excludes(Kernel);
   // Launch bounds as the hardware allows them (unset when not given); a
   // negative value must not wrap around into a huge unsigned one.
   Cmd.add_option("--maxthreads", O.MaxThreads,
                  "launch bound: .maxntid (1..1024)")
-      ->check(CLI::Range(1, 1024));
+      ->check(integerIn(1, 1024));
   Cmd.add_option("--minthreads", O.MinThreads,
                  "launch bound: .reqntid (1..1024)")
-      ->check(CLI::Range(1, 1024));
+      ->check(integerIn(1, 1024));
   Cmd.add_option("--blocks-per-sm", O.BlocksPerSM,
                  "launch bound: .minnctapersm (1..32)")
-      ->check(CLI::Range(1, 32));
+      ->check(integerIn(1, 32));
   Cmd.add_option("--maxregs", O.MaxRegs, "launch bound: .maxnreg (1..255)")
-      ->check(CLI::Range(1, 255));
+      ->check(integerIn(1, 255));
   Cmd.add_flag("--always-inline", O.AlwaysInline, "inline every call");
   // `-O2` is CLI11's short option `-O` with its value attached.
   Cmd.add_option("-O", O.OptLevel, "optimisation level -O0..-O3 (default -O2)")
-      ->check(CLI::Range(0, 3));
+      ->check(integerIn(0, 3));
   addCheckBounds(Cmd, O);
 }
 

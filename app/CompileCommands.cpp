@@ -16,6 +16,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -23,6 +24,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <sys/resource.h>
+
+#include <cctype>
 
 namespace prism::app {
 
@@ -176,14 +179,92 @@ std::string withoutMetadata(llvm::StringRef Function) {
   return Out;
 }
 
+/// The symbol a `.size NAME, ...` or `.type NAME,@function` line names.
+static llvm::StringRef directiveSymbol(llvm::StringRef Line,
+                                       llvm::StringRef Directive) {
+  llvm::StringRef L = Line.ltrim();
+  if (!L.consume_front(Directive) || L.empty() || !std::isspace(L[0]))
+    return {};
+  L = L.ltrim();
+  return L.take_until([](char C) { return C == ','; }).trim().trim('"');
+}
+
+/// Assembly of the entry function only, as Julia's `code_native`: other
+/// functions (the host's `jfptr_` wrappers, each with a copy of the
+/// inlined kernel) are left out; the file's header and its data (a bpf
+/// license, a gcn kernel descriptor) stay. A function's text runs from
+/// after the previous `.size` to its own.
+std::string entryAsm(llvm::StringRef Asm, llvm::StringRef Entry) {
+  llvm::SmallVector<llvm::StringRef, 256> Lines;
+  Asm.split(Lines, '\n');
+  llvm::StringSet<> Functions;
+  for (llvm::StringRef L : Lines)
+    if (L.contains("@function"))
+      if (llvm::StringRef Sym = directiveSymbol(L, ".type"); !Sym.empty())
+        Functions.insert(Sym);
+  if (Functions.size() < 2 || !Functions.contains(Entry))
+    return Asm.str();
+  std::string Out;
+  size_t ChunkStart = 0;
+  bool First = true;
+  auto Emit = [&](size_t B, size_t E) {
+    for (size_t I = B; I < E; ++I)
+      Out += Lines[I].str() + (I + 1 < Lines.size() ? "\n" : "");
+  };
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    llvm::StringRef Sym = directiveSymbol(Lines[I], ".size");
+    if (Sym.empty() || !Functions.contains(Sym))
+      continue;
+    size_t End = I + 1;
+    if (End < Lines.size() && Lines[End].contains("-- End function"))
+      ++End;
+    if (Sym == Entry) {
+      Emit(ChunkStart, End);
+    } else if (First) {
+      // The file's header (`.text`, `.file`, a target directive) before
+      // the first function's own directives.
+      size_t H = ChunkStart;
+      while (H < I && !Lines[H].ltrim().startswith(".globl") &&
+             !Lines[H].ltrim().startswith(".type") &&
+             !Lines[H].ltrim().startswith(".p2align"))
+        ++H;
+      Emit(ChunkStart, H);
+    }
+    First = false;
+    ChunkStart = End;
+  }
+  Emit(ChunkStart, Lines.size());
+  return Out;
+}
+
+/// A module's text without its debug-info nodes (`!14 = !DILocation(...)`,
+/// `!llvm.dbg.cu`), once nothing refers to them: `--dump-module` without
+/// `--raw` (the `; file:line` comments say the same, as in Julia).
+std::string withoutDebugInfo(llvm::StringRef Module) {
+  static const llvm::Regex DebugNode("^![0-9]+ = (distinct )?!DI");
+  std::string Out;
+  llvm::SmallVector<llvm::StringRef, 256> Lines;
+  Module.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (DebugNode.match(Lines[I]) || Lines[I].startswith("!llvm.dbg.cu"))
+      continue;
+    Out += Lines[I].str();
+    if (I + 1 < Lines.size())
+      Out += '\n';
+  }
+  return Out;
+}
+
 /// The stage's text of the entry function (or the whole module), its
 /// instructions under `; file:line` comments unless `--debuginfo=none`.
 std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
-                      bool Annotate) {
+                      bool Raw, bool Annotate) {
   const StageOutput &Out = R.Report->stage(S);
   std::string Text = Annotate ? annotateIR(Out.Text, Out.Lines) : Out.Text;
-  if (WholeModule || R.EntrySymbol.empty())
+  if (Raw)
     return Text;
+  if (WholeModule || R.EntrySymbol.empty())
+    return withoutDebugInfo(withoutMetadata(Text));
   return withoutMetadata(extractFunction(Text, R.EntrySymbol));
 }
 
@@ -198,7 +279,7 @@ int runCodeLlvm(const CommandOptions &O) {
   auto C = compileFor(O, S, Opts, RC);
   if (!C)
     return RC;
-  llvm::outs() << entryText(C->Result, S, O.DumpModule || O.Raw,
+  llvm::outs() << entryText(C->Result, S, O.DumpModule, O.Raw,
                             O.DebugInfo != "none");
   return ExitOk;
 }
@@ -206,7 +287,7 @@ int runCodeLlvm(const CommandOptions &O) {
 int runCodeNative(const CommandOptions &O) {
   int RC = ExitOk;
   CompileOptions Opts;
-  Opts.RawAsm = O.Raw || O.DumpModule;
+  Opts.RawAsm = O.Raw;
   // Only the assembly is printed: no `ptxas -v` for figures nobody sees,
   // no remarks, no text of the other stages.
   Opts.Resources = false;
@@ -215,7 +296,11 @@ int runCodeNative(const CommandOptions &O) {
   auto C = compileFor(O, Stage::Asm, Opts, RC);
   if (!C)
     return RC;
-  llvm::outs() << C->Result.Report->stage(Stage::Asm).Text;
+  const std::string &Asm = C->Result.Report->stage(Stage::Asm).Text;
+  if (O.DumpModule || O.Raw || C->Result.EntrySymbol.empty())
+    llvm::outs() << Asm;
+  else
+    llvm::outs() << entryAsm(Asm, C->Result.EntrySymbol);
   return ExitOk;
 }
 
@@ -394,6 +479,11 @@ blockOption(const CommandOptions &O, llvm::StringRef Command) {
     const char *Msg = "--threads takes X[,Y[,Z]] with positive integers";
     llvm::errs() << "prism " << Command << ": " << Msg << "\n";
     recordError("usage", Msg);
+    return std::nullopt;
+  }
+  if (std::string Why = blockShapeError(*D); !Why.empty()) {
+    llvm::errs() << "prism " << Command << ": " << Why << "\n";
+    recordError("usage", Why);
     return std::nullopt;
   }
   return std::array<unsigned, 3>{D->X, D->Y, D->Z};

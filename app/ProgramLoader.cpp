@@ -132,7 +132,10 @@ std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
   setRequestSource("<signature>");
   auto S = parseSignature(*P.Env, Sig);
   if (!S) {
-    ExitCode = reportError(S.takeError());
+    // A SIG that cannot be read, or that names no function or type, is a
+    // mistake in the request, not in the program (as a CALL's is).
+    reportError(S.takeError());
+    ExitCode = ExitUsage;
     return std::nullopt;
   }
   FunctionSpec Spec;

@@ -187,7 +187,8 @@ int main(int argc, char **argv) {
     auto *Alias = App.add_subcommand(
         Name, std::string("= code_native --target ") + T);
     addFileAndSig(*Alias, O);
-    addTargetOptions(*Alias, O, /*TargetRequired=*/false);
+    addTargetOptions(*Alias, O, /*TargetRequired=*/false,
+                     "; the command's own (another is an error)");
     Alias->add_flag("--raw", O.Raw, "everything the backend printed");
     Alias->add_flag("--dump-module", O.DumpModule, "every function of the module");
     addDebugInfo(*Alias, O);
@@ -399,6 +400,15 @@ int main(int argc, char **argv) {
     // A script reading --json gets an object on failure too.
     if (O.Json && RC != ExitOk && llvm::outs().tell() == OutBefore)
       printJsonFailure(RC);
+    // A full disk or a closed pipe: say so, instead of LLVM's fatal error
+    // from outs()'s destructor.
+    llvm::outs().flush();
+    if (llvm::outs().has_error()) {
+      llvm::errs() << "prism: error: cannot write the output: "
+                   << llvm::outs().error().message() << "\n";
+      llvm::outs().clear_error();
+      return RC == ExitOk ? ExitUsage : RC;
+    }
     return RC;
   } catch (const std::bad_alloc &) {
     // Host-side buffers (a call's arrays, a huge program) that do not fit.

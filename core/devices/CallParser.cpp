@@ -110,6 +110,7 @@ public:
                    "zeros(Float32, 4))`");
     ParsedCall C;
     C.Function = N.Kids[0]->Name.string();
+    C.FunctionLoc = DiagLoc::fromRange(File, N.Kids[0]->Range);
     // Operators are calls too (`1 + 2`), but not something to run.
     if (C.Function.empty() || std::ispunct(static_cast<unsigned char>(C.Function[0])))
       return error(N, "CALL must call a function by name, e.g. "

@@ -42,6 +42,7 @@ struct Node;
 
 struct ParsedCall {
   std::string Function;        ///< `saxpy!`
+  DiagLoc FunctionLoc;         ///< where the CALL names it
   std::vector<HostValue> Args; ///< evaluated arguments, in order
 };
 

@@ -153,6 +153,20 @@ std::optional<Dim3> parseDim3(llvm::StringRef S) {
   return D;
 }
 
+std::string blockShapeError(const Dim3 &Block) {
+  if (Block.X > 1024 || Block.Y > 1024 || Block.Z > 64)
+    return "--threads: a block is at most 1024 × 1024 × 64 threads (CUDA's "
+           "limit, kept on every device); got " +
+           std::to_string(Block.X) + "," + std::to_string(Block.Y) + "," +
+           std::to_string(Block.Z);
+  if (Block.count() > NativeMaxThreadsPerBlock)
+    return "--threads: a block has at most " +
+           std::to_string(NativeMaxThreadsPerBlock) +
+           " threads (CUDA's limit, kept on every device); got " +
+           std::to_string(Block.count());
+  return {};
+}
+
 RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                    CompileCache *Cache) {
   // CUDA's grid limits, applied everywhere so that a call behaves the same
@@ -161,12 +175,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (R.Grid.Y > 65535 || R.Grid.Z > 65535 || R.Grid.X > 0x7fffffffu)
     return failure(RunStatus::UsageError, "usage",
                    "--blocks: at most 2147483647 in x and 65535 in y and z");
-  if (R.Block.count() > NativeMaxThreadsPerBlock)
-    return failure(RunStatus::UsageError, "usage",
-                   "--threads: a block has at most " +
-                       std::to_string(NativeMaxThreadsPerBlock) +
-                       " threads (CUDA's limit, kept on every device); got " +
-                       std::to_string(R.Block.count()));
+  if (std::string Why = blockShapeError(R.Block); !Why.empty())
+    return failure(RunStatus::UsageError, "usage", std::move(Why));
   // A launch bound is a promise to the compiler; a GPU refuses a launch
   // that breaks it, and so does every device here.
   if (R.Config.MinThreads && R.Block.count() != R.Config.MinThreads)
@@ -216,7 +226,7 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       std::none_of(Call->Args.begin(), Call->Args.end(), [](const HostValue &V) {
         return V.isArray() && V.scalarKind() == ScalarKind::UInt8;
       }))
-    return failure(RunStatus::DeviceError, "argument",
+    return failure(RunStatus::UsageError, "usage",
                    "the bpf device runs a program on a packet: pass a "
                    "`UInt8[...]` argument (at least 14 bytes)");
 
@@ -235,13 +245,21 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                          std::to_string(Given));
   }
 
+  // Said at the CALL, not at the signature built from it below.
+  Symbol Callee = Symbol::get(Call->Function);
+  if (!Env.lookupFunction(Callee) && !Env.lookupType(Callee))
+    return failure(
+        RunStatus::UsageError,
+        {Diagnostic::error("undefined",
+                           "undefined function `" + Call->Function + "`",
+                           Call->FunctionLoc)});
   std::string Sig = Call->Function + "(";
   for (size_t I = 0; I < Call->Args.size(); ++I)
     Sig += (I ? ", " : "") + argTypeName(Call->Args[I], Target);
   Sig += ")";
   auto Parsed = parseSignature(Env, Sig);
   if (!Parsed)
-    return failure(RunStatus::ProgramError, Parsed.takeError());
+    return failure(RunStatus::UsageError, Parsed.takeError());
   FunctionSpec Spec{Parsed->Func, TypeContext::get().tuple(Parsed->ArgTypes)};
 
   // Infer first: the return type decides kernel-ness on GPUs and how the

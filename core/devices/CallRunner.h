@@ -74,4 +74,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine,
 /// `X[,Y[,Z]]` → Dim3 (empty: 1); none when malformed or zero.
 std::optional<Dim3> parseDim3(llvm::StringRef S);
 
+/// Why no GPU could run a block of this shape (CUDA's limits: 1024 × 1024
+/// × 64 and 1024 threads in all, kept on every device), or empty.
+std::string blockShapeError(const Dim3 &Block);
+
 } // namespace prism

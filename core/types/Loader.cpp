@@ -1115,8 +1115,11 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
     // parameters, as in `NTuple{3,Int}`).
     if ((*T)->isValueParam()) {
       Errs.push_back(Diagnostic::error(
-          "type", "`" + (*T)->str() + "` is a value, not a type: a signature "
-                  "lists argument types (`Int64`, not `1`)",
+          "type",
+          "`" + (*T)->str() +
+              "` is a value, not a type: a signature lists argument types (`" +
+              ((*T)->isIntValue() ? "Int64" : "Symbol") + "`, not `" +
+              (*T)->str() + "`)",
           DiagLoc::fromRange(SF, E->Kids[I]->Range)));
       continue;
     }
