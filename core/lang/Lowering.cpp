@@ -16,8 +16,10 @@
 //  - `while` -> head: cond; gotoifnot exit; body; goto head;
 //  - `for i in a:b` -> a and b evaluated once into a counter slot and the
 //    stop value; head: `<=(counter, stop)`; gotoifnot exit; i = counter;
-//    body; counter = +(counter, 1); goto head. With a step `a:s:b` the head
-//    tests `>(s, 0) ? <=(counter, stop) : >=(counter, stop)`;
+//    body; counter = +(counter, 1); goto head. `for i in a:s:b` -> r =
+//    steprange(a, s, b); st = range_start(r); head: gotoifnot
+//    !(range_done(r, st)) exit; i = range_value(r, st); body; st =
+//    range_next(r, st); goto head (the prelude's StepRange/StepRangeLen);
 //  - `@inbounds` sets SF_InBounds on every statement lowered inside it;
 //    `@boundscheck e` -> `if boundscheck() e end`;
 //  - the body's last expression is returned; `f(x)::T` wraps every returned
@@ -222,6 +224,12 @@ private:
   IRValue lowerShortCircuit(const Node *N, bool NeedValue);
   void lowerWhile(const Node *N);
   void lowerFor(const Node *N);
+  void lowerStepFor(const Node *N);
+  /// The loop variable's assignment and the body, in the body's scope;
+  /// the label `continue` jumps to, or UINT32_MAX when nothing reaches it.
+  uint32_t lowerLoopBody(const Node *N, IRValue Value);
+  /// Pops the loop, patching its exits (and `Last`, if any) to after it.
+  void finishLoop(uint32_t Exit, uint32_t Last);
   IRValue lowerAssign(const Node *N);
   IRValue lowerOpAssign(const Node *N);
   void assignTo(const Node *Target, IRValue V);
@@ -642,9 +650,10 @@ void Lowerer::lowerFor(const Node *N) {
     error(Iter->Range, "only `for i in a:b` and `for i in a:s:b` loops are supported");
     return;
   }
-  // Julia's ranges promote their ends (and step) to one type, which is the
-  // loop variable's: `Int32(1):n` counts in Int32 when n is an Int32.
-  bool HasStep = Iter->Kids.size() == 3;
+  if (Iter->Kids.size() == 3)
+    return lowerStepFor(N);
+  // Julia's ranges promote their ends to one type, which is the loop
+  // variable's: `Int32(1):n` counts in Int32 when n is an Int32.
   std::vector<IRValue> Ends;
   for (const Node *K : Iter->Kids)
     Ends.push_back(lower(K, true));
@@ -655,34 +664,52 @@ void Lowerer::lowerFor(const Node *N) {
   };
   uint32_t Counter = newTemp();
   assign(Counter, Part(1));
-  IRValue Step = HasStep ? Part(2) : IRValue();
-  if (HasStep)
-    callGlobal("check_range_step", {Step});
-  IRValue Stop = Part(HasStep ? 3 : 2);
+  IRValue Stop = Part(2);
   uint32_t Head = label();
-  IRValue Cond;
-  if (!HasStep) {
-    Cond = callGlobal("<=", {IRValue::slot(Counter), Stop});
-  } else {
-    // Julia's StepRange: ascending when the step is positive.
-    uint32_t CondSlot = newTemp();
-    IRValue Pos = callGlobal(">", {Step, IRValue::constant(intConst(0))});
-    uint32_t ToNeg = jumpIfNot(Pos);
-    IRValue Up = callGlobal("<=", {IRValue::slot(Counter), Stop});
-    assign(CondSlot, Up);
-    uint32_t ToJoin = jump();
-    patch(ToNeg, label());
-    IRValue Down = callGlobal(">=", {IRValue::slot(Counter), Stop});
-    assign(CondSlot, Down);
-    patch(ToJoin, label());
-    Cond = IRValue::slot(CondSlot);
+  uint32_t Exit = jumpIfNot(callGlobal("<=", {IRValue::slot(Counter), Stop}));
+  uint32_t Next = lowerLoopBody(N, IRValue::slot(Counter));
+  uint32_t Last = UINT32_MAX;
+  if (Next != UINT32_MAX) {
+    // `a:typemax(T)` ends at the stop instead of wrapping past it (Julia's
+    // UnitRange stops at `i == last`); the test at the head still ends
+    // float ranges such as 1.0:2.5.
+    Last = jumpIfNot(callGlobal("<", {IRValue::slot(Counter), Stop}));
+    IRValue One = callGlobal(
+        "oftype", {IRValue::slot(Counter), IRValue::constant(intConst(1))});
+    assign(Counter, callGlobal("+", {IRValue::slot(Counter), One}));
+    jumpTo(Head);
   }
-  uint32_t Exit = jumpIfNot(Cond);
+  finishLoop(Exit, Last);
+}
+
+void Lowerer::lowerStepFor(const Node *N) {
+  // The prelude's steprange is Julia's `a:s:b` (a StepRange for integers,
+  // a StepRangeLen for floats); the loop walks it through a state, as
+  // Julia's `iterate` does, so that it ends at the range's last element.
+  std::vector<IRValue> Parts{IRValue::global(Symbol::get("steprange"))};
+  for (const Node *K : N->Kids[0]->Kids)
+    Parts.push_back(lower(K, true));
+  Cur = N->Range;
+  IRValue R = call(std::move(Parts));
+  uint32_t State = newTemp();
+  assign(State, callGlobal("range_start", {R}));
+  uint32_t Head = label();
+  IRValue Done = callGlobal("range_done", {R, IRValue::slot(State)});
+  uint32_t Exit = jumpIfNot(callGlobal("!", {Done}));
+  IRValue Value = callGlobal("range_value", {R, IRValue::slot(State)});
+  if (lowerLoopBody(N, Value) != UINT32_MAX) {
+    assign(State, callGlobal("range_next", {R, IRValue::slot(State)}));
+    jumpTo(Head);
+  }
+  finishLoop(Exit, UINT32_MAX);
+}
+
+uint32_t Lowerer::lowerLoopBody(const Node *N, IRValue Value) {
   auto Outer = SlotOf;
   std::vector<uint32_t> Own = enterLoopScope(N->Kids[1], N);
   auto VarSlot = SlotOf.find(N->Name);
   if (VarSlot != SlotOf.end() && !SParamOf.count(N->Name))
-    assign(VarSlot->second, IRValue::slot(Counter));
+    assign(VarSlot->second, Value);
   else
     error(N->Range, "cannot use static parameter `" + N->Name.string() + "` as a loop variable");
   newIteration(N->Kids[1], Own);
@@ -690,28 +717,17 @@ void Lowerer::lowerFor(const Node *N) {
   lower(N->Kids[1], false);
   SlotOf = std::move(Outer);
   Cur = N->Range;
+  if (!Reachable && Loops.back().Continues.empty())
+    return UINT32_MAX;
+  uint32_t Next = label();
+  for (uint32_t C : Loops.back().Continues)
+    patch(C, Next);
+  return Next;
+}
+
+void Lowerer::finishLoop(uint32_t Exit, uint32_t Last) {
   Loop L = std::move(Loops.back());
   Loops.pop_back();
-  uint32_t Last = UINT32_MAX;
-  if (Reachable || !L.Continues.empty()) {
-    uint32_t Next = label();
-    for (uint32_t C : L.Continues)
-      patch(C, Next);
-    IRValue Inc;
-    if (HasStep) {
-      Inc = callGlobal("+", {IRValue::slot(Counter), Step});
-    } else {
-      // `a:typemax(T)` ends at the stop instead of wrapping past it (Julia's
-      // UnitRange stops at `i == last`); the test at the head still ends
-      // float ranges such as 1.0:2.5.
-      Last = jumpIfNot(callGlobal("<", {IRValue::slot(Counter), Stop}));
-      IRValue One = callGlobal("oftype", {IRValue::slot(Counter),
-                                          IRValue::constant(intConst(1))});
-      Inc = callGlobal("+", {IRValue::slot(Counter), One});
-    }
-    assign(Counter, Inc);
-    jumpTo(Head);
-  }
   uint32_t End = label();
   patch(Exit, End);
   if (Last != UINT32_MAX)

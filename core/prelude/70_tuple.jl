@@ -9,8 +9,3 @@
 @inline firstindex(t::Tuple) = 1
 @inline lastindex(t::Tuple) = length(t)
 
-# `for i in a:s:b` with a zero step: Julia's StepRange refuses it.
-@inline function check_range_step(s)
-    s == zero(s) && throw(ArgumentError())
-    return nothing
-end

@@ -318,26 +318,19 @@ TEST(Lowering, SteppedForLoop) {
   // The step is checked first: a zero step is Julia's ArgumentError.
   EXPECT_EQ(lowered("function f(n)\n  for i in n:-1:1\n    g(i)\n  end\nend"),
             R"(CodeInfo(
-1 ─  %1 = Main.promote(n, -1, 1)
-│    %2 = Core.getfield(%1, 1)
-│         @_3 = %2
-│    %4 = Core.getfield(%1, 2)
-│    %5 = Main.check_range_step(%4)
-└──  %6 = Core.getfield(%1, 3)
-2 ─  %7 = Main.:>(%4, 0)
-└──       goto #4 if not %7
-3 ─  %9 = Main.:(<=)(@_3, %6)
-│         @_4 = %9
-└──       goto #5
-4 ─ %12 = Main.:(>=)(@_3, %6)
-└──       @_4 = %12
-5 ─       goto #7 if not @_4
-6 ─       i = @_3
-│   %16 = Main.g(i)
-│   %17 = Main.:+(@_3, %4)
-│         @_3 = %17
+1 ─  %1 = Main.steprange(n, -1, 1)
+│    %2 = Main.range_start(%1)
+└──       @_3 = %2
+2 ─  %4 = Main.range_done(%1, @_3)
+│    %5 = Main.:!(%4)
+└──       goto #4 if not %5
+3 ─  %7 = Main.range_value(%1, @_3)
+│         i = %7
+│    %9 = Main.g(i)
+│   %10 = Main.range_next(%1, @_3)
+│         @_3 = %10
 └──       goto #2
-7 ─       return nothing
+4 ─       return nothing
 ))");
 }
 
