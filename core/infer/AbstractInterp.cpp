@@ -194,10 +194,15 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
     if (auto L = E.resolveGlobal(V.Name, F.Src->File))
       return *L;
     F.UndefinedNames.push_back(V.Name);
-    error(PC,
-          Diagnostic::error("undef-var",
-                            "`" + std::string(V.Name.str()) + "` not defined",
-                            locOfName(PC, V.Name.str())));
+    Diagnostic D = Diagnostic::error(
+        "undef-var", "`" + std::string(V.Name.str()) + "` not defined",
+        locOfName(PC, V.Name.str()));
+    // `r = 1:n` lowers, as in Julia, to a call of `:`, which the kernel
+    // language has only as a `for` loop's iterator.
+    if (V.Name.str() == ":")
+      D.Message = "a range (`a:b`, `a:s:b`) is not a value in the kernel "
+                  "language: only a `for` loop iterates one (`for i in a:b`)";
+    error(PC, std::move(D));
     return bottomLattice();
   }
   }

@@ -60,6 +60,8 @@ bool isUnicodeOperator(uint32_t CP) {
   case 0x2208: // ∈
   case 0x2261: // ≡
   case 0x00AC: // ¬
+  case 0x221A: // √
+  case 0x2262: // ≢
     return true;
   default:
     return false;
@@ -426,6 +428,12 @@ bool Lexer::unicodeOperator(uint32_t CP, unsigned Len) {
   case 0x2265: Name = ">="; break;
   case 0x2260: Name = "!="; break;
   case 0x2261: Name = "==="; break;
+  case 0x2262:
+    Name = "!==";
+    break;
+  case 0x221A:
+    Name = "√";
+    break;
   case 0x2208: Name = "in"; K = Tok::Keyword; break;
   default: return false;
   }

@@ -771,6 +771,14 @@ void Lowerer::assignTo(const Node *Target, IRValue V) {
   case NodeKind::TypeAssert:
     error(Target->Range, "typed local declarations (`x::T = v`) are not supported");
     break;
+  case NodeKind::Call:
+    // `g(y) = y + 1` in a body: a short-form definition, as the long form
+    // says.
+    error(Target->Range,
+          "a function cannot be defined inside another: kernels have no "
+          "closures; define it at the top level and pass it what it uses "
+          "as arguments");
+    break;
   default:
     error(Target->Range, "invalid assignment target");
     break;

@@ -556,6 +556,23 @@ Node *Parser::parseUnary() {
       advance();
       return parsePostfix(ident(Symbol::get(T.Text), T.range()));
     }
+    if (T.Text == "<:" || T.Text == ">:")
+      // `Box{<:Real}`: an anonymous type variable (Julia's UnionAll).
+      return error(T.range(),
+                   "`" + std::string(T.Text) +
+                       "` without a left side (`Box{<:Real}`) is not "
+                       "supported; name a static parameter: `f(x::Box{T}) "
+                       "where {T<:Real}`");
+    if (T.Text == "√") {
+      // Julia's prefix square root: `√x` is `sqrt(x)`, binding as `-x`.
+      uint32_t B = advance().Begin;
+      DepthGuard G(*this);
+      if (!G.Ok)
+        return errorNode(from(B));
+      Node *Operand = parseBinary(PrecPower);
+      return mk(NodeKind::Call, {B, Operand->Range.End},
+                {ident(Symbol::get("sqrt"), {B, B + 3}), Operand});
+    }
     if (T.Text == "-" || T.Text == "+" || T.Text == "!" || T.Text == "~") {
       uint32_t B = T.Begin;
       std::string_view Op = T.Text;
@@ -647,7 +664,9 @@ void Parser::parseList(Tok Close, const char *CloseText,
         continue;
       }
       if (!tok().is(Close)) {
-        if (tok().is(Tok::Eof))
+        if (tok().is(Tok::Semicolon))
+          error(tok().range(), "keyword arguments are not supported");
+        else if (tok().is(Tok::Eof))
           error(tok().range(), std::string("expected `") + CloseText +
                                    "` to close `" +
                                    std::string(1, "([{"[Close == Tok::RParen ? 0 : Close == Tok::RBracket ? 1 : 2]) +
@@ -746,6 +765,10 @@ Node *Parser::parseParen() {
       Result = error(tok().range(), "expected `)` to close `(` at " + where(B));
     } else if (tok().is(Tok::Semicolon)) {
       Result = error(tok().range(), "`;` inside parentheses is not supported");
+    } else if (File->lineCol(tok().Begin).Line != File->lineCol(B).Line) {
+      // The `(` was left open and the next line's code read as its inside.
+      Result = error(tok().range(), "expected `)` to close `(` at " + where(B) +
+                                        ", found " + describe(tok()));
     } else {
       Result = unexpected(tok());
     }
@@ -761,11 +784,25 @@ Node *Parser::parseMacro() {
   if (Name == "inline" || Name == "noinline")
     return error(M.range(), "`@" + std::string(Name) +
                                 "` must come before a function definition");
-  if (Name != "inbounds" && Name != "boundscheck")
-    return error(M.range(), "unknown macro `@" + std::string(Name) + "`");
   DepthGuard G(*this);
   if (!G.Ok)
     return errorNode(M.range());
+  if (Name == "simd") {
+    // Julia's `@simd` permits the compiler to reorder a loop's iterations
+    // (and reassociate its float sums); compiling the loop in order keeps
+    // that promise, so the loop is just the loop.
+    if (!tok().isKw("for"))
+      errorInPlace(tok().range(), "`@simd` must come before a `for` loop");
+    return parseAssign(false);
+  }
+  if (Name != "inbounds" && Name != "boundscheck") {
+    // Parse what it applies to, so that the rest of the file still reads
+    // as it is written (no errors at a later `end`).
+    errorInPlace(M.range(), "unknown macro `@" + std::string(Name) + "`");
+    if (!atStatementEnd())
+      parseAssign(false);
+    return errorNode(from(B));
+  }
   Node *Arg;
   if (tok().is(Tok::LParen) && !tok().SpaceBefore) {
     // `@inbounds(a[i])`

@@ -54,6 +54,7 @@ end
 
 @inline ==(x, y) = x === y
 @inline !=(x, y) = !(x == y)
+@inline !==(x, y) = !(x === y)
 @inline >(x, y) = y < x
 @inline >=(x, y) = y <= x
 @inline ÷(x, y) = div(x, y)

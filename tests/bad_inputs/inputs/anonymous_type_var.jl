@@ -1,0 +1,4 @@
+struct Box{T}
+    x::T
+end
+w(x::Box{<:Real}) = 1

@@ -1,0 +1,1 @@
+n(x::Int; y::Int = 2) = x + y

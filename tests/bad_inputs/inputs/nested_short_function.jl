@@ -1,0 +1,4 @@
+function h(x)
+    q(y) = y + 1
+    q(x)
+end

@@ -1,0 +1,4 @@
+function u(n::Int)
+    @fastmath x = n + 1
+    x
+end
