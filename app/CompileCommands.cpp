@@ -545,7 +545,8 @@ constexpr unsigned CacheProbes = 100000;
 
 static llvm::json::Object cacheJson(const CacheFigures &C) {
   llvm::json::Object Disk{
-      {"enabled", !C.DiskDir.empty()},
+      // A directory that cannot be used turns the disk cache off.
+      {"enabled", !C.DiskDir.empty() && C.DiskError.empty()},
       {"dir", C.DiskDir},
       {"hit", C.FromDisk},
       {"writes", static_cast<int64_t>(C.DiskWrites)},

@@ -29,7 +29,9 @@ std::string fileNameOf(const DiagLoc &L) {
 }
 
 llvm::json::Object locationJSON(const DiagLoc &L) {
-  llvm::json::Object O;
+  // Every key is always there (README): null where a diagnostic has no
+  // place, such as a bad option.
+  llvm::json::Object O{{"file", nullptr}, {"line", nullptr}, {"col", nullptr}};
   if (std::string F = fileNameOf(L); !F.empty())
     O["file"] = F;
   if (L.known()) {

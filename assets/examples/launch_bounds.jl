@@ -1,7 +1,8 @@
 # Launch bounds: telling the compiler the block size lets it budget registers.
 # Teaches: `.maxntid`, `.reqntid`, `.minnctapersm`, `.maxnreg` in PTX.
-# Look at: code_ptx with --maxthreads 256, --minthreads 128, --blocks-per-sm 4,
-# --maxregs 32; report (registers and spills as the budget shrinks).
+# Look at: code_ptx with --maxthreads 256, --minthreads 128, --maxthreads 256
+# --blocks-per-sm 4, --maxregs 32; report (registers and spills as the
+# budget shrinks).
 # job: stencil!(DeviceArray{Float32,1}, DeviceArray{Float32,1})
 # targets: ptx gcn native
 # run: stencil!(zeros(Float32, 256), ones(Float32, 256)) --threads 256

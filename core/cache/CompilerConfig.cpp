@@ -67,6 +67,14 @@ CompilerConfig::create(const CompilerConfigOptions &Opts) {
   if (!TgtOr)
     return TgtOr.takeError();
 
+  // .maxnreg and .minnctapersm exist only in PTX: another target would
+  // drop them without a word.
+  if ((Opts.MaxRegs || Opts.BlocksPerSM) && Opts.Target != "ptx")
+    return configError(std::string(Opts.MaxRegs
+                                       ? "--maxregs (.maxnreg)"
+                                       : "--blocks-per-sm (.minnctapersm)") +
+                       " is a PTX launch bound; the " + Opts.Target +
+                       " target has no such bound");
   std::shared_ptr<CompilerConfig> C(new CompilerConfig(Opts));
   C->Tgt = *TgtOr;
   C->Kernel = Opts.Kernel.value_or(C->Tgt->kernelByDefault());

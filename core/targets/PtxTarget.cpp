@@ -152,6 +152,13 @@ public:
               "kernel with both, and the required block size is already its "
               "maximum",
           {}));
+    if (C.blocksPerSM() && !C.minThreads() && !C.maxThreads())
+      return makeDiagError(Diagnostic::error(
+          "config",
+          "--blocks-per-sm " + std::to_string(C.blocksPerSM()) +
+              " (.minnctapersm) needs --maxthreads or --minthreads: ptxas "
+              "ignores it without .maxntid or .reqntid",
+          {}));
     return llvm::Error::success();
   }
 
