@@ -455,6 +455,10 @@ std::string formatRemark(const OptRemark &R, size_t Count) {
   }
   S += "remark: " + R.Message + " [" +
        Flags[static_cast<size_t>(R.Kind)] + "=" + R.Pass + "]";
+  // On the host the kernel is inlined into its launch wrappers too, each
+  // a copy LLVM optimises on its own: say which copy, or the lines repeat.
+  if (llvm::StringRef(R.Function).startswith("jfptr_"))
+    S += " in " + R.Function;
   if (Count > 1)
     S += " (x" + std::to_string(Count) + ")";
   if (Fr.size() > 1) {
