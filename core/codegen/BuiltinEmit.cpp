@@ -151,6 +151,14 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
       return nullptr;
     }
     return Arg(0);
+  case Builtin::SizeOf: {
+    // Inference made it a constant; this is the fallback for code it did
+    // not fold.
+    Type *T = ArgT(0);
+    std::optional<uint64_t> S =
+        T->isTypeType() ? T->param(0)->juliaSizeOf() : std::nullopt;
+    return B.getInt64(S.value_or(0));
+  }
   case Builtin::NFields: {
     Type *T = ArgT(0);
     size_t N = T->isTuple() ? T->params().size() : T->fieldTypes().size();

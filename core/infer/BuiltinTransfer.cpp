@@ -458,6 +458,17 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   }
   case Builtin::ApplyType:
     return applyType(A);
+  case Builtin::SizeOf: {
+    if (A.size() != 1)
+      return fail(arityError(B, 1, A.size()));
+    if (!A[0].T->isTypeType())
+      return fail("sizeof_type expects a type, got a " + A[0].T->str());
+    Type *T = A[0].T->param(0);
+    if (std::optional<uint64_t> S = T->juliaSizeOf())
+      return ok(LatticeType(C.int64(), constInt(C.int64(), int64_t(*S))));
+    return fail((T->isAbstract() ? "Abstract type " : "Type ") + T->str() +
+                " does not have a definite size.");
+  }
   case Builtin::NFields:
     if (A.size() != 1)
       return fail(arityError(B, 1, A.size()));

@@ -133,6 +133,7 @@ struct Printer {
     case Builtin::TupleNew: case Builtin::Egal: case Builtin::TypeOf:
     case Builtin::IsA: case Builtin::Throw: case Builtin::TypeAssert:
     case Builtin::ApplyType: case Builtin::NFields: case Builtin::BoundsCheck:
+    case Builtin::SizeOf:
       return "Core.";
     default:
       return "Base.";

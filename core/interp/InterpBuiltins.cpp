@@ -450,6 +450,15 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     if (Result.Const)
       return constantValue(*Result.Const);
     return fault("apply_type that inference did not fold");
+  case Builtin::SizeOf: {
+    if (auto F = Need(1))
+      return *F;
+    Type *T = typeArg(A[0]);
+    std::optional<uint64_t> S = T ? T->juliaSizeOf() : std::nullopt;
+    if (!S)
+      return fault("sizeof_type of a type without a definite size");
+    return Value::prim(TC.int64(), *S);
+  }
   case Builtin::NFields:
     if (auto F = Need(1))
       return *F;

@@ -24,6 +24,7 @@ constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::TypeAssert, "typeassert"},
     {Builtin::ApplyType, "apply_type"},
     {Builtin::NFields, "nfields"},
+    {Builtin::SizeOf, "sizeof_type"},
     {Builtin::AddInt, "add_int"},
     {Builtin::SubInt, "sub_int"},
     {Builtin::MulInt, "mul_int"},

@@ -75,4 +75,6 @@ sizeof(::Type{Int64}) = 8
 sizeof(::Type{UInt64}) = 8
 sizeof(::Type{Float64}) = 8
 sizeof(::Type{Ptr{T}}) where {T} = 8
+# A struct or tuple type: its fields as Julia lays them out (Core.sizeof).
+@inline sizeof(::Type{T}) where {T} = sizeof_type(T)
 @inline sizeof(x) = sizeof(typeof(x))

@@ -139,6 +139,28 @@ typemax(::Type{Float32}) = bitcast(Float32, 0x7f800000)
 typemin(::Type{Float64}) = bitcast(Float64, 0xfff0000000000000)
 typemax(::Type{Float64}) = bitcast(Float64, 0x7ff0000000000000)
 
+# The largest and smallest positive normal finite values.
+floatmax(::Type{Float16}) = bitcast(Float16, 0x7bff)
+floatmax(::Type{Float32}) = bitcast(Float32, 0x7f7fffff)
+floatmax(::Type{Float64}) = bitcast(Float64, 0x7fefffffffffffff)
+floatmin(::Type{Float16}) = bitcast(Float16, 0x0400)
+floatmin(::Type{Float32}) = bitcast(Float32, 0x00800000)
+floatmin(::Type{Float64}) = bitcast(Float64, 0x0010000000000000)
+@inline floatmax(x::T) where {T<:IEEEFloat} = floatmax(T)
+@inline floatmin(x::T) where {T<:IEEEFloat} = floatmin(T)
+
+# Julia's isequal: `==`, except that NaN is equal to NaN and -0.0 is not
+# equal to 0.0 (the equality of hashing and sorting).
+@inline isequal(x, y) = x == y
+@inline isequal(x::AbstractFloat, y::AbstractFloat) =
+    (isnan(x) & isnan(y)) | ((signbit(x) == signbit(y)) & (x == y))
+
+# The same bits as another type of the same size.
+@inline function reinterpret(::Type{T}, x) where {T}
+    sizeof(T) == sizeof(x) || throw(ArgumentError())
+    return bitcast(T, x)
+end
+
 # Infinity and Julia's NaN (the positive quiet NaN), per precision.
 const Inf64 = 1.0 / 0.0
 const NaN64 = 0.0 / 0.0

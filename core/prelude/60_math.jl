@@ -12,6 +12,12 @@
 @inline min(x::T, y::T) where {T<:Real} = ifelse(y < x, y, x)
 @inline max(x::T, y::T) where {T<:Real} = ifelse(y < x, x, y)
 @inline clamp(x::Real, lo::Real, hi::Real) = min(max(x, lo), hi)
+# Julia's `min(x, y, z...)`, for three and four arguments (no splatting).
+@inline min(x::Real, y::Real, z::Real) = min(min(x, y), z)
+@inline max(x::Real, y::Real, z::Real) = max(max(x, y), z)
+@inline min(x::Real, y::Real, z::Real, w::Real) = min(min(min(x, y), z), w)
+@inline max(x::Real, y::Real, z::Real, w::Real) = max(max(max(x, y), z), w)
+@inline abs2(x::Real) = x * x
 
 # -1, 0 or +1 in the type of x (NaN and ±0.0 return themselves).
 @inline sign(x::Real) = ifelse(x < zero(x), -one(x), ifelse(x > zero(x), one(x), x))

@@ -41,6 +41,8 @@ end
 # Array is one field load: the typed IR of a kernel shows that, not a loop.
 @inline length(a::DeviceArray{T,1}) where {T} = a.dims[1]
 @inline length(a::DeviceArray{T,2}) where {T} = a.dims[1] * a.dims[2]
+# CUDA.jl's: the elements' bytes (the struct itself is a pointer and dims).
+@inline sizeof(a::DeviceArray{T}) where {T} = length(a) * sizeof(T)
 @inline function length(a::DeviceArray{T,N}) where {T,N}
     n = 1
     d = 1

@@ -72,6 +72,40 @@ bool Type::isSingleton() const {
 }
 unsigned Type::bitWidth() const { return isPrimitive() ? Name->BitWidth : 0; }
 
+namespace {
+struct Layout {
+  uint64_t Size = 0, Align = 1;
+};
+std::optional<Layout> layoutOf(const Type &T) {
+  if (!T.isConcrete())
+    return std::nullopt;
+  if (T.isPrimitive()) {
+    uint64_t Bytes = (T.bitWidth() + 7) / 8;
+    return Layout{Bytes, std::max<uint64_t>(Bytes, 1)};
+  }
+  if (T.isSingleton())
+    return Layout{0, 1};
+  if (!T.isStruct() && !T.isTuple())
+    return std::nullopt;
+  Layout L;
+  for (Type *F : T.isTuple() ? T.params() : T.fieldTypes()) {
+    std::optional<Layout> FL = layoutOf(*F);
+    if (!FL)
+      return std::nullopt;
+    L.Size = (L.Size + FL->Align - 1) / FL->Align * FL->Align + FL->Size;
+    L.Align = std::max(L.Align, FL->Align);
+  }
+  L.Size = (L.Size + L.Align - 1) / L.Align * L.Align;
+  return L;
+}
+} // namespace
+
+std::optional<uint64_t> Type::juliaSizeOf() const {
+  if (std::optional<Layout> L = layoutOf(*this))
+    return L->Size;
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//

@@ -25,6 +25,7 @@
 #include "support/Symbol.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -137,6 +138,10 @@ public:
   /// Zero-size singleton (Nothing, typeof(f), Type{T}, fieldless structs).
   bool isSingleton() const;
   unsigned bitWidth() const;
+  /// Julia's sizeof: the bytes of a concrete primitive, struct or tuple,
+  /// its fields laid out as Julia does (each at a multiple of its own
+  /// alignment, the whole padded to the largest); none for other types.
+  std::optional<uint64_t> juliaSizeOf() const;
 
   /// Julia's printing: `Int64`, `DeviceArray{Float32, 1}`,
   /// `Union{Float32, Int64}`, `typeof(square)`, `Type{Float32}`.
