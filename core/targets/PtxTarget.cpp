@@ -602,8 +602,8 @@ void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
     if (L.contains("Used ") && L.contains(" registers")) {
       SawUsed = true;
       Out.Registers = numberBefore(L, " registers");
-      if (auto S = numberBefore(L, " bytes smem"))
-        Out.SharedBytes = S;
+      // ptxas leaves out `0 bytes smem` (and lmem) when there is none.
+      Out.SharedBytes = numberBefore(L, " bytes smem").value_or(0);
       Out.LocalBytes = numberBefore(L, " bytes lmem").value_or(0);
       // `380 bytes cmem[0], 8 bytes cmem[2]`: all constant banks.
       llvm::StringRef Rest = L;

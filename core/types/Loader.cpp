@@ -1105,7 +1105,23 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
     return typeError(SF, E->Kids[0]->Range,
                      "undefined function `" + Name.string() + "`", "undefined");
   for (size_t I = 1; I < E->Kids.size(); ++I) {
-    auto T = evalTypeExpr(Env, *E->Kids[I], SF);
+    // `f(::Float32)`, as Prism and Julia print a signature.
+    const ast::Node *Arg = E->Kids[I];
+    if (Arg->Kind == ast::NodeKind::TypeAssert && Arg->Kids.size() == 1)
+      Arg = Arg->Kids[0];
+    // `map!(square, ...)`: a function where its type belongs.
+    if (Arg->Kind == ast::NodeKind::Ident && !Env.lookupType(Arg->Name) &&
+        !Env.lookupConst(Arg->Name) && Env.lookupFunction(Arg->Name)) {
+      Errs.push_back(
+          Diagnostic::error("type",
+                            "`" + Arg->Name.string() +
+                                "` is a function, not a type: a signature "
+                                "names its type, `typeof(" +
+                                Arg->Name.string() + ")`",
+                            DiagLoc::fromRange(SF, Arg->Range)));
+      continue;
+    }
+    auto T = evalTypeExpr(Env, *Arg, SF);
     if (!T) {
       auto Ds = takeDiagnostics(T.takeError());
       Errs.insert(Errs.end(), Ds.begin(), Ds.end());
@@ -1120,7 +1136,7 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
               "` is a value, not a type: a signature lists argument types (`" +
               ((*T)->isIntValue() ? "Int64" : "Symbol") + "`, not `" +
               (*T)->str() + "`)",
-          DiagLoc::fromRange(SF, E->Kids[I]->Range)));
+          DiagLoc::fromRange(SF, Arg->Range)));
       continue;
     }
     Out.ArgTypes.push_back(*T);
