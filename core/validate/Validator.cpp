@@ -81,10 +81,28 @@ public:
         check(*CI);
     if (Config.kernel() && !R.Roots.empty())
       checkKernel(*R.Roots[0]);
+    dropUnplacedPreludeErrors();
     return coalesceRestrictions(std::move(Out));
   }
 
 private:
+  /// A prelude method that no user code calls statically (inference
+  /// looked at it for a dynamic call, which is reported at the user's
+  /// line) has no user call to place its errors at: they would be
+  /// reported at prelude lines. When the user's code has errors, those
+  /// say what is wrong, and these are left out.
+  void dropUnplacedPreludeErrors() {
+    auto Unplaced = [](const Diagnostic &D) {
+      return isPreludePath(D.Loc.FileName) &&
+             llvm::all_of(D.Backtrace, [](const BacktraceFrame &F) {
+               return isPreludePath(F.Loc.FileName);
+             });
+    };
+    if (llvm::all_of(Out, Unplaced))
+      return;
+    llvm::erase_if(Out, Unplaced);
+  }
+
   void report(const CodeInstance &CI, DiagLoc Loc, std::string Kind,
               std::string Message, std::vector<DiagNote> Notes = {}) {
     Diagnostic D = Diagnostic::error(std::move(Kind), std::move(Message), Loc);
