@@ -243,17 +243,18 @@ public:
     for (const Diagnostic &D : PF->Diags)
       if (D.Sev == Severity::Error)
         Errors.Diags.push_back(D);
-    // Types first so that signatures may mention types defined further down
-    // the file; then constants, then methods.
+    // Types and constants first, in the file's order as Julia defines them
+    // (a field may be `NTuple{N,Int}` of a `const N` above it), so that
+    // signatures may mention types defined further down the file; then
+    // methods.
     for (const ast::TopLevel &D : PF->Defs) {
       if (auto *const *A = std::get_if<ast::AbstractDef *>(&D))
         Errors.take(loadAbstract(**A));
       else if (auto *const *S = std::get_if<ast::StructDef *>(&D))
         Errors.take(loadStruct(**S));
-    }
-    for (const ast::TopLevel &D : PF->Defs)
-      if (auto *const *C = std::get_if<ast::ConstDef *>(&D))
+      else if (auto *const *C = std::get_if<ast::ConstDef *>(&D))
         Errors.take(loadConst(**C));
+    }
     for (const ast::TopLevel &D : PF->Defs)
       if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&D))
         Errors.take(loadFunction(**Fn));
