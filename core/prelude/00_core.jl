@@ -43,10 +43,14 @@ struct DivideError <: Exception end
 # whose message, "step cannot be zero", the device's report adds.
 struct ArgumentError <: Exception end
 
-# An argument `val` outside a function's domain (`sqrt(-1.0)`, `2^-1`).
-struct DomainError{T} <: Exception
+# An argument `val` outside a function's domain (`sqrt(-1.0)`, `2^n` with
+# n < 0). `M` names Julia's message for it (:sqrt, :log, :log2, :log10,
+# :exp for a float power, :powbysq for an integer one), so the message
+# costs nothing at run time; a kernel's own `DomainError(x)` has :none.
+struct DomainError{T, M} <: Exception
     val::T
 end
+DomainError(x::T) where {T} = DomainError{T, :none}(x)
 
 # Generic fallbacks, as in Julia's Base.
 @inline identity(x) = x

@@ -28,7 +28,7 @@
 
 @inline function ^(x::Bool, p::Integer)
     if p < 0 && !x
-        throw(DomainError(p))
+        throw(DomainError{typeof(p), :powbysq}(p))
     end
     return x | iszero(p)
 end

@@ -130,7 +130,7 @@ end
         elseif x == -one(T)
             return iseven(p) ? one(T) : x
         end
-        throw(DomainError(p))
+        throw(DomainError{typeof(p), :powbysq}(p))
     end
     result = one(T)
     while p > zero(p)

@@ -33,7 +33,7 @@ end
 # Float ^ Float: a negative base needs an integral exponent.
 @inline function ^(x::T, y::T) where {T<:IEEEFloat}
     if x < zero(T) && !isinteger(y)
-        throw(DomainError(x))
+        throw(DomainError{T, :exp}(x))
     end
     return pow_float(x, y)
 end
@@ -73,19 +73,19 @@ end
 
 # Square root and logarithm of a negative number throw, as in Julia.
 @inline function sqrt(x::T) where {T<:IEEEFloat}
-    x < zero(T) && throw(DomainError(x))
+    x < zero(T) && throw(DomainError{T, :sqrt}(x))
     return sqrt_llvm(x)
 end
 @inline function log(x::T) where {T<:IEEEFloat}
-    x < zero(T) && throw(DomainError(x))
+    x < zero(T) && throw(DomainError{T, :log}(x))
     return log_float(x)
 end
 @inline function log2(x::T) where {T<:IEEEFloat}
-    x < zero(T) && throw(DomainError(x))
+    x < zero(T) && throw(DomainError{T, :log2}(x))
     return log2_float(x)
 end
 @inline function log10(x::T) where {T<:IEEEFloat}
-    x < zero(T) && throw(DomainError(x))
+    x < zero(T) && throw(DomainError{T, :log10}(x))
     return log10_float(x)
 end
 @inline exp(x::T) where {T<:IEEEFloat} = exp_float(x)

@@ -103,6 +103,45 @@ std::optional<ShowErrorTemplate> inexactError(Type *Exc) {
   return std::move(B.Out);
 }
 
+/// Julia's `DomainError with -1.0:` and the message Base gives it; the
+/// prelude's `DomainError{T, M}` names the message in M.
+std::optional<ShowErrorTemplate> domainError(Type *Exc) {
+  std::span<Type *const> P = Exc->params();
+  std::span<Type *const> F = Exc->fieldTypes();
+  if (P.size() != 2 || F.size() != 1 || !isScalar(F[0]))
+    return std::nullopt;
+  std::string M = P[1]->str();
+  Builder B;
+  if (M == ":none") {
+    B.Out.Text = "DomainError(";
+    B.scalar({0}, F[0]);
+    B.Out.Text += ")";
+    return std::move(B.Out);
+  }
+  B.Out.Text = "DomainError with ";
+  B.scalar({0}, F[0]);
+  B.Out.Text += ":\n";
+  if (M == ":sqrt" || M == ":log" || M == ":log2" || M == ":log10") {
+    std::string Fn = M.substr(1);
+    B.Out.Text += Fn +
+                  " was called with a negative real argument but will only "
+                  "return a complex result if called with a complex "
+                  "argument. Try " +
+                  Fn + "(Complex(x)).";
+  } else if (M == ":exp") {
+    B.Out.Text += "Exponentiation yielding a complex result requires a "
+                  "complex argument.\nReplace x^y with (x+0im)^y, "
+                  "Complex(x)^y, or similar.";
+  } else if (M == ":powbysq") {
+    B.Out.Text += "Cannot raise an integer x to a negative power ";
+    B.scalar({0}, F[0]);
+    B.Out.Text += ".";
+  } else {
+    return std::nullopt;
+  }
+  return std::move(B.Out);
+}
+
 } // namespace
 
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
@@ -113,6 +152,8 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
     T = boundsError(Exc);
   } else if (hasName(Exc, "InexactError")) {
     T = inexactError(Exc);
+  } else if (hasName(Exc, "DomainError")) {
+    T = domainError(Exc);
   } else if (!Exc->fieldTypes().empty()) {
     // Julia's `show` of the value: `InexactError(3.5f0)`.
     Builder B;

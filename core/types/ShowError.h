@@ -9,8 +9,9 @@
 ///       DeviceArray{Float32, 1} at index [%{Int64}]        (one line)
 ///   InexactError{:trunc, Int8, Int64}
 ///     InexactError: trunc(Int8, %{Int64})
-///   DomainError{Float64}
-///     DomainError(%{Float64})
+///   DomainError{Float64, :sqrt}
+///     DomainError with %{Float64}:
+///     sqrt was called with a negative real argument but ...
 ///
 /// Each `%{T}` stands for the next scalar, of primitive type T.
 #pragma once
