@@ -157,17 +157,20 @@ std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
   return Module.slice(Start, End).str() + "\n";
 }
 
-/// One function's text without metadata attachments (`, !dbg !14`,
-/// `, !range !18`, ` !dbg !10` on its `define`), as Julia's `code_llvm`
-/// prints it unless `raw`: the nodes they name are not printed with a
-/// single function, and the `; file:line` comments say where each line
-/// came from.
-std::string withoutMetadata(llvm::StringRef Function) {
+/// IR text without metadata attachments (`, !dbg !14`, `, !range !18`,
+/// ` !dbg !10` on a `define`) and, in a whole module, without the
+/// debug-info nodes (`!14 = !DILocation(...)`, `!llvm.dbg.cu`), as Julia's
+/// `code_llvm` prints it unless `raw`: the `; file:line` comments say where
+/// each line came from.
+std::string withoutMetadata(llvm::StringRef Text) {
   static const llvm::Regex Attachment(",? ![A-Za-z_.][A-Za-z0-9_.]* ![0-9]+");
+  static const llvm::Regex DebugNode("^![0-9]+ = (distinct )?!DI");
   std::string Out;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
-  Function.split(Lines, '\n');
+  Text.split(Lines, '\n');
   for (size_t I = 0; I < Lines.size(); ++I) {
+    if (DebugNode.match(Lines[I]) || Lines[I].startswith("!llvm.dbg.cu"))
+      continue;
     std::string L = Lines[I].str();
     if (!llvm::StringRef(L).ltrim().startswith(";"))
       while (Attachment.match(L))
@@ -237,24 +240,6 @@ std::string entryAsm(llvm::StringRef Asm, llvm::StringRef Entry) {
   return Out;
 }
 
-/// A module's text without its debug-info nodes (`!14 = !DILocation(...)`,
-/// `!llvm.dbg.cu`), once nothing refers to them: `--dump-module` without
-/// `--raw` (the `; file:line` comments say the same, as in Julia).
-std::string withoutDebugInfo(llvm::StringRef Module) {
-  static const llvm::Regex DebugNode("^![0-9]+ = (distinct )?!DI");
-  std::string Out;
-  llvm::SmallVector<llvm::StringRef, 256> Lines;
-  Module.split(Lines, '\n');
-  for (size_t I = 0; I < Lines.size(); ++I) {
-    if (DebugNode.match(Lines[I]) || Lines[I].startswith("!llvm.dbg.cu"))
-      continue;
-    Out += Lines[I].str();
-    if (I + 1 < Lines.size())
-      Out += '\n';
-  }
-  return Out;
-}
-
 /// The stage's text of the entry function (or the whole module), its
 /// instructions under `; file:line` comments unless `--debuginfo=none`.
 std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
@@ -264,7 +249,7 @@ std::string entryText(const CompileResult &R, Stage S, bool WholeModule,
   if (Raw)
     return Text;
   if (WholeModule || R.EntrySymbol.empty())
-    return withoutDebugInfo(withoutMetadata(Text));
+    return withoutMetadata(Text);
   return withoutMetadata(extractFunction(Text, R.EntrySymbol));
 }
 

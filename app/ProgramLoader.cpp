@@ -136,7 +136,7 @@ std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
   if (!S) {
     // A SIG that cannot be read, or that names no function or type, is a
     // mistake in the request, not in the program (as a CALL's is).
-    reportError(S.takeError());
+    printDiagnostics(takeDiagnostics(S.takeError()));
     ExitCode = ExitUsage;
     return std::nullopt;
   }

@@ -400,8 +400,8 @@ int main(int argc, char **argv) {
     // A script reading --json gets an object on failure too.
     if (O.Json && RC != ExitOk && llvm::outs().tell() == OutBefore)
       printJsonFailure(RC);
-    // A full disk or a closed pipe: say so, instead of LLVM's fatal error
-    // from outs()'s destructor.
+    // A full disk: say so, instead of LLVM's fatal error from outs()'s
+    // destructor.
     llvm::outs().flush();
     if (llvm::outs().has_error()) {
       llvm::errs() << "prism: error: cannot write the output: "

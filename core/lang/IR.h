@@ -121,115 +121,54 @@ std::string printLowered(const CodeInfo &CI);
 /// to `GenericFunction`s of kind Builtin; inference types them and codegen
 /// emits them directly. Prelude code is written over these, as Julia's Base
 /// sits on Core.Intrinsics.
+// Rows of related builtins read better than one a line:
+// clang-format off
 enum class Builtin : uint16_t {
   None,
   // Core
-  GetField, ///< getfield(x, :f) / getfield(x, i::Int) (tuples and structs)
-  TupleNew, ///< tuple(a, b, ...)
-  New,      ///< new(T, fields...) — struct construction (T a Type constant)
-  Egal,     ///< ===(a, b)
-  TypeOf,   ///< typeof(x)
-  IsA,      ///< isa(x, T)
-  Throw,    ///< throw(err) — err a struct value like BoundsError(...)
-  BoundsCheck, ///< boundscheck() — false inside an @inbounds caller
-  TypeAssert,  ///< typeassert(x, T) — `x::T` in an expression
-  ApplyType, ///< apply_type(S, P...) — `S{P...}` as a value (constant-folded)
-  NFields,   ///< nfields(x)
-  SizeOf,    ///< sizeof_type(T) — Julia's Core.sizeof of a concrete type
+  GetField,     ///< getfield(x, :f) / getfield(x, i::Int) (tuples and structs)
+  TupleNew,     ///< tuple(a, b, ...)
+  New,          ///< new(T, fields...) — struct construction (T a Type constant)
+  Egal,         ///< ===(a, b)
+  TypeOf,       ///< typeof(x)
+  IsA,          ///< isa(x, T)
+  Throw,        ///< throw(err) — err a struct value like BoundsError(...)
+  BoundsCheck,  ///< boundscheck() — false inside an @inbounds caller
+  TypeAssert,   ///< typeassert(x, T) — `x::T` in an expression
+  ApplyType,    ///< apply_type(S, P...) — `S{P...}` as a value (constant-folded)
+  NFields,      ///< nfields(x)
+  SizeOf,       ///< sizeof_type(T) — Julia's Core.sizeof of a concrete type
   // Integer arithmetic (operands of one type)
-  AddInt,
-  SubInt,
-  MulInt,
-  NegInt,
-  SDivInt,
-  UDivInt,
-  SRemInt,
-  URemInt,
-  AndInt,
-  OrInt,
-  XorInt,
-  NotInt,
-  ShlInt,
-  LShrInt,
-  AShrInt,
-  EqInt,
-  NeInt,
-  SltInt,
-  SleInt,
-  UltInt,
-  UleInt,
-  CtpopInt,
-  CtlzInt,
-  CttzInt,
+  AddInt, SubInt, MulInt, NegInt, SDivInt, UDivInt, SRemInt, URemInt,
+  AndInt, OrInt, XorInt, NotInt, ShlInt, LShrInt, AShrInt,
+  EqInt, NeInt, SltInt, SleInt, UltInt, UleInt,
+  CtpopInt, CtlzInt, CttzInt,
   // Float arithmetic
-  AddFloat,
-  SubFloat,
-  MulFloat,
-  DivFloat,
-  RemFloat,
-  NegFloat,
-  FmaFloat,
-  MuladdFloat,
-  EqFloat,
-  NeFloat,
-  LtFloat,
-  LeFloat,
-  SqrtLlvm,
-  AbsFloat,
-  CopysignFloat,
-  FloorLlvm,
-  CeilLlvm,
-  TruncLlvm,
-  RintLlvm,
-  ExpFloat,
-  LogFloat,
-  SinFloat,
-  CosFloat,
-  PowFloat,
-  Exp2Float,
-  Log2Float,
-  Log10Float,
-  TanFloat,
-  AtanFloat,
-  Atan2Float,
+  AddFloat, SubFloat, MulFloat, DivFloat, RemFloat, NegFloat,
+  FmaFloat, MuladdFloat, EqFloat, NeFloat, LtFloat, LeFloat,
+  SqrtLlvm, AbsFloat, CopysignFloat, FloorLlvm, CeilLlvm, TruncLlvm, RintLlvm,
+  ExpFloat, LogFloat, SinFloat, CosFloat, PowFloat,
+  Exp2Float, Log2Float, Log10Float, TanFloat, AtanFloat, Atan2Float,
   // Conversions: first argument is the target type (a Type constant)
-  SextInt,
-  ZextInt,
-  TruncInt,
-  FptoSi,
-  FptoUi,
-  SitoFp,
-  UitoFp,
-  Fptrunc,
-  Fpext,
+  SextInt, ZextInt, TruncInt, FptoSi, FptoUi, SitoFp, UitoFp, Fptrunc, Fpext,
   Bitcast,
   // Pointers
-  PointerRef, ///< pointerref(p::Ptr{T}, i::Int) — 1-based element index
-  PointerSet, ///< pointerset(p::Ptr{T}, v::T, i::Int)
-  PointerAdd, ///< pointeradd(p::Ptr{T}, bytes::Int)
-  AtomicAdd,  ///< atomic_add(p::Ptr{T}, v::T) → old value
+  PointerRef,   ///< pointerref(p::Ptr{T}, i::Int) — 1-based element index
+  PointerSet,   ///< pointerset(p::Ptr{T}, v::T, i::Int)
+  PointerAdd,   ///< pointeradd(p::Ptr{T}, bytes::Int)
+  AtomicAdd,    ///< atomic_add(p::Ptr{T}, v::T) → old value
   // Device API (0-based raw indices as Int32; absent on BPF)
-  ThreadIdxX,
-  ThreadIdxY,
-  ThreadIdxZ,
-  BlockIdxX,
-  BlockIdxY,
-  BlockIdxZ,
-  BlockDimX,
-  BlockDimY,
-  BlockDimZ,
-  GridDimX,
-  GridDimY,
-  GridDimZ,
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
+  BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ,
+  GridDimX, GridDimY, GridDimZ,
   SyncThreads,
-  SharedArray, ///< shared_array(T, n) — compile-time n; returns Ptr{T} to
-               ///< shared memory
+  SharedArray,  ///< shared_array(T, n) — compile-time n; returns Ptr{T} to shared memory
   // BPF packet loads (the packet is the program's context)
-  BpfLoadByte,
-  BpfLoadHalf,
-  BpfLoadWord,
+  BpfLoadByte, BpfLoadHalf, BpfLoadWord,
   NumBuiltins
 };
+// clang-format on
 
 /// The name used in kernel-language source (`add_int`, `getfield`, ...).
 const char *builtinName(Builtin B);

@@ -776,8 +776,11 @@ void Lowerer::assignTo(const Node *Target, IRValue V) {
     // says.
     error(Target->Range,
           "a function cannot be defined inside another: kernels have no "
-          "closures; define it at the top level and pass it what it uses "
-          "as arguments");
+          "closures; define " +
+              (Target->Kids.empty() || Target->Kids[0]->Kind != NodeKind::Ident
+                   ? std::string()
+                   : "`" + Target->Kids[0]->Name.string() + "` ") +
+              "at the top level and pass it what it uses as arguments");
     break;
   default:
     error(Target->Range, "invalid assignment target");

@@ -2,6 +2,8 @@
 
 #include "types/Method.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cstring>
@@ -92,10 +94,10 @@ std::optional<Layout> layoutOf(const Type &T) {
     std::optional<Layout> FL = layoutOf(*F);
     if (!FL)
       return std::nullopt;
-    L.Size = (L.Size + FL->Align - 1) / FL->Align * FL->Align + FL->Size;
+    L.Size = llvm::alignTo(L.Size, FL->Align) + FL->Size;
     L.Align = std::max(L.Align, FL->Align);
   }
-  L.Size = (L.Size + L.Align - 1) / L.Align * L.Align;
+  L.Size = llvm::alignTo(L.Size, L.Align);
   return L;
 }
 } // namespace
