@@ -65,6 +65,16 @@ void printJsonFailure(int ExitCode) {
       Notes.push_back(std::move(NO));
     }
     O["notes"] = std::move(Notes);
+    if (!D.Backtrace.empty()) {
+      llvm::json::Array Frames;
+      for (const BacktraceFrame &F : D.Backtrace) {
+        llvm::json::Object FO = locationJSON(F.Loc);
+        FO["function"] = F.Function;
+        FO["inlined"] = F.Inlined;
+        Frames.push_back(std::move(FO));
+      }
+      O["stacktrace"] = std::move(Frames);
+    }
     Diags.push_back(std::move(O));
   }
   llvm::json::Object J{{"ok", false},

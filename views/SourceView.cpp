@@ -339,10 +339,11 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
       for (const DiagNote &N : D.Notes)
         ImGui::BulletText("note: %s", N.Message.c_str());
       if (!D.Backtrace.empty())
-        ImGui::TextDisabled("inlining backtrace:");
+        ImGui::TextDisabled("stacktrace:");
       for (size_t K = 0; K < D.Backtrace.size(); ++K)
-        ImGui::Text("[%zu] %s at %s", K + 1, D.Backtrace[K].Function.c_str(),
-                    D.Backtrace[K].Loc.str().c_str());
+        ImGui::Text("[%zu] %s at %s%s", K + 1, D.Backtrace[K].Function.c_str(),
+                    D.Backtrace[K].Loc.str().c_str(),
+                    D.Backtrace[K].Inlined ? " [inlined]" : "");
       ImGui::EndTooltip();
     }
     if (Clicked && D.Loc.known())

@@ -1,6 +1,7 @@
 #include "devices/Device.h"
 
 #include "codegen/Runtime.h"
+#include "prelude/Embedded.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -65,6 +66,14 @@ std::string formatShowError(llvm::StringRef Template,
   return Out;
 }
 
+std::string userFunction(llvm::ArrayRef<BacktraceFrame> Stack,
+                         llvm::StringRef Entry) {
+  for (const BacktraceFrame &F : Stack)
+    if (!isPreludePath(F.Loc.FileName))
+      return F.Function;
+  return Entry.str();
+}
+
 Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                             llvm::StringRef Entry) {
   std::string Msg = E.TypeName;
@@ -78,8 +87,9 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
            std::to_string(E.Line);
   if (E.HasThread && (Grid.count() > 1 || Block.count() > 1))
     Msg += " (thread " + dim3Text(E.Thread) + " of block " + dim3Text(E.Block) + ")";
-  Msg += " in `" + Entry.str() + "`";
+  Msg += " in `" + userFunction(E.Stack, Entry) + "`";
   Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
+  D.Backtrace = E.Stack;
   if (!E.File.empty() && E.Line > 0) {
     D.Loc.FileName = E.File;
     D.Loc.Line = uint32_t(E.Line);

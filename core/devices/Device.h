@@ -166,6 +166,14 @@ struct ThrownException {
   uint32_t Block[3] = {0, 0, 0}; ///< 0-based index of the throwing block
   uint32_t Thread[3] = {0, 0, 0}; ///< and thread
   bool HasThread = true; ///< whether Block and Thread are known
+  /// The host: an address inside the current instruction of each compiled
+  /// frame, innermost first (the throw's call, then each caller's call),
+  /// which the device maps to Stack.
+  std::vector<uint64_t> CodeAddresses;
+  /// The calls that led to the throw, innermost first and prelude frames
+  /// included, as Julia's stacktrace lists them; empty where the device
+  /// cannot tell (cuda, bpf).
+  std::vector<BacktraceFrame> Stack;
   /// Set when this is no exception but a fault in compiled code (the host
   /// device: an invalid memory access, such as an index out of range under
   /// `@inbounds`). TypeName then reads "invalid memory access".
@@ -187,10 +195,17 @@ std::string formatShowError(llvm::StringRef Template,
 /// A 0-based thread or block index as Julia's 1-based `(x, y, z)`.
 std::string dim3Text(const uint32_t D[3]);
 
+/// The function a throw's line is in: of Stack (innermost first), the
+/// first frame outside the prelude; Entry when there is none.
+std::string userFunction(llvm::ArrayRef<BacktraceFrame> Stack,
+                         llvm::StringRef Entry);
+
 /// The launch diagnostic for a thrown exception, the same on every device:
 /// `BoundsError at map.jl:15 (thread (3, 1, 1) of block (1, 1, 1)) in
 /// `julia_map_``, placed at the throw's line, with the exception kind as a
-/// note. The thread is named when the launch had more than one.
+/// note. The thread is named when the launch had more than one. With a
+/// Stack, the function named is the innermost one outside the prelude (the
+/// one the line is in) rather than Entry, and the stack is the backtrace.
 Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                             llvm::StringRef Entry);
 

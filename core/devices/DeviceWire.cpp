@@ -106,6 +106,7 @@ void WireWriter::diagnostic(const Diagnostic &D) {
   for (const BacktraceFrame &F : D.Backtrace) {
     str(F.Function);
     loc(F.Loc);
+    u8(F.Inlined);
   }
 }
 
@@ -305,10 +306,11 @@ Diagnostic WireReader::diagnostic() {
     N.Message = str();
     N.Loc = loc();
   }
-  D.Backtrace.resize(count(8 + 24));
+  D.Backtrace.resize(count(8 + 24 + 1));
   for (BacktraceFrame &F : D.Backtrace) {
     F.Function = str();
     F.Loc = loc();
+    F.Inlined = u8() != 0;
   }
   return D;
 }

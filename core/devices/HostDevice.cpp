@@ -193,12 +193,40 @@ public:
   bool UsesBarriers = false;
   HostValue ReturnShape;
   ValueLayout ReturnLayout;
-  /// The object as loaded and where its launch wrapper landed: a fault's
-  /// address maps back to a source line through them.
-  std::vector<uint8_t> Object;
-  std::string WrapperSymbol;
-  uint64_t WrapperAddress = 0;
+  /// The object's line tables, placed where the JIT loaded it: a throw's
+  /// or fault's addresses map back to source lines through them.
+  std::unique_ptr<ObjectSourceLines> Lines;
+  /// The launch wrappers' names (`jfptr_NAME`, `jfptr_block_NAME`): the
+  /// outermost compiled frames, which are not the user's.
+  std::string WrapperSymbol, BlockWrapperSymbol;
 };
+
+/// A throw's or fault's compiled frames as source frames, innermost first;
+/// the launch wrappers' frames are left out.
+std::vector<BacktraceFrame> sourceStack(const HostKernel &K,
+                                        llvm::ArrayRef<uint64_t> Addresses) {
+  std::vector<BacktraceFrame> Stack;
+  if (!K.Lines)
+    return Stack;
+  for (uint64_t A : Addresses)
+    for (ObjectSourceLine &F : K.Lines->frames(A)) {
+      if (F.Function == K.WrapperSymbol || F.Function == K.BlockWrapperSymbol) {
+        // What was inlined into a wrapper is, to the user, the outermost
+        // call.
+        if (!Stack.empty())
+          Stack.back().Inlined = false;
+        continue;
+      }
+      BacktraceFrame B;
+      B.Function = std::move(F.Function);
+      B.Loc.FileName = std::move(F.File);
+      B.Loc.Line = F.Line;
+      B.Loc.Col = F.Col;
+      B.Inlined = F.Inlined;
+      Stack.push_back(std::move(B));
+    }
+  return Stack;
+}
 
 class HostDevice final : public Device {
 public:
@@ -352,9 +380,9 @@ HostDevice::load(const DeviceArtefact &A, std::string &Log) {
     K->BlockFn = Block->toPtr<host::LaunchWrapperFn>();
   else
     llvm::consumeError(Block.takeError());
-  K->Object.assign(A.Object.begin(), A.Object.end());
+  K->Lines = ObjectSourceLines::create(A.Object, Wrapper, Addr->getValue());
   K->WrapperSymbol = Wrapper;
-  K->WrapperAddress = Addr->getValue();
+  K->BlockWrapperSymbol = nativeBlockLaunchSymbol(A.Entry);
   K->SharedBytes = A.SharedBytes;
   K->UsesBarriers = *Barrier;
   K->ReturnShape = A.ReturnShape;
@@ -422,6 +450,10 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   L.RetBytes = Ret.size() * sizeof(Slot);
   L.SharedBytes = K.SharedBytes;
   L.UsesBarriers = K.UsesBarriers;
+  if (K.Lines) {
+    L.CodeBegin = uintptr_t(K.Lines->textBegin());
+    L.CodeEnd = uintptr_t(K.Lines->textEnd());
+  }
 
   auto T0 = std::chrono::steady_clock::now();
   host::LaunchStats Stats;
@@ -436,14 +468,15 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   }
 
   if (Thrown) {
-    if (Thrown->Fault && Thrown->Fault->PC) {
-      if (std::optional<ObjectSourceLine> Src = sourceLineOfAddress(
-              K.Object, K.WrapperSymbol, K.WrapperAddress, Thrown->Fault->PC)) {
+    if (Thrown->Fault && Thrown->Fault->PC && K.Lines) {
+      if (std::optional<ObjectSourceLine> Src =
+              K.Lines->userLine(Thrown->Fault->PC)) {
         Thrown->File = Src->File;
         Thrown->Line = int32_t(Src->Line);
         Thrown->Col = Src->Col;
       }
     }
+    Thrown->Stack = sourceStack(K, Thrown->CodeAddresses);
     return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
   }
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));

@@ -155,6 +155,12 @@ struct Worker {
   uint64_t DetailValues[MaxShowErrorValues] = {};
   unsigned DetailCount = 0;
   uint32_t DetailCol = 0;
+  /// The compiled frames of the throw or fault being recorded (an address
+  /// inside each one's current instruction, innermost first), filled
+  /// without allocating: the fault handler fills them too.
+  static constexpr unsigned MaxFrames = 64;
+  uint64_t Frames[MaxFrames] = {};
+  unsigned FrameCount = 0;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -340,6 +346,8 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
                                llvm::ArrayRef(W.DetailValues, W.DetailCount));
   if (!Fault)
     E.Col = W.DetailCol;
+  E.CodeAddresses.assign(W.Frames, W.Frames + W.FrameCount);
+  W.FrameCount = 0;
   W.DetailTemplate = nullptr;
   W.DetailCol = 0;
   if (const NativeKernelState *S = W.Current)
@@ -365,6 +373,32 @@ void throwDetailHook(const char *Template, int32_t Col, int32_t N, ...) {
   va_end(Ap);
 }
 
+/// Adds the compiled frames above frame pointer FP to W.Frames: a frame
+/// record holds the caller's frame pointer and then the return address,
+/// and every compiled function keeps one (NativeTarget's finishModule).
+/// Stops at the first return address outside compiled code (the launcher,
+/// whose frames may not keep the chain) or a chain that does not climb.
+/// Reads nothing but compiled code's own frames, so the fault handler may
+/// call it.
+void walkCompiledFrames(Worker &W, const uintptr_t *FP) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  const GridLaunch &L = W.Launch->L;
+  while (FP && W.FrameCount < Worker::MaxFrames) {
+    const uintptr_t Return = FP[1];
+    if (Return <= L.CodeBegin || Return > L.CodeEnd)
+      return;
+    W.Frames[W.FrameCount++] = Return - 1; // inside the call instruction
+    const auto *Caller = reinterpret_cast<const uintptr_t *>(FP[0]);
+    if (Caller <= FP)
+      return;
+    FP = Caller;
+  }
+#else
+  (void)W;
+  (void)FP;
+#endif
+}
+
 /// `prism_throw`: records the exception and leaves the throwing thread for
 /// good. Nothing with a destructor may be alive in this frame.
 [[noreturn]] void throwHook(int32_t Kind, const char *TypeName,
@@ -374,6 +408,11 @@ void throwDetailHook(const char *Template, int32_t Col, int32_t N, ...) {
   if (!W.Launch)
     // Compiled code only runs inside runGrid; reaching this is a bug here.
     llvm::report_fatal_error("prism_throw called outside a host launch");
+  // This frame's record (taking its address keeps one) leads to the
+  // compiled code that called.
+  W.FrameCount = 0;
+  walkCompiledFrames(
+      W, static_cast<const uintptr_t *>(__builtin_frame_address(0)));
   recordThrow(W, Kind, TypeName, File, Line);
   if (W.InFiber)
     leaveFiber(W); // abandons the fiber; the stack is reused later
@@ -403,20 +442,31 @@ void flushFaults(Worker &W) {
   }
 }
 
-/// The faulting instruction and whether it wrote, from the signal's context.
-void describeFault(const void *Context, ThrownException::MemoryFault &F) {
+/// The faulting instruction and whether it wrote, from the signal's
+/// context; with the instruction in compiled code, the compiled frames.
+void describeFault(Worker &W, const void *Context,
+                   ThrownException::MemoryFault &F) {
   const auto *UC = static_cast<const ucontext_t *>(Context);
+  uintptr_t FP = 0;
 #if defined(__x86_64__)
   F.PC = uint64_t(UC->uc_mcontext.gregs[REG_RIP]);
+  FP = uintptr_t(UC->uc_mcontext.gregs[REG_RBP]);
   // The page fault's error code: bit 1 is set for a write.
   F.What = UC->uc_mcontext.gregs[REG_ERR] & 2
                ? ThrownException::MemoryFault::Write
                : ThrownException::MemoryFault::Read;
 #elif defined(__aarch64__)
   F.PC = uint64_t(UC->uc_mcontext.pc);
+  FP = uintptr_t(UC->uc_mcontext.regs[29]);
 #else
   (void)UC;
 #endif
+  W.FrameCount = 0;
+  const GridLaunch &L = W.Launch->L;
+  if (F.PC < L.CodeBegin || F.PC >= L.CodeEnd)
+    return; // in a library function (memcpy): its frame pointer is unknown
+  W.Frames[W.FrameCount++] = F.PC;
+  walkCompiledFrames(W, reinterpret_cast<const uintptr_t *>(FP));
 }
 
 /// The worker running compiled code on this thread, for the fault handler
@@ -451,7 +501,7 @@ void faultHandler(int Sig, siginfo_t *Info, void *Context) {
     if (W->InCompiledCode) {
       W->InCompiledCode = 0;
       W->Fault = {};
-      describeFault(Context, W->Fault);
+      describeFault(*W, Context, W->Fault);
       // SI_KERNEL: a general protection fault (a non-canonical address on
       // x86-64), which tells neither the address nor the access.
       if (Info->si_code == SI_KERNEL)

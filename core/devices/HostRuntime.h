@@ -54,6 +54,9 @@ struct GridLaunch {
   size_t RetBytes = 0;      ///< the size of *Ret
   uint64_t SharedBytes = 0; ///< per-block shared memory (zero-filled)
   bool UsesBarriers = false; ///< run threads as fibers (sync_threads)
+  /// Where the compiled code lies, [CodeBegin, CodeEnd): a throw's or
+  /// fault's frame walk records the compiled frames and stops outside it.
+  uintptr_t CodeBegin = 0, CodeEnd = 0;
 };
 
 /// The largest block the runtime accepts (CUDA's limit; compiled code

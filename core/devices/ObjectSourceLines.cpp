@@ -1,4 +1,4 @@
-// Address → source line for native objects the host JIT loaded.
+// Address → source lines for native objects the host JIT loaded.
 #include "devices/ObjectSourceLines.h"
 
 #include "prelude/Embedded.h"
@@ -10,23 +10,24 @@
 
 namespace prism {
 
-std::optional<ObjectSourceLine>
-sourceLineOfAddress(llvm::ArrayRef<uint8_t> Object, llvm::StringRef Symbol,
-                    uint64_t SymbolAddress, uint64_t PC) {
-  llvm::MemoryBufferRef Ref(
+ObjectSourceLines::~ObjectSourceLines() = default;
+
+std::unique_ptr<ObjectSourceLines>
+ObjectSourceLines::create(llvm::ArrayRef<uint8_t> Object,
+                          llvm::StringRef Symbol, uint64_t SymbolAddress) {
+  std::unique_ptr<ObjectSourceLines> L(new ObjectSourceLines);
+  L->Buffer = llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(reinterpret_cast<const char *>(Object.data()),
                       Object.size()),
       "kernel");
-  auto Obj = llvm::object::ObjectFile::createObjectFile(Ref);
+  auto Obj = llvm::object::ObjectFile::createObjectFile(*L->Buffer);
   if (!Obj) {
     llvm::consumeError(Obj.takeError());
-    return std::nullopt;
+    return nullptr;
   }
-  // Where the JIT put Symbol's section: everything compiled is in one
-  // text section, whose offsets the line table uses.
-  std::optional<llvm::object::SectionRef> Section;
-  uint64_t Offset = 0;
-  for (const llvm::object::SymbolRef &S : (*Obj)->symbols()) {
+  L->Obj = std::move(*Obj);
+  // Where the JIT put Symbol's section.
+  for (const llvm::object::SymbolRef &S : L->Obj->symbols()) {
     llvm::Expected<llvm::StringRef> Name = S.getName();
     if (!Name) {
       llvm::consumeError(Name.takeError());
@@ -36,45 +37,56 @@ sourceLineOfAddress(llvm::ArrayRef<uint8_t> Object, llvm::StringRef Symbol,
       continue;
     auto Sec = S.getSection();
     auto Value = S.getValue();
-    if (!Sec || !Value || *Sec == (*Obj)->section_end()) {
+    if (!Sec || !Value || *Sec == L->Obj->section_end()) {
       if (!Sec)
         llvm::consumeError(Sec.takeError());
       if (!Value)
         llvm::consumeError(Value.takeError());
-      return std::nullopt;
+      return nullptr;
     }
-    const uint64_t Base = SymbolAddress - (*Value - (*Sec)->getAddress());
-    if (PC < Base || PC - Base >= (*Sec)->getSize())
-      return std::nullopt;
-    Section = **Sec;
-    Offset = (*Sec)->getAddress() + (PC - Base);
-    break;
+    L->SectionIndex = (*Sec)->getIndex();
+    L->SectionAddress = (*Sec)->getAddress();
+    L->Begin = SymbolAddress - (*Value - L->SectionAddress);
+    L->End = L->Begin + (*Sec)->getSize();
+    return L;
   }
-  if (!Section)
-    return std::nullopt;
+  return nullptr;
+}
 
+std::vector<ObjectSourceLine> ObjectSourceLines::frames(uint64_t PC) const {
+  std::vector<ObjectSourceLine> Out;
+  if (PC < Begin || PC >= End)
+    return Out;
   // The context applies the object's relocations to its debug sections.
-  std::unique_ptr<llvm::DWARFContext> Ctx = llvm::DWARFContext::create(
-      **Obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-      [](llvm::Error E) { llvm::consumeError(std::move(E)); },
-      [](llvm::Error E) { llvm::consumeError(std::move(E)); });
+  if (!Ctx)
+    Ctx = llvm::DWARFContext::create(
+        *Obj, llvm::DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+        [](llvm::Error E) { llvm::consumeError(std::move(E)); },
+        [](llvm::Error E) { llvm::consumeError(std::move(E)); });
   llvm::DILineInfoSpecifier Spec(
       llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
       llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
-  llvm::DIInliningInfo Frames =
-      Ctx->getInliningInfoForAddress({Offset, Section->getIndex()}, Spec);
-  // Frame 0 is the innermost.
-  std::optional<ObjectSourceLine> Outermost;
-  for (uint32_t I = 0; I < Frames.getNumberOfFrames(); ++I) {
+  llvm::DIInliningInfo Frames = Ctx->getInliningInfoForAddress(
+      {SectionAddress + (PC - Begin), SectionIndex}, Spec);
+  // Frame 0 is the innermost; every frame but the last is inlined.
+  const uint32_t N = Frames.getNumberOfFrames();
+  for (uint32_t I = 0; I < N; ++I) {
     const llvm::DILineInfo &F = Frames.getFrame(I);
     if (F.Line == 0 || F.FileName == llvm::DILineInfo::BadString)
       continue;
-    ObjectSourceLine L{F.FileName, F.Line, F.Column, F.FunctionName};
-    if (!isPreludePath(F.FileName))
-      return L;
-    Outermost = std::move(L);
+    Out.push_back({F.FileName, F.Line, F.Column, F.FunctionName, I + 1 < N});
   }
-  return Outermost;
+  return Out;
+}
+
+std::optional<ObjectSourceLine> ObjectSourceLines::userLine(uint64_t PC) const {
+  std::vector<ObjectSourceLine> Fs = frames(PC);
+  for (ObjectSourceLine &F : Fs)
+    if (!isPreludePath(F.File))
+      return std::move(F);
+  if (Fs.empty())
+    return std::nullopt;
+  return std::move(Fs.back());
 }
 
 } // namespace prism

@@ -46,7 +46,22 @@ struct Failure {
   std::string File;
   unsigned Line = 0, Col = 0;
   uint32_t Thread[3] = {0, 0, 0}, Block[3] = {0, 0, 0};
+  /// The calls on the thread's stack, innermost first (at most
+  /// MaxStackFrames of them; StackFrames counts all).
+  std::vector<BacktraceFrame> Stack;
+  size_t StackFrames = 0;
 };
+
+/// The most frames a failure's stacktrace lists (deep recursion has
+/// thousands); the host device walks as many.
+constexpr size_t MaxStackFrames = 64;
+
+void noteTruncatedStack(Diagnostic &D, const Failure &F) {
+  if (F.StackFrames > F.Stack.size())
+    D.note("the stacktrace lists the innermost " +
+           std::to_string(F.Stack.size()) + " of " +
+           std::to_string(F.StackFrames) + " calls");
+}
 
 class Machine {
 public:
@@ -218,9 +233,32 @@ private:
         }
       }
     }
+    F.StackFrames = T.Stack.size();
+    for (auto It = T.Stack.rbegin();
+         It != T.Stack.rend() && F.Stack.size() < MaxStackFrames; ++It)
+      F.Stack.push_back(stackFrame(*It));
     std::copy(T.Idx, T.Idx + 3, F.Thread);
     std::copy(Ctx.BlockIdx, Ctx.BlockIdx + 3, F.Block);
     Failed = std::move(F);
+  }
+
+  /// A frame as a stacktrace lists it: its function and the statement it
+  /// is at (a caller's is the call).
+  static BacktraceFrame stackFrame(const Frame &Fr) {
+    BacktraceFrame B;
+    const Method *Def = Fr.CI->MI->Def;
+    B.Function = Def && Def->Func ? Def->Func->Name.string() : Fr.CI->MI->str();
+    if (Fr.Code->File && !Fr.Code->Code.empty()) {
+      const Stmt &S =
+          Fr.Code->Code[std::min<size_t>(Fr.PC, Fr.Code->Code.size() - 1)];
+      B.Loc.FileName = Fr.Code->File->name();
+      if (S.Range.valid()) {
+        LineCol LC = Fr.Code->File->lineCol(S.Range.Begin);
+        B.Loc.Line = LC.Line;
+        B.Loc.Col = LC.Col;
+      }
+    }
+    return B;
   }
 
   /// The value of an IR operand in the top frame (nullopt: failed).
@@ -501,7 +539,10 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
       E.Col = F.Col;
       std::copy(F.Thread, F.Thread + 3, E.Thread);
       std::copy(F.Block, F.Block + 3, E.Block);
-      return makeDiagError(thrownDiagnostic(E, Grid, Block, Entry));
+      E.Stack = F.Stack;
+      Diagnostic D = thrownDiagnostic(E, Grid, Block, Entry);
+      noteTruncatedStack(D, F);
+      return makeDiagError(std::move(D));
     }
     std::string Where = F.File.empty() ? std::string()
                                        : " at " + llvm::sys::path::filename(F.File).str() +
@@ -509,10 +550,12 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
     std::string Msg = "fault" + Where + ": " + F.What;
     if (Grid.count() * Block.count() > 1)
       Msg += " (thread " + dim3Text(F.Thread) + " of block " + dim3Text(F.Block) + ")";
-    Msg += " in `" + Entry + "`";
+    Msg += " in `" + userFunction(F.Stack, Entry) + "`";
     Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
     if (!F.Note.empty())
       D.note(F.Note);
+    D.Backtrace = F.Stack;
+    noteTruncatedStack(D, F);
     if (!F.File.empty() && F.Line > 0) {
       D.Loc.FileName = F.File;
       D.Loc.Line = F.Line;

@@ -24,7 +24,9 @@ DiagLoc DiagLoc::fromRange(const SourceFileRef &F, SrcRange R) {
 std::string DiagLoc::str() const {
   if (!Line)
     return FileName;
-  return FileName + ":" + std::to_string(Line) + ":" + std::to_string(Col);
+  // Column 0: optimised code merged two places on the line.
+  return FileName + ":" + std::to_string(Line) +
+         (Col ? ":" + std::to_string(Col) : std::string());
 }
 
 static const char *severityName(Severity S) {
@@ -168,7 +170,8 @@ void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,
     OS << "Stacktrace:\n";
     unsigned I = 1;
     for (const BacktraceFrame &F : D.Backtrace)
-      OS << " [" << I++ << "] " << F.Function << " at " << F.Loc.str() << '\n';
+      OS << " [" << I++ << "] " << F.Function << " at " << F.Loc.str()
+         << (F.Inlined ? " [inlined]\n" : "\n");
   }
 }
 

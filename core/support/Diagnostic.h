@@ -36,7 +36,8 @@ struct DiagLoc {
 
   static DiagLoc fromRange(const SourceFileRef &F, SrcRange R);
   bool known() const { return Line != 0; }
-  /// "file:line:col" (or just the file name when the line is unknown).
+  /// "file:line:col", "file:line" when the column is unknown (0), or just
+  /// the file name when the line is.
   std::string str() const;
 };
 
@@ -45,10 +46,14 @@ struct DiagNote {
   DiagLoc Loc;
 };
 
-/// One frame of an inlining backtrace: the function and where it was.
+/// One frame of a backtrace (an inference error's chain of calls, or a
+/// run-time throw's stack): the function and where it was.
 struct BacktraceFrame {
   std::string Function;
   DiagLoc Loc;
+  /// Compiled code: the frame was inlined into the next one, as Julia's
+  /// stacktrace marks it `[inlined]`.
+  bool Inlined = false;
 };
 
 struct Diagnostic {

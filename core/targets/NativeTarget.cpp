@@ -133,6 +133,17 @@ public:
 
   bool throwsPassValues() const override { return true; }
 
+  llvm::Error finishModule(llvm::Module &M, llvm::Function *,
+                           const CompilerConfig &) const override {
+    // Every frame keeps its frame pointer, as Julia's code does on Linux:
+    // the host runtime walks the chain when a kernel throws, for the stack
+    // trace of calls that were not inlined.
+    for (llvm::Function &F : M)
+      if (!F.isDeclaration())
+        F.addFnAttr("frame-pointer", "all");
+    return llvm::Error::success();
+  }
+
   AsmCommentStyle asmSourceComments() const override {
     // The assembler's own comment leader, so that the annotated text still
     // assembles (llvm-mca, a .s file): on x86 `;` separates statements.

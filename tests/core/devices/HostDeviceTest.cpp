@@ -470,6 +470,12 @@ end
                 llvm::StringRef::npos)
           << D.Loc.FileName;
       EXPECT_EQ(D.Loc.Line, Write ? 3u : 9u);
+      // The stacktrace ends in the kernel, at the access (the frames
+      // before it are the prelude's setindex!/getindex, inlined).
+      ASSERT_FALSE(D.Backtrace.empty());
+      EXPECT_EQ(D.Backtrace.back().Function, Write ? "poke!" : "peek_sync!");
+      EXPECT_EQ(D.Backtrace.back().Loc.Line, Write ? 3u : 9u);
+      EXPECT_FALSE(D.Backtrace.back().Inlined);
     }
     // In range, the same kernel runs.
     auto Ok = device().launch(*K, {2, 1, 1}, {8, 1, 1},

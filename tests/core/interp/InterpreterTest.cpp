@@ -265,6 +265,63 @@ TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
   }
 }
 
+TEST(InterpreterTest, AThrowListsItsCallsAsJuliasStacktraceDoes) {
+  // Julia names the function the throw's line is in and lists every call
+  // that led there, prelude frames first. The host walks compiled code's
+  // frames (calls that were not inlined) and reads each one's inlined
+  // frames from the line table; a sync_threads kernel runs on fibers.
+  Program P("@noinline function inner(x::Float64)\n" // 1
+            "    return Int32(x)\n"                  // 2
+            "end\n"
+            "@noinline function middle(x::Float64)\n" // 4
+            "    return inner(x) + Int32(1)\n"        // 5
+            "end\n"
+            "function outer(x::Float64)\n" // 7
+            "    return middle(x * 2.0)\n" // 8
+            "end\n"
+            "function synced!(a::DeviceArray{Float64,1})\n" // 10
+            "    sync_threads()\n"
+            "    a[1] = middle(a[threadIdx().x])\n" // 12
+            "    return nothing\n"
+            "end\n");
+  struct Case {
+    const char *Call;
+    Dim3 Block;
+    const char *Outer;
+    unsigned OuterLine;
+  };
+  for (const Case &C :
+       {Case{"outer(1.5e10)", {}, "outer", 8},
+        Case{"synced!(fill(3e10, 4))", {4, 1, 1}, "synced!", 12}})
+    for (const char *Device : {InterpDeviceName, "host"}) {
+      SCOPED_TRACE(std::string(Device) + " " + C.Call);
+      RunOutcome O = P.run(C.Call, {}, C.Block, Device);
+      ASSERT_FALSE(O.ok());
+      const Diagnostic &D = O.Diagnostics[0];
+      EXPECT_NE(D.Message.find("InexactError at t.jl:2"), std::string::npos)
+          << D.Message;
+      EXPECT_NE(D.Message.find("in `inner`"), std::string::npos) << D.Message;
+      ASSERT_FALSE(D.Backtrace.empty());
+      EXPECT_EQ(D.Backtrace.front().Loc.FileName.rfind("prelude/", 0), 0u)
+          << D.Backtrace.front().Loc.FileName;
+      std::vector<std::string> User;
+      for (const BacktraceFrame &F : D.Backtrace)
+        if (F.Loc.FileName.rfind("prelude/", 0) != 0)
+          User.push_back(F.Function + ":" + std::to_string(F.Loc.Line));
+      EXPECT_EQ(User,
+                (std::vector<std::string>{"inner:2", "middle:5",
+                                          C.Outer + std::string(":") +
+                                              std::to_string(C.OuterLine)}));
+      // Neither @noinline callee was inlined, and the outermost call is
+      // the user's, not the launch wrapper's.
+      for (const BacktraceFrame &F : D.Backtrace)
+        if (F.Loc.FileName.rfind("prelude/", 0) != 0)
+          EXPECT_FALSE(F.Inlined) << F.Function;
+      std::string Text = renderDiagnostic(D, {false, false});
+      EXPECT_NE(Text.find("Stacktrace:\n [1] "), std::string::npos) << Text;
+    }
+}
+
 TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
   Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
             " @inbounds return a[i]\nend\n");
