@@ -215,9 +215,14 @@ int runRun(const CommandOptions &O) {
     printJSON(llvm::outs(), llvm::json::Value(std::move(J)));
     return ExitOk;
   }
-  llvm::outs() << O.Call << " on " << O.Device << " (" << Grid->X << ","
-               << Grid->Y << "," << Grid->Z << " blocks × " << Block->X << ","
-               << Block->Y << "," << Block->Z << " threads)\n";
+  llvm::outs() << O.Call << " on " << O.Device;
+  // A plain call on one thread is an ordinary function call; a kernel's
+  // header keeps its shape, which shows a forgotten --threads.
+  if (Out.Kernel || Grid->count() > 1 || Block->count() > 1)
+    llvm::outs() << " (" << Grid->X << "," << Grid->Y << "," << Grid->Z
+                 << " blocks × " << Block->X << "," << Block->Y << ","
+                 << Block->Z << " threads)";
+  llvm::outs() << "\n";
   if (!Run.Return.isNothing() || !Out.Kernel)
     llvm::outs() << "  return: " << Run.Return.str() << "\n";
   for (size_t I = 0; I < Run.Args.size(); ++I)

@@ -102,6 +102,12 @@ std::string describe(const Token &T) {
   }
 }
 
+/// The modules whose functions the prelude provides (`Base.zero`,
+/// `CUDA.threadIdx`), each visible by its plain name.
+static bool isPreludeModule(std::string_view Name) {
+  return Name == "Base" || Name == "Core" || Name == "CUDA";
+}
+
 class Parser {
 public:
   Parser(ParsedFile &Out) : Out(Out), File(Out.File) {
@@ -365,6 +371,11 @@ private:
   void parseStruct(uint32_t Begin);
   void parseAbstract(uint32_t Begin);
   void parseConst(uint32_t Begin);
+  /// `using CUDA`, `import Base: +, zero`, `import Base.+`: Base's and
+  /// CUDA.jl's functions are the prelude's, visible everywhere and
+  /// extended by any method of the same name, so these do nothing (Julia
+  /// needs them to extend Base's functions). Another module is an error.
+  void parseImport();
   bool toWhereVar(Node *N, WhereVar &V);
   bool parseTypeParams(std::vector<WhereVar> &Out);
 };
@@ -710,13 +721,40 @@ Node *Parser::parsePostfix(Node *Base) {
       Base = mk(NodeKind::Curly, from(B), std::move(Kids));
     } else if (T.isOp(".")) {
       advance();
+      // `Base.:+`: a module's operator, quoted.
+      bool Quoted = false;
+      if (tok().isOp(":") && !peekNext().SpaceBefore &&
+          (peekNext().is(Tok::Op) || peekNext().is(Tok::Ident))) {
+        advance();
+        Quoted = true;
+      } else if (tok().isOp(":") && peekNext().is(Tok::LParen) &&
+                 !peekNext().SpaceBefore && P + 3 < Toks.size() &&
+                 Toks[P + 2].is(Tok::Op) && Toks[P + 3].is(Tok::RParen)) {
+        // `Base.:(==)`: the operator in parentheses.
+        advance();
+        advance();
+        Quoted = true;
+      }
       const Token &F = tok();
       if (F.is(Tok::LParen))
         return error(F.range(), "broadcasting (`f.(x)`) is not supported");
-      if (!F.is(Tok::Ident))
+      if (!F.is(Tok::Ident) && !Quoted)
         return error(F.range(), "expected a field name after `.`, found " +
                                     describe(F));
       advance();
+      if (Quoted && tok().is(Tok::RParen) && Toks[P - 2].is(Tok::LParen))
+        advance();
+      if (Base->Kind == NodeKind::Ident && isPreludeModule(Base->Name.str())) {
+        // `Base.zero`, `Base.:+`, `CUDA.threadIdx`: the prelude holds these
+        // modules' functions, each visible by its plain name, so a method
+        // of `Base.:+` is a method of `+`, as in Julia.
+        Base = ident(Symbol::get(F.Text), from(B));
+        continue;
+      }
+      if (Quoted)
+        return error(from(B), "`.:" + std::string(F.Text) +
+                                  "` names a module's function; the modules "
+                                  "here are Base, Core and CUDA");
       Node *D = mk(NodeKind::Dot, from(B), {Base});
       D->Name = Symbol::get(F.Text);
       Base = D;
@@ -1348,6 +1386,60 @@ void Parser::parseConst(uint32_t Begin) {
   Out.Defs.push_back(D);
 }
 
+void Parser::parseImport() {
+  NLScope NL(*this, false);
+  const std::string Kw(advance().Text);
+  auto Name = [&](const Token &N) {
+    return N.is(Tok::Ident) || N.is(Tok::Op) || N.is(Tok::Macro);
+  };
+  while (true) {
+    const Token &M = tok();
+    if (!M.is(Tok::Ident)) {
+      error(M.range(),
+            "expected a module name after `" + Kw + "`, found " + describe(M));
+      return;
+    }
+    if (!isPreludeModule(M.Text)) {
+      error(M.range(), "`" + Kw + " " + std::string(M.Text) +
+                           "`: the kernel language has no packages; its "
+                           "functions are Base's and CUDA.jl's (the prelude), "
+                           "which need no `" +
+                           Kw + "`");
+      return;
+    }
+    advance();
+    // A submodule or one name: `Base.Math`, `import Base.+`.
+    while (tok().isOp(".")) {
+      advance();
+      if (!Name(tok())) {
+        error(tok().range(),
+              "expected a name after `.`, found " + describe(tok()));
+        return;
+      }
+      advance();
+    }
+    if (tok().isOp(":")) {
+      // `import Base: +, zero`.
+      do {
+        advance();
+        if (!Name(tok())) {
+          error(tok().range(),
+                "expected a name to " + Kw + ", found " + describe(tok()));
+          return;
+        }
+        advance();
+      } while (tok().is(Tok::Comma));
+      break;
+    }
+    if (!tok().is(Tok::Comma))
+      break;
+    advance();
+  }
+  if (!atStatementEnd())
+    error(tok().range(),
+          "extra token " + describe(tok()) + " after `" + Kw + "`");
+}
+
 void Parser::parseTopLevel() {
   const Token &T = tok();
   uint32_t Begin = T.Begin;
@@ -1374,11 +1466,14 @@ void Parser::parseTopLevel() {
               K.Text == "where" || K.Text == "in" || K.Text == "struct" ||
               K.Text == "abstract" || K.Text == "const")) {
     unexpected(K);
+  } else if (!Inline && !NoInline && (K.isKw("using") || K.isKw("import"))) {
+    parseImport();
   } else if (K.is(Tok::Keyword) &&
              (K.Text == "module" || K.Text == "using" || K.Text == "import" ||
-              K.Text == "export" || K.Text == "macro" || K.Text == "primitive" ||
-              K.Text == "baremodule" || K.Text == "try" || K.Text == "let" ||
-              K.Text == "quote" || K.Text == "global" || K.Text == "local")) {
+              K.Text == "export" || K.Text == "macro" ||
+              K.Text == "primitive" || K.Text == "baremodule" ||
+              K.Text == "try" || K.Text == "let" || K.Text == "quote" ||
+              K.Text == "global" || K.Text == "local")) {
     error(K.range(), "`" + std::string(K.Text) +
                          "` is not supported in the kernel language");
   } else {

@@ -288,6 +288,40 @@ struct BadCase {
   const char *Expected; ///< "line:col: message" of the first diagnostic
 };
 
+TEST(Parser, BaseFunctionsAreExtendedAsInJulia) {
+  // The prelude holds Base's and CUDA.jl's functions under their plain
+  // names: a qualified name is the plain one, and `import`/`using` of
+  // those modules parse and do nothing.
+  EXPECT_EQ(defOf("Base.:+(a::V, b::V) = a"),
+            "(function + (params (:: a V) (:: b V)) (block a))");
+  EXPECT_EQ(defOf("function Base.:*(a::V, s)\n a\nend"),
+            "(function * (params (:: a V) s) (block a))");
+  EXPECT_EQ(defOf("Base.zero(::Type{V}) = V()"),
+            "(function zero (params (:: (curly Type V))) (block (call V)))");
+  EXPECT_EQ(defOf("Base.:(==)(a::V, b::V) = true"),
+            "(function == (params (:: a V) (:: b V)) (block true))");
+  EXPECT_EQ(exprOf("CUDA.threadIdx().x + Base.:-(1)"),
+            "(call + (. (call threadIdx) x) (call - 1))");
+  EXPECT_EQ(defOf("import Base: +, -, zero\nusing CUDA\nimport Base.+\n"
+                  "using Base.Math, CUDA\nf() = 1"),
+            "(function f (params) (block 1))");
+  const BadCase Cases[] = {
+      {"using LinearAlgebra\n",
+       "1:7: `using LinearAlgebra`: the kernel language has no packages; its "
+       "functions are Base's and CUDA.jl's (the prelude), which need no "
+       "`using`"},
+      {"import Base: \n", "1:14: expected a name to import, found end of line"},
+      {"import Base zero\n", "1:13: extra token `zero` after `import`"},
+      {"f(p) = p.:x\n",
+       "1:8: `.:x` names a module's function; the modules here are Base, "
+       "Core and CUDA"},
+  };
+  for (const BadCase &C : Cases) {
+    auto F = parseString(C.Src);
+    EXPECT_THAT(diagText(*F), ::testing::HasSubstr(C.Expected)) << C.Src;
+  }
+}
+
 TEST(Parser, MalformedInputsReportLineColAndMessage) {
   const BadCase Cases[] = {
       // Unterminated constructs.
@@ -347,7 +381,9 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       {"x + 1",
        "1:1: expected a definition at top level (`function`, `struct`, "
        "`abstract type` or `const`); code is not executed at top level"},
-      {"using Foo", "1:1: `using` is not supported in the kernel language"},
+      {"using Foo", "1:7: `using Foo`: the kernel language has no packages; "
+                    "its functions are Base's and CUDA.jl's (the prelude), "
+                    "which need no `using`"},
       {"mutable struct S\n x\nend",
        "1:1: mutable structs are not supported (structs are immutable)"},
       {"f(x) = f (x)", "1:10: space before `(` not allowed in a call"},
