@@ -3,6 +3,7 @@
 // at the bit width, floats without fast-math flags, 1-based pointer
 // indexing with the element's alignment).
 #include "codegen/EmitterImpl.h"
+#include "types/ShowError.h"
 
 #include "types/Type.h"
 
@@ -91,7 +92,8 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     llvm::BasicBlock *Bad = llvm::BasicBlock::Create(Ctx(), "getfield.oob", &F);
     B.CreateCondBr(InRange, Ok, Bad);
     B.SetInsertPoint(Bad);
-    emitThrow(I, "BoundsError");
+    emitThrow(I, "BoundsError", nullptr, nullptr,
+              tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str()), {Idx});
     B.SetInsertPoint(Ok);
     llvm::IRBuilder<> EntryB(Top, Top->begin());
     llvm::AllocaInst *Tmp = EntryB.CreateAlloca(X->getType(), nullptr, "tuple");
@@ -147,7 +149,11 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     // Values are concretely typed here, so an assertion either always holds
     // or, typed Bottom by inference, always fails: a TypeError.
     if (RT && RT->isBottom()) {
-      emitThrow(I, "TypeError");
+      Type *Of = ArgT(1);
+      Type *Expected = Of && Of->isTypeType() ? Of->param(0) : Of;
+      emitThrow(I, "TypeError", nullptr, nullptr,
+                Expected ? typeAssertErrorText(Expected->str(), ArgT(0)->str())
+                         : std::string());
       return nullptr;
     }
     return Arg(0);

@@ -625,12 +625,13 @@ FunctionEmitter::ThrowPlace FunctionEmitter::throwPlaceOf(unsigned I) const {
 
 void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView,
                                 Type *ExcType, llvm::Value *Exc,
-                                std::string_view Text) {
+                                std::string_view Text,
+                                llvm::ArrayRef<llvm::Value *> TextValues) {
   std::string TypeName(TypeNameView);
   ThrowKind Kind = throwKindForTypeName(TypeName);
   ThrowPlace P = throwPlaceOf(I);
   if (MS.Tgt.throwsPassValues())
-    emitThrowDetail(P.LC.Col, ExcType, Exc, Text);
+    emitThrowDetail(P.LC.Col, ExcType, Exc, Text, TextValues);
   B.CreateCall(MS.throwHook(),
                {B.getInt32(static_cast<int32_t>(Kind)),
                 MS.stringConstant(TypeName),
@@ -639,8 +640,9 @@ void FunctionEmitter::emitThrow(unsigned I, std::string_view TypeNameView,
   MS.Tgt.emitTrap(B);
 }
 
-void FunctionEmitter::emitThrowDetail(unsigned Col, Type *ExcType,
-                                      llvm::Value *Exc, std::string_view Text) {
+void FunctionEmitter::emitThrowDetail(
+    unsigned Col, Type *ExcType, llvm::Value *Exc, std::string_view Text,
+    llvm::ArrayRef<llvm::Value *> TextValues) {
   // The exception's scalars, each as the zero-extended bits of its type;
   // none when it has no template or a layout this does not know.
   std::optional<ShowErrorTemplate> T;
@@ -670,6 +672,9 @@ void FunctionEmitter::emitThrowDetail(unsigned Col, Type *ExcType,
     }
     Values.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));
   }
+  for (llvm::Value *V : TextValues)
+    if (T && V->getType()->isIntegerTy())
+      Values.push_back(B.CreateZExtOrTrunc(V, B.getInt64Ty()));
   llvm::SmallVector<llvm::Value *, 3 + MaxShowErrorValues> Args;
   if (T)
     Args.push_back(MS.stringConstant(T->Text));

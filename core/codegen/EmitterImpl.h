@@ -93,13 +93,16 @@ private:
   /// value, gives its showerror text on targets that pass it.
   void emitThrow(unsigned I, Type *ExcType, llvm::Value *Exc = nullptr);
   /// Throws the exception named TypeName (`TypeError`) at statement I.
-  /// Text, when given, is its showerror text (no exception value has it).
+  /// Text, when given, is its showerror template (no exception value has
+  /// it), with TextValues the scalars for its placeholders.
   void emitThrow(unsigned I, std::string_view TypeName, Type *ExcType = nullptr,
-                 llvm::Value *Exc = nullptr, std::string_view Text = {});
+                 llvm::Value *Exc = nullptr, std::string_view Text = {},
+                 llvm::ArrayRef<llvm::Value *> TextValues = {});
   /// `prism_throw_detail`: the column, and Exc's scalars where it has a
-  /// showerror template, or the fixed Text.
+  /// showerror template, or the template Text with TextValues.
   void emitThrowDetail(unsigned Col, Type *ExcType, llvm::Value *Exc,
-                       std::string_view Text = {});
+                       std::string_view Text = {},
+                       llvm::ArrayRef<llvm::Value *> TextValues = {});
   /// Where a throw at statement I is reported: the innermost frame of its
   /// inlining stack outside the prelude, as the interpreter reports it.
   struct ThrowPlace {

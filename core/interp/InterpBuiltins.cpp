@@ -375,8 +375,12 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       Field = X.T->fieldIndex((*C)->Name);
     else if (A[1].T && A[1].T->isInteger()) {
       int64_t K = sext(A[1].Bits, width(A[1].T));
-      if (K < 1 || K > static_cast<int64_t>(X.Fields.size()))
-        return exception("BoundsError");
+      if (K < 1 || K > static_cast<int64_t>(X.Fields.size())) {
+        Thrown E = exception("BoundsError");
+        E.Detail = formatShowError(
+            tupleBoundsErrorTemplate(X.T->str(), A[1].T->str()), {A[1].Bits});
+        return E;
+      }
       Field = static_cast<int>(K - 1);
     }
     if (Field < 0 || Field >= static_cast<int>(X.Fields.size()))
@@ -442,8 +446,11 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     Type *T = typeArg(A[1]);
     if (!T)
       return fault("typeassert with a non-type");
-    if (!isSubtype(A[0].T, T))
-      return exception("TypeError");
+    if (!isSubtype(A[0].T, T)) {
+      Thrown E = exception("TypeError");
+      E.Detail = typeAssertErrorText(T->str(), A[0].T->str());
+      return E;
+    }
     return A[0];
   }
   case Builtin::ApplyType:

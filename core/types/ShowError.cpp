@@ -182,4 +182,16 @@ std::string undefVarErrorText(std::string_view Name) {
   return "UndefVarError: `" + std::string(Name) + "` not defined in local scope";
 }
 
+std::string typeAssertErrorText(std::string_view Expected,
+                                std::string_view Got) {
+  return "TypeError: in typeassert, expected " + std::string(Expected) +
+         ", got a value of type " + std::string(Got);
+}
+
+std::string tupleBoundsErrorTemplate(std::string_view Tuple,
+                                     std::string_view Index) {
+  return "BoundsError: attempt to access " + std::string(Tuple) +
+         " at index [%{" + std::string(Index) + "}]";
+}
+
 } // namespace prism

@@ -48,6 +48,17 @@ std::string inexactErrorText(std::string_view To, std::string_view Value,
 /// "UndefVarError: `y` not defined in local scope".
 std::string undefVarErrorText(std::string_view Name);
 
+/// Julia's showerror of a failed typeassert `x::Expected`: "TypeError: in
+/// typeassert, expected Int64, got a value of type Float64".
+std::string typeAssertErrorText(std::string_view Expected,
+                                std::string_view Got);
+
+/// The template of the BoundsError a run-time index into a tuple of type
+/// Tuple throws (Index the index's type): "BoundsError: attempt to access
+/// Tuple{Int64, Int64} at index [%{Int64}]".
+std::string tupleBoundsErrorTemplate(std::string_view Tuple,
+                                     std::string_view Index);
+
 /// The most placeholders a template has (a 3-D BoundsError: 3 sizes and 3
 /// indices); the host runtime keeps this many values per throw.
 inline constexpr unsigned MaxShowErrorValues = 8;

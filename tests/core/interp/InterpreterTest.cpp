@@ -221,7 +221,10 @@ TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
             "dim(a::DeviceArray{Float32,1}, d::Int64) = size(a, d)\n"
             "narrow(x::Float32) = Int16(x)\n"
             "wide(x::Int64) = UInt8(x)\n"
-            "half(x::Int64) = x ÷ 0\n");
+            "half(x::Int64) = x ÷ 0\n"
+            "asint(x::Float64) = (x::Int64) + 1\n"
+            "tget(t::NTuple{3,Int64}, i::Int64) = t[i]\n"
+            "tget4(t::NTuple{4,Float32}, i::Int64) = t[i]\n");
   auto Note = [&](const std::string &Call, const char *Device) {
     RunOutcome O = P.run(Call, {}, {}, Device);
     if (O.ok() || O.Diagnostics.empty())
@@ -262,6 +265,14 @@ TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
     EXPECT_EQ(Where("get2(zeros(Int32, 3, 2), 1, 3)", Device), "2:53");
     // No values: Julia's fixed text.
     EXPECT_EQ(Note("half(1)", Device), "DivideError: integer division error");
+    EXPECT_EQ(Note("asint(1.5)", Device),
+              "TypeError: in typeassert, expected Int64, got a value of type "
+              "Float64");
+    EXPECT_EQ(Note("tget((1, 2, 3), 4)", Device),
+              "BoundsError: attempt to access Tuple{Int64, Int64, Int64} at "
+              "index [4]");
+    EXPECT_EQ(Note("tget4((1f0, 2f0, 3f0, 4f0), 0)", Device),
+              "BoundsError: attempt to access NTuple{4, Float32} at index [0]");
   }
 }
 
