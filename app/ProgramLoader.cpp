@@ -134,6 +134,7 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
     ExitCode = reportError(Loaded.takeError());
     return std::nullopt;
   }
+  printDiagnostics(Loaded->Warnings);
   P.Loaded = std::move(*Loaded);
   return P;
 }

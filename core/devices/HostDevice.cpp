@@ -477,7 +477,12 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
       }
     }
     Thrown->Stack = sourceStack(K, Thrown->CodeAddresses);
-    return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
+    Diagnostic D = thrownDiagnostic(*Thrown, Grid, Block, K.entry());
+    if (Thrown->CodeAddresses.size() >= host::MaxThrowFrames)
+      D.note("the stacktrace lists the innermost " +
+             std::to_string(host::MaxThrowFrames) +
+             " calls that were not inlined; there were more");
+    return makeDiagError(std::move(D));
   }
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));
   return R;

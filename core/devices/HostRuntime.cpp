@@ -158,7 +158,7 @@ struct Worker {
   /// The compiled frames of the throw or fault being recorded (an address
   /// inside each one's current instruction, innermost first), filled
   /// without allocating: the fault handler fills them too.
-  static constexpr unsigned MaxFrames = 64;
+  static constexpr unsigned MaxFrames = MaxThrowFrames;
   uint64_t Frames[MaxFrames] = {};
   unsigned FrameCount = 0;
   // Fiber mode.

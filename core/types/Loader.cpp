@@ -7,6 +7,8 @@
 #include "types/ShowError.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <cassert>
 #include <cmath>
@@ -557,8 +559,22 @@ private:
   void addMethod(GenericFunction *F, std::unique_ptr<Method> M) {
     M->PrimaryWorld = nextWorld();
     Method *Raw = M.get();
-    if (Method *Old = F->addMethod(std::move(M)))
+    if (Method *Old = F->addMethod(std::move(M))) {
       Result.Replaced.push_back(Old);
+      if (!IsPrelude && llvm::is_contained(Result.Added, Old)) {
+        DiagLoc At = Old->location();
+        Diagnostic D = Diagnostic::error(
+            "redefinition",
+            "method definition `" + Raw->signatureString() +
+                "` overwrites the one at " +
+                llvm::sys::path::filename(At.FileName).str() + ":" +
+                std::to_string(At.Line) + ", which is never called",
+            Raw->location());
+        D.Sev = Severity::Warning;
+        D.note("the overwritten definition", At);
+        Result.Warnings.push_back(std::move(D));
+      }
+    }
     Result.Added.push_back(Raw);
   }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "lang/AST.h"
+#include "support/Diagnostic.h"
 #include "types/Method.h"
 
 #include "llvm/Support/Error.h"
@@ -20,6 +21,10 @@ struct LoadResult {
   std::vector<Method *> Added;    ///< new methods (including replacements)
   std::vector<Method *> Replaced; ///< methods whose range was ended
   World FirstWorld = 0, LastWorld = 0;
+  /// A method defined twice in one load: the second overwrites the first,
+  /// which Julia warns about (an edit replacing a method of an earlier
+  /// load is what editing is, and no warning).
+  std::vector<Diagnostic> Warnings;
 };
 
 /// Loads every definition of a parsed file; gathers all errors (parse errors

@@ -269,6 +269,24 @@ TEST(Loader, EachDefinitionInTheNextWorldAndReplacement) {
   auto New = F->lookup(Args, Env.currentWorld());
   EXPECT_EQ(New.Match.M, R2->Added[0]);
   EXPECT_EQ(New.Match.MinWorld, R2->Added[0]->PrimaryWorld);
+  // Replacing a method of an earlier load is an edit: no warning.
+  EXPECT_TRUE(R1->Warnings.empty());
+  EXPECT_TRUE(R2->Warnings.empty());
+}
+
+TEST(Loader, AMethodDefinedTwiceInOneFileWarnsAsJuliaDoes) {
+  GlobalEnv Env;
+  auto R = load(Env, "twice.jl",
+                "f(x::Int) = 1\ng(x) = 2\nf(y::Int64) = 3\nf(x::Int8) = 4\n");
+  ASSERT_OK(R);
+  ASSERT_EQ(R->Warnings.size(), 1u);
+  const Diagnostic &D = R->Warnings[0];
+  EXPECT_EQ(D.Sev, Severity::Warning);
+  EXPECT_EQ(D.Loc.Line, 3u);
+  EXPECT_EQ(D.Message, "method definition `f(y::Int64)` overwrites the one at "
+                       "twice.jl:1, which is never called");
+  ASSERT_EQ(D.Notes.size(), 1u);
+  EXPECT_EQ(D.Notes[0].Loc.Line, 1u);
 }
 
 TEST(Loader, AmbiguityFromSource) {

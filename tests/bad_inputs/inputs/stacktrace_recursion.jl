@@ -1,0 +1,8 @@
+# Recursion 100 calls deep that throws at the bottom: the stacktrace is cut
+# at the innermost 64 calls, with a note saying so.
+@noinline function down(n::Int)
+    if n == 0
+        return Int8(n + 1000)
+    end
+    return down(n - 1) - down(n - 2 * n)
+end
