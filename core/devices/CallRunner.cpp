@@ -135,6 +135,23 @@ RunOutcome failure(RunStatus S, std::string Kind, std::string Message) {
 
 } // namespace
 
+std::string functionAtLine(const GlobalEnv &Env, llvm::StringRef File,
+                           uint32_t Line) {
+  if (File.empty() || !Line)
+    return {};
+  for (GenericFunction *F : Env.functions())
+    for (Method *M : F->methodsIn(Env.currentWorld())) {
+      if (M->IsPrelude || !M->File || M->File->name() != File ||
+          !M->Range.valid())
+        continue;
+      if (M->File->lineCol(M->Range.Begin).Line <= Line &&
+          Line <=
+              M->File->lineCol(std::max(M->Range.Begin, M->Range.End - 1)).Line)
+        return M->Name.string();
+    }
+  return {};
+}
+
 std::optional<Dim3> parseDim3(llvm::StringRef S) {
   Dim3 D;
   if (S.trim().empty())
@@ -376,16 +393,19 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       }
   auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
   if (!Run) {
-    // Devices name the entry symbol (`julia_shift!`, PTX's `julia_shift_`);
-    // the user wrote `shift!`, as the interpreter names it.
+    // A device without frames (cuda) names the entry symbol (`julia_shift!`,
+    // PTX's `julia_shift_`): the user wrote `shift!`, or the function whose
+    // line threw, as the interpreter names it.
     std::vector<Diagnostic> Ds = takeDiagnostics(Run.takeError());
     const std::string Symbol = " in `" + A.Entry + "`";
-    const std::string Source =
-        " in `" + std::string(Spec.Func->Name.str()) + "`";
     for (Diagnostic &D : Ds)
-      if (llvm::StringRef(D.Message).endswith(Symbol))
+      if (llvm::StringRef(D.Message).endswith(Symbol)) {
+        std::string Name = functionAtLine(Env, D.Loc.FileName, D.Loc.Line);
+        if (Name.empty())
+          Name = Spec.Func->Name.str();
         D.Message.replace(D.Message.size() - Symbol.size(), Symbol.size(),
-                          Source);
+                          " in `" + Name + "`");
+      }
     return Failed(failure(RunStatus::DeviceError, std::move(Ds)));
   }
   if (R.Device == "bpf")

@@ -71,6 +71,12 @@ struct RunOutcome {
 RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine,
                    const RunRequest &R, CompileCache *Cache = nullptr);
 
+/// The name of the program's function (outside the prelude) whose method
+/// definition in File spans Line, or empty: where a device reports a
+/// throw's line but no frames (cuda's throw sites carry lines only).
+std::string functionAtLine(const GlobalEnv &Env, llvm::StringRef File,
+                           uint32_t Line);
+
 /// `X[,Y[,Z]]` → Dim3 (empty: 1); none when malformed or zero.
 std::optional<Dim3> parseDim3(llvm::StringRef S);
 

@@ -333,6 +333,24 @@ TEST(InterpreterTest, AThrowListsItsCallsAsJuliasStacktraceDoes) {
     }
 }
 
+TEST(InterpreterTest, AThrowsLineNamesItsFunctionForDevicesWithoutFrames) {
+  // cuda reports a throw's file and line only; the function named is the
+  // one whose definition spans that line.
+  Program P("@noinline function inner(x::Float64)\n" // 1
+            "    return Int32(x)\n"                  // 2
+            "end\n"                                  // 3
+            "outer(x::Float64) = inner(x)\n"         // 4
+            "\n");
+  EXPECT_EQ(functionAtLine(*P.Env, "t.jl", 1), "inner");
+  EXPECT_EQ(functionAtLine(*P.Env, "t.jl", 2), "inner");
+  EXPECT_EQ(functionAtLine(*P.Env, "t.jl", 3), "inner");
+  EXPECT_EQ(functionAtLine(*P.Env, "t.jl", 4), "outer");
+  EXPECT_EQ(functionAtLine(*P.Env, "t.jl", 5), "");
+  EXPECT_EQ(functionAtLine(*P.Env, "other.jl", 2), "");
+  // Prelude lines are never the user's function.
+  EXPECT_EQ(functionAtLine(*P.Env, "prelude/50_convert.jl", 88), "");
+}
+
 TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
   Program P("function get(a::DeviceArray{Float32,1}, i::Int64)\n"
             " @inbounds return a[i]\nend\n");
