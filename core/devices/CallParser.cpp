@@ -301,6 +301,12 @@ private:
         E.V = HostValue::function(Name.str());
         return E;
       }
+      if (StructOf && StructOf(Name))
+        return error(N, "`" + Name.str() +
+                            "` is a struct type: a CALL passes its values (`" +
+                            Name.str() +
+                            "(...)`), but not the type, and arrays only of "
+                            "numbers (`zeros(Float32, 4)`), not of structs");
       return error(N, "unknown name `" + Name.str() +
                           "` in CALL (arguments are literals, constants "
                           "of the program, structs or array constructors)");

@@ -3,6 +3,7 @@
 #include "devices/CallParser.h"
 #include "devices/DeviceRegistry.h"
 #include "interp/Interpreter.h"
+#include "prelude/Embedded.h"
 #include "targets/NativeTarget.h"
 #include "targets/Target.h"
 #include "types/Loader.h"
@@ -131,6 +132,38 @@ RunOutcome failure(RunStatus S, llvm::Error E) {
 }
 RunOutcome failure(RunStatus S, std::string Kind, std::string Message) {
   return failure(S, {Diagnostic::error(std::move(Kind), std::move(Message), {})});
+}
+
+/// A failed launch's diagnostic names the function whose line threw,
+/// AtLine (empty when the line is not in the program's own code). A device
+/// without frames (cuda) names the entry symbol (`julia_shift!`, PTX's
+/// `julia_shift_`), which the user knows as Launched. Where optimisation
+/// merged two throws of one inlined callee, the line table has lost the
+/// throw's place (its frames have line 0): it is put back as the innermost
+/// user frame, as the interpreter lists it.
+void nameThrowingFunction(Diagnostic &D, const std::string &AtLine,
+                          llvm::StringRef Entry, llvm::StringRef Launched) {
+  size_t In = D.Message.rfind(" in `");
+  if (In == std::string::npos || D.Message.back() != '`')
+    return;
+  llvm::StringRef Named =
+      llvm::StringRef(D.Message).drop_front(In + 5).drop_back();
+  std::string Name = !AtLine.empty()  ? AtLine
+                     : Named == Entry ? Launched.str()
+                                      : Named.str();
+  D.Message.replace(In, std::string::npos, " in `" + Name + "`");
+  if (AtLine.empty() || D.Backtrace.empty() ||
+      llvm::any_of(D.Backtrace, [&](const BacktraceFrame &F) {
+        return F.Loc.FileName == D.Loc.FileName && F.Loc.Line == D.Loc.Line;
+      }))
+    return;
+  auto User = llvm::find_if(D.Backtrace, [](const BacktraceFrame &F) {
+    return !isPreludePath(F.Loc.FileName);
+  });
+  if (User != D.Backtrace.end() && User->Function == AtLine && !User->Loc.Line)
+    User->Loc = D.Loc;
+  else
+    D.Backtrace.insert(User, {AtLine, D.Loc, User != D.Backtrace.end()});
 }
 
 } // namespace
@@ -393,19 +426,10 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       }
   auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
   if (!Run) {
-    // A device without frames (cuda) names the entry symbol (`julia_shift!`,
-    // PTX's `julia_shift_`): the user wrote `shift!`, or the function whose
-    // line threw, as the interpreter names it.
     std::vector<Diagnostic> Ds = takeDiagnostics(Run.takeError());
-    const std::string Symbol = " in `" + A.Entry + "`";
     for (Diagnostic &D : Ds)
-      if (llvm::StringRef(D.Message).endswith(Symbol)) {
-        std::string Name = functionAtLine(Env, D.Loc.FileName, D.Loc.Line);
-        if (Name.empty())
-          Name = Spec.Func->Name.str();
-        D.Message.replace(D.Message.size() - Symbol.size(), Symbol.size(),
-                          " in `" + Name + "`");
-      }
+      nameThrowingFunction(D, functionAtLine(Env, D.Loc.FileName, D.Loc.Line),
+                           A.Entry, Spec.Func->Name.str());
     return Failed(failure(RunStatus::DeviceError, std::move(Ds)));
   }
   if (R.Device == "bpf")

@@ -9,6 +9,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace prism {
 
 LoadedKernel::~LoadedKernel() = default;
@@ -82,18 +84,30 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                            ? " (a write to"
                            : " (a read of") +
            " address 0x" + llvm::utohexstr(E.Fault->Address) + ")";
-  if (!E.File.empty())
-    Msg += " at " + llvm::sys::path::filename(E.File).str() + ":" +
-           std::to_string(E.Line);
+  // A throw without a place of its own (a stack overflow) is where its
+  // innermost user frame was.
+  std::string File = E.File;
+  uint32_t Line = uint32_t(std::max(E.Line, 0)), Col = E.Col;
+  if (File.empty())
+    for (const BacktraceFrame &F : E.Stack)
+      if (!isPreludePath(F.Loc.FileName) && F.Loc.Line) {
+        File = F.Loc.FileName;
+        Line = F.Loc.Line;
+        Col = F.Loc.Col;
+        break;
+      }
+  if (!File.empty())
+    Msg += " at " + llvm::sys::path::filename(File).str() + ":" +
+           std::to_string(Line);
   if (E.HasThread && (Grid.count() > 1 || Block.count() > 1))
     Msg += " (thread " + dim3Text(E.Thread) + " of block " + dim3Text(E.Block) + ")";
   Msg += " in `" + userFunction(E.Stack, Entry) + "`";
   Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
   D.Backtrace = E.Stack;
-  if (!E.File.empty() && E.Line > 0) {
-    D.Loc.FileName = E.File;
-    D.Loc.Line = uint32_t(E.Line);
-    D.Loc.Col = E.Col ? E.Col : 1;
+  if (!File.empty() && Line > 0) {
+    D.Loc.FileName = File;
+    D.Loc.Line = Line;
+    D.Loc.Col = Col ? Col : 1;
   }
   if (E.Fault) {
     D.note("compiled code accessed memory outside every array of the launch: "
@@ -112,6 +126,9 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
     D.note("DivideError: integer division error");
     return D;
   }
+  // Julia's showerror prints nothing past the name; the stack says more.
+  if (static_cast<ThrowKind>(E.Kind) == ThrowKind::StackOverflowError)
+    return D;
   // The prelude throws ArgumentError only for a range's zero step.
   if (static_cast<ThrowKind>(E.Kind) == ThrowKind::ArgumentError) {
     D.note("ArgumentError: step cannot be zero");

@@ -442,31 +442,44 @@ void flushFaults(Worker &W) {
   }
 }
 
-/// The faulting instruction and whether it wrote, from the signal's
-/// context; with the instruction in compiled code, the compiled frames.
-void describeFault(Worker &W, const void *Context,
-                   ThrownException::MemoryFault &F) {
+/// Records the compiled frames at a fault from the signal's context: the
+/// faulting instruction, then its callers (none when the instruction is
+/// outside compiled code, in a library function such as memcpy, whose
+/// frame pointer is unknown). Returns the instruction's address.
+uint64_t recordFaultFrames(Worker &W, const void *Context) {
   const auto *UC = static_cast<const ucontext_t *>(Context);
+  uint64_t PC = 0;
   uintptr_t FP = 0;
 #if defined(__x86_64__)
-  F.PC = uint64_t(UC->uc_mcontext.gregs[REG_RIP]);
+  PC = uint64_t(UC->uc_mcontext.gregs[REG_RIP]);
   FP = uintptr_t(UC->uc_mcontext.gregs[REG_RBP]);
-  // The page fault's error code: bit 1 is set for a write.
-  F.What = UC->uc_mcontext.gregs[REG_ERR] & 2
-               ? ThrownException::MemoryFault::Write
-               : ThrownException::MemoryFault::Read;
 #elif defined(__aarch64__)
-  F.PC = uint64_t(UC->uc_mcontext.pc);
+  PC = uint64_t(UC->uc_mcontext.pc);
   FP = uintptr_t(UC->uc_mcontext.regs[29]);
 #else
   (void)UC;
 #endif
   W.FrameCount = 0;
   const GridLaunch &L = W.Launch->L;
-  if (F.PC < L.CodeBegin || F.PC >= L.CodeEnd)
-    return; // in a library function (memcpy): its frame pointer is unknown
-  W.Frames[W.FrameCount++] = F.PC;
+  if (PC < L.CodeBegin || PC >= L.CodeEnd)
+    return PC;
+  W.Frames[W.FrameCount++] = PC;
   walkCompiledFrames(W, reinterpret_cast<const uintptr_t *>(FP));
+  return PC;
+}
+
+/// The faulting instruction and whether it wrote, from the signal's
+/// context, and the compiled frames.
+void describeFault(Worker &W, const void *Context,
+                   ThrownException::MemoryFault &F) {
+  F.PC = recordFaultFrames(W, Context);
+#if defined(__x86_64__)
+  // The page fault's error code: bit 1 is set for a write.
+  const auto *UC = static_cast<const ucontext_t *>(Context);
+  F.What = UC->uc_mcontext.gregs[REG_ERR] & 2
+               ? ThrownException::MemoryFault::Write
+               : ThrownException::MemoryFault::Read;
+#endif
 }
 
 /// The worker running compiled code on this thread, for the fault handler
@@ -495,6 +508,9 @@ void faultHandler(int Sig, siginfo_t *Info, void *Context) {
     // The guard page(s) just below the stack, with room for one large frame
     // that stepped over them.
     if (Lo && A < Lo + Page && A + (1u << 20) >= Lo) {
+      W->FrameCount = 0;
+      if (W->InCompiledCode)
+        recordFaultFrames(*W, Context); // the innermost calls of the recursion
       W->StackOverflowPending = 1;
       siglongjmp(W->InFiber ? W->Fibers[W->CurrentFiber]->Jmp : W->Jmp, 1);
     }

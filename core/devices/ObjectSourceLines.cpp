@@ -3,6 +3,7 @@
 
 #include "prelude/Embedded.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/DebugInfo/DIContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ObjectFile.h"
@@ -68,19 +69,24 @@ std::vector<ObjectSourceLine> ObjectSourceLines::frames(uint64_t PC) const {
       llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
   llvm::DIInliningInfo Frames = Ctx->getInliningInfoForAddress(
       {SectionAddress + (PC - Begin), SectionIndex}, Spec);
-  // Frame 0 is the innermost; every frame but the last is inlined.
+  // Frame 0 is the innermost; every frame but the last is inlined. A frame
+  // at line 0 is code optimisation merged from two places (two throws of
+  // one callee inlined twice): its function is known, its line is not.
   const uint32_t N = Frames.getNumberOfFrames();
   for (uint32_t I = 0; I < N; ++I) {
     const llvm::DILineInfo &F = Frames.getFrame(I);
-    if (F.Line == 0 || F.FileName == llvm::DILineInfo::BadString)
+    if (F.FunctionName == llvm::DILineInfo::BadString ||
+        F.FileName == llvm::DILineInfo::BadString)
       continue;
-    Out.push_back({F.FileName, F.Line, F.Column, F.FunctionName, I + 1 < N});
+    Out.push_back(
+        {F.FileName, F.Line, F.Line ? F.Column : 0, F.FunctionName, I + 1 < N});
   }
   return Out;
 }
 
 std::optional<ObjectSourceLine> ObjectSourceLines::userLine(uint64_t PC) const {
   std::vector<ObjectSourceLine> Fs = frames(PC);
+  llvm::erase_if(Fs, [](const ObjectSourceLine &F) { return F.Line == 0; });
   for (ObjectSourceLine &F : Fs)
     if (!isPreludePath(F.File))
       return std::move(F);

@@ -47,8 +47,9 @@ public:
   uint64_t textBegin() const { return Begin; }
   uint64_t textEnd() const { return End; }
 
-  /// The frames inlined at address PC, innermost first, each with a line;
-  /// empty outside the text section or where the table has no line.
+  /// The frames inlined at address PC, innermost first (a frame of merged
+  /// code has line 0); empty outside the text section or where the table
+  /// has no line.
   std::vector<ObjectSourceLine> frames(uint64_t PC) const;
 
   /// Of frames(PC), the innermost one outside the prelude (where the user's

@@ -108,6 +108,13 @@ static bool isPreludeModule(std::string_view Name) {
   return Name == "Base" || Name == "Core" || Name == "CUDA";
 }
 
+/// Submodules of those whose functions the prelude holds too
+/// (`Base.Math.sqrt`, `Core.Intrinsics.sqrt_llvm`).
+static bool isPreludeSubmodule(std::string_view Name) {
+  return Name == "Math" || Name == "Intrinsics" || Name == "Checked" ||
+         Name == "FastMath" || Name == "MathConstants";
+}
+
 class Parser {
 public:
   Parser(ParsedFile &Out) : Out(Out), File(Out.File) {
@@ -747,8 +754,11 @@ Node *Parser::parsePostfix(Node *Base) {
       if (Base->Kind == NodeKind::Ident && isPreludeModule(Base->Name.str())) {
         // `Base.zero`, `Base.:+`, `CUDA.threadIdx`: the prelude holds these
         // modules' functions, each visible by its plain name, so a method
-        // of `Base.:+` is a method of `+`, as in Julia.
-        Base = ident(Symbol::get(F.Text), from(B));
+        // of `Base.:+` is a method of `+`, as in Julia. A submodule
+        // (`Base.Math.sqrt`) is the module again.
+        Base =
+            ident(isPreludeSubmodule(F.Text) ? Base->Name : Symbol::get(F.Text),
+                  from(B));
         continue;
       }
       if (Quoted)

@@ -561,14 +561,21 @@ private:
     Method *Raw = M.get();
     if (Method *Old = F->addMethod(std::move(M))) {
       Result.Replaced.push_back(Old);
-      if (!IsPrelude && llvm::is_contained(Result.Added, Old)) {
+      // Julia warns when a file defines a method twice, and when it
+      // overwrites one of Base's.
+      if (!IsPrelude &&
+          (Old->IsPrelude || llvm::is_contained(Result.Added, Old))) {
         DiagLoc At = Old->location();
+        std::string Where = llvm::sys::path::filename(At.FileName).str() + ":" +
+                            std::to_string(At.Line);
         Diagnostic D = Diagnostic::error(
             "redefinition",
             "method definition `" + Raw->signatureString() +
-                "` overwrites the one at " +
-                llvm::sys::path::filename(At.FileName).str() + ":" +
-                std::to_string(At.Line) + ", which is never called",
+                (Old->IsPrelude
+                     ? "` overwrites the prelude's (Base's) at " + Where +
+                           ", for every caller, the prelude's own too"
+                     : "` overwrites the one at " + Where +
+                           ", which is never called"),
             Raw->location());
         D.Sev = Severity::Warning;
         D.note("the overwritten definition", At);

@@ -302,6 +302,8 @@ TEST(Parser, BaseFunctionsAreExtendedAsInJulia) {
             "(function == (params (:: a V) (:: b V)) (block true))");
   EXPECT_EQ(exprOf("CUDA.threadIdx().x + Base.:-(1)"),
             "(call + (. (call threadIdx) x) (call - 1))");
+  EXPECT_EQ(exprOf("Base.Math.sqrt(Core.Intrinsics.abs_float(2.0))"),
+            "(call sqrt (call abs_float 2.0))");
   EXPECT_EQ(defOf("import Base: +, -, zero\nusing CUDA\nimport Base.+\n"
                   "using Base.Math, CUDA\nf() = 1"),
             "(function f (params) (block 1))");

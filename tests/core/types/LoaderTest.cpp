@@ -289,6 +289,27 @@ TEST(Loader, AMethodDefinedTwiceInOneFileWarnsAsJuliaDoes) {
   EXPECT_EQ(D.Notes[0].Loc.Line, 1u);
 }
 
+TEST(Loader, OverwritingAPreludeMethodWarns) {
+  GlobalEnv Env;
+  ASSERT_FALSE(static_cast<bool>(loadPrelude(Env)));
+  // The prelude's `-(x::Bool, y::Bool)`, the same signature.
+  auto R = load(Env, "minus.jl", "Base.:-(a::Bool, b::Bool) = 5\n");
+  ASSERT_OK(R);
+  ASSERT_EQ(R->Warnings.size(), 1u);
+  EXPECT_THAT(R->Warnings[0].Message,
+              ::testing::StartsWith("method definition `-(a::Bool, b::Bool)` "
+                                    "overwrites the prelude's (Base's) at "));
+  EXPECT_EQ(R->Warnings[0].Notes[0].Loc.FileName.rfind("prelude/", 0), 0u);
+  // A new method of a prelude function is no overwrite, a more specific
+  // one neither (Julia's `-(::Int64, ::Int64)` would be a new method of
+  // Base's `-(x::T, y::T) where T<:BitInteger` too).
+  auto New = load(Env, "v2.jl",
+                  "struct V2\n x::Float32\nend\nBase.:-(a::V2, b::V2) = a\n"
+                  "Base.:-(x::Int64, y::Int64) = 5\n");
+  ASSERT_OK(New);
+  EXPECT_TRUE(New->Warnings.empty());
+}
+
 TEST(Loader, AmbiguityFromSource) {
   GlobalEnv Env;
   auto R = load(Env, "amb.jl", "k(x::Int64, y) = 1\n\nk(x, y::Int64) = 2\n");
