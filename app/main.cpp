@@ -374,12 +374,23 @@ int main(int argc, char **argv) {
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
   // parse() consumes Args: whether --json was asked is read first.
   const bool WantsJson = llvm::is_contained(Args, "--json");
+  // An operator's SIG (`-(Int64, Int64)`) or a CALL (`-(1, 2)`) reads as an
+  // option: say how to pass it.
+  const auto Dashed = llvm::find_if(Args, [](const std::string &A) {
+    return llvm::StringRef(A).startswith("-(");
+  });
+  const std::string DashedArg = Dashed == Args.end() ? "" : *Dashed;
   try {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
     int RC = App.exit(E);
     if (RC == 0)
       return ExitOk; // --help
+    if (!DashedArg.empty())
+      llvm::errs() << "note: `" << DashedArg
+                   << "` starts with `-`, which reads as an option; put `--` "
+                      "before it: prism ... FILE -- '"
+                   << DashedArg << "'\n";
     // A script that asked for --json reads why on stdout too.
     if (WantsJson) {
       recordError("usage", E.what());
