@@ -49,3 +49,19 @@ const HWReal = Union{Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, F
     i = inv(x)
     return i * i
 end
+
+# Base's total order: `isless` is `<` except that NaN comes after every
+# number and -0.0 before 0.0; max, min and minmax of other types (a struct
+# that defines isless) fall back on it, as Base's do.
+@inline function isless(x::Real, y::Real)
+    a, b = promote(x, y)
+    return isless(a, b)
+end
+@inline isless(x::T, y::T) where {T<:Real} = x < y
+@inline function isless(x::T, y::T) where {T<:IEEEFloat}
+    return (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)
+end
+@inline max(x, y) = isless(y, x) ? x : y
+@inline min(x, y) = isless(y, x) ? y : x
+@inline minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
+@inline minmax(x::T, y::T) where {T<:IEEEFloat} = (min(x, y), max(x, y))

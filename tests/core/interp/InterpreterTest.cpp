@@ -211,6 +211,39 @@ TEST(InterpreterTest, ExceptionsAreLocatedInTheUsersCode) {
   EXPECT_EQ(O.Diagnostics[0].Loc.Line, 2u);
 }
 
+TEST(InterpreterTest, IslessIsBasesTotalOrderAndMaxFallsBackOnIt) {
+  // Julia's values: NaN after every number, -0.0 before 0.0, mixed types
+  // promoted; max/min/minmax of a struct use its isless.
+  Program P("struct P\n    v::Float64\nend\n"
+            "Base.isless(a::P, b::P) = isless(a.v, b.v)\n"
+            "bigger(a::P, b::P) = max(a, b).v\n"
+            "smaller(a::P, b::P) = min(a, b).v\n"
+            "lt(x::Float64, y::Float64) = isless(x, y)\n"
+            "lt32(x::Float32, y::Float32) = isless(x, y)\n"
+            "ltmix(x::Int64, y::Float64) = isless(x, y)\n"
+            "lti(x::Int64, y::UInt8) = isless(x, y)\n"
+            "mm(x::Int64, y::Int64) = minmax(x, y)\n"
+            "mf(x::Float64, y::Float64) = minmax(x, y)\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("bigger(P(1.0), P(2.5))", Device), "2.5");
+    EXPECT_EQ(P.value("smaller(P(1.0), P(2.5))", Device), "1.0");
+    EXPECT_EQ(P.value("lt(NaN, 1.0)", Device), "false");
+    EXPECT_EQ(P.value("lt(1.0, NaN)", Device), "true");
+    EXPECT_EQ(P.value("lt(NaN, NaN)", Device), "false");
+    EXPECT_EQ(P.value("lt(-0.0, 0.0)", Device), "true");
+    EXPECT_EQ(P.value("lt(0.0, -0.0)", Device), "false");
+    EXPECT_EQ(P.value("lt(-Inf, NaN)", Device), "true");
+    EXPECT_EQ(P.value("lt32(-0f0, 0f0)", Device), "true");
+    EXPECT_EQ(P.value("ltmix(1, NaN)", Device), "true");
+    EXPECT_EQ(P.value("ltmix(2, 1.5)", Device), "false");
+    EXPECT_EQ(P.value("lti(-1, 0x01)", Device), "true");
+    EXPECT_EQ(P.value("mm(3, 1)", Device), "(1, 3)");
+    EXPECT_EQ(P.value("mf(NaN, 1.0)", Device), "(NaN, NaN)");
+    EXPECT_EQ(P.value("mf(2.0, -1.0)", Device), "(-1.0, 2.0)");
+  }
+}
+
 TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
   // What Julia's showerror prints, with the values of the throwing thread:
   // the interpreter reads them from the exception, the host device's
