@@ -184,3 +184,8 @@ typemin(::Type{UInt32}) = 0x00000000
 typemax(::Type{UInt32}) = 0xffffffff
 typemin(::Type{UInt64}) = 0x0000000000000000
 typemax(::Type{UInt64}) = 0xffffffffffffffff
+
+# Base's mixed-sign mod: computed through rem, so the result has the type
+# rem gives (`mod(-7, 0x03)` is the UInt64 2), as in Julia.
+@inline mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)
+@inline mod(x::Unsigned, y::Signed) = rem(y + signed(rem(x, y)), y)

@@ -244,6 +244,20 @@ TEST(InterpreterTest, IslessIsBasesTotalOrderAndMaxFallsBackOnIt) {
   }
 }
 
+TEST(InterpreterTest, MixedSignModIsBasesThroughRem) {
+  // Julia's `mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)`:
+  // the result has rem's (promoted) type.
+  Program P("m1(x::Int64, y::UInt8) = mod(x, y)\n"
+            "m2(x::UInt8, y::Int64) = mod(x, y)\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("m1(-7, 0x03)", Device), "0x0000000000000002");
+    EXPECT_EQ(P.value("m1(7, 0x03)", Device), "0x0000000000000001");
+    EXPECT_EQ(P.value("m2(0x07, -3)", Device), "-2");
+    EXPECT_EQ(P.value("m2(0x07, 3)", Device), "1");
+  }
+}
+
 TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
   // What Julia's showerror prints, with the values of the throwing thread:
   // the interpreter reads them from the exception, the host device's
