@@ -222,16 +222,10 @@ private:
           Loc = &*It;
           break;
         }
-      if (Loc->Code->File) {
-        F.File = Loc->Code->File->name();
-        const Stmt &S =
-            Loc->Code->Code[std::min<size_t>(Loc->PC, Loc->Code->Code.size() - 1)];
-        if (S.Range.valid()) {
-          LineCol LC = Loc->Code->File->lineCol(S.Range.Begin);
-          F.Line = LC.Line;
-          F.Col = LC.Col;
-        }
-      }
+      DiagLoc L = stackFrame(*Loc).Loc;
+      F.File = L.FileName;
+      F.Line = L.Line;
+      F.Col = L.Col;
     }
     F.StackFrames = T.Stack.size();
     for (auto It = T.Stack.rbegin();
