@@ -355,7 +355,20 @@ void Lexer::number() {
         Overflow = true;
       V = V * 10 + (C - '0');
     }
+    // 2^63 is left to the parser: negated (`-9223372036854775808`) it is
+    // typemin(Int64), as Julia reads it; alone it does not fit.
+    uint64_t Magnitude = V;
+    bool Is2To63 = false;
     if (Overflow) {
+      Magnitude = 0;
+      for (char C : Clean)
+        Magnitude = Magnitude * 10 + (C - '0');
+      Is2To63 = Magnitude == uint64_t(INT64_MAX) + 1 &&
+                Clean.find_first_not_of('0') + 19 == Clean.size();
+    }
+    if (Is2To63) {
+      V = Magnitude;
+    } else if (Overflow) {
       error(Start, Pos, "integer literal `" + std::string(Text) +
                             "` does not fit in Int64");
       V = 0;
