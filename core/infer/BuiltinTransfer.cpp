@@ -86,6 +86,25 @@ BuiltinResult getField(std::span<const LatticeType> A) {
   return ok(Fields[Index]);
 }
 
+/// `x.f = v`: every struct is immutable, so this is an error of the
+/// function that does it (Julia's setfield! throws when it runs; here the
+/// rest of the program still compiles).
+BuiltinResult setField(std::span<const LatticeType> A) {
+  if (A.size() != 3)
+    return fail("setfield! expects 3 arguments");
+  // A field that does not exist is getfield's error.
+  BuiltinResult Get = getField(A.first(2));
+  if (!Get.Error.empty())
+    return Get;
+  std::string Field = A[1].Const && A[1].Const->K == ConstValue::Sym
+                          ? std::string(A[1].Const->Name.str())
+                          : std::string("?");
+  return fail("cannot assign to field `" + Field + "`: " + A[0].T->str() +
+              " is immutable, as every struct in kernels is; build a new "
+              "value instead (Julia: setfield!: immutable struct of type " +
+              A[0].T->str() + " cannot be changed)");
+}
+
 /// Integer binary folding on values already truncated to the operand width.
 std::optional<uint64_t> foldInt(Builtin B, Type *T, uint64_t X, uint64_t Y) {
   int64_t SX = signedValue(T, X), SY = signedValue(T, Y);
@@ -381,6 +400,8 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
     return fail("not a builtin");
   case Builtin::GetField:
     return getField(A);
+  case Builtin::SetField:
+    return setField(A);
   case Builtin::TupleNew: {
     std::vector<Type *> Elts;
     bool Partial = false;

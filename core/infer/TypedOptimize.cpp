@@ -43,6 +43,7 @@ bool isPure(Builtin B) {
   case Builtin::PointerRef: case Builtin::PointerSet: case Builtin::AtomicAdd:
   case Builtin::SyncThreads: case Builtin::SharedArray:
   case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
+  case Builtin::SetField:
   case Builtin::NumBuiltins:
     return false;
   default:

@@ -14,6 +14,7 @@ struct BuiltinEntry {
 constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::None, "<none>"},
     {Builtin::GetField, "getfield"},
+    {Builtin::SetField, "setfield!"},
     {Builtin::TupleNew, "tuple"},
     {Builtin::New, "new"},
     {Builtin::Egal, "==="},

@@ -127,6 +127,9 @@ enum class Builtin : uint16_t {
   None,
   // Core
   GetField,     ///< getfield(x, :f) / getfield(x, i::Int) (tuples and structs)
+  /// setfield!(x, :f, v), from `x.f = v`: structs are immutable, so
+  /// inference reports it (Julia throws when it runs).
+  SetField,
   TupleNew,     ///< tuple(a, b, ...)
   New,          ///< new(T, fields...) — struct construction (T a Type constant)
   Egal,         ///< ===(a, b)

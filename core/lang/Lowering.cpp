@@ -757,10 +757,14 @@ void Lowerer::assignTo(const Node *Target, IRValue V) {
     call(std::move(Args));
     break;
   }
-  case NodeKind::Dot:
-    error(Target->Range, "cannot assign to field `" + Target->Name.string() +
-                             "`: structs are immutable");
+  case NodeKind::Dot: {
+    // Julia's setfield!, which inference reports for immutable structs.
+    IRValue Obj = lower(Target->Kids[0], true);
+    Cur = Target->Range;
+    callGlobal("setfield!",
+               {Obj, IRValue::constant(symConst(Target->Name)), V});
     break;
+  }
   case NodeKind::Tuple:
     for (size_t I = 0; I < Target->Kids.size(); ++I) {
       Cur = Target->Range;
@@ -830,10 +834,19 @@ IRValue Lowerer::lowerOpAssign(const Node *N) {
     call(std::move(Set));
     return New;
   }
-  case NodeKind::Dot:
-    error(Lhs->Range, "cannot assign to field `" + Lhs->Name.string() +
-                          "`: structs are immutable");
-    return nothing();
+  case NodeKind::Dot: {
+    // x.f += v: evaluate x once.
+    IRValue Obj = stable(lower(Lhs->Kids[0], true), N);
+    IRValue Name = IRValue::constant(symConst(Lhs->Name));
+    Cur = Lhs->Range;
+    IRValue Old = callGlobal("getfield", {Obj, Name});
+    IRValue R = lower(N->Kids[1], true);
+    Cur = N->Range;
+    IRValue New = call({Op, Old, R});
+    Cur = Lhs->Range;
+    callGlobal("setfield!", {Obj, Name, New});
+    return New;
+  }
   default:
     error(Lhs->Range, "invalid target for `" + N->Name.string() + "=`");
     return nothing();

@@ -293,6 +293,33 @@ TEST_F(InferTest, UndefinedNameIsReportedWithItsLine) {
   EXPECT_EQ(D[0].Loc.Line, 3u);
 }
 
+// Structs are immutable: assigning a field is an error of the function
+// that does it, not of the whole file.
+TEST_F(InferTest, FieldAssignmentIsAnErrorOfItsFunction) {
+  loadText("set.jl", R"(struct P
+    x::Int
+end
+function bump(p::P)
+    p.x += 1
+    return p
+end
+untouched(p::P) = p.x
+wrong(p::P) = (p.y = 1)
+)");
+  std::vector<Diagnostic> D = inferErrors("bump(P)");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Message,
+            "cannot assign to field `x`: P is immutable, as every struct in "
+            "kernels is; build a new value instead (Julia: setfield!: "
+            "immutable struct of type P cannot be changed)");
+  EXPECT_EQ(D[0].Loc.Line, 5u);
+  EXPECT_EQ(D[0].Loc.Col, 5u);
+  EXPECT_NE(infer("untouched(P)"), nullptr);
+  D = inferErrors("wrong(P)");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Message, "type P has no field y");
+}
+
 TEST_F(InferTest, AmbiguityNamesBothMethods) {
   loadText("amb.jl", "amb(a::Int, b) = 1\namb(a, b::Int) = 2\ncallamb() = amb(1, 2)\n");
   std::vector<Diagnostic> D = inferErrors("callamb()");

@@ -169,10 +169,13 @@ TEST(Lowering, ErrorsAreDiagnostics) {
   EXPECT_EQ(lowered("function f(x)\n  break\nend"), "2:3: `break` outside a loop\n");
   EXPECT_EQ(lowered("function f(x)\n  if x\n    continue\n  end\nend"),
             "3:5: `continue` outside a loop\n");
-  EXPECT_EQ(lowered("function f(p)\n  p.x = 1\nend"),
-            "2:3: cannot assign to field `x`: structs are immutable\n");
-  EXPECT_EQ(lowered("function f(p)\n  p.x += 1\nend"),
-            "2:3: cannot assign to field `x`: structs are immutable\n");
+  // `p.x = 1` lowers to setfield!, which inference reports (InferTest).
+  EXPECT_NE(
+      lowered("function f(p)\n  p.x = 1\nend").find("setfield!(p, :x, 1)"),
+      std::string::npos);
+  EXPECT_NE(
+      lowered("function f(p)\n  p.x += 1\nend").find("setfield!(p, :x, %"),
+      std::string::npos);
   EXPECT_EQ(lowered("f(x::T) where {T} = (T = 1)"),
             "1:22: cannot assign to static parameter `T`\n");
   EXPECT_EQ(lowered("f(t) = for x in t\nend"),
