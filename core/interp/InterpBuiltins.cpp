@@ -583,9 +583,8 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     if (N < 0 || N > (int64_t(1) << 24))
       return fault("shared_array of " + std::to_string(N) + " elements");
     uint64_t ElemBytes = (ET->bitWidth() + 7) / 8;
-    return Value::prim(
-        TC.ptr(ET),
-        Ctx.SharedArray(&Code, I, uint64_t(N) * ElemBytes, ElemBytes));
+    return Value::prim(TC.ptr(ET),
+                       Ctx.SharedArray(uint64_t(N) * ElemBytes, ElemBytes));
   }
   case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
     return fault(std::string(builtinName(B)) +

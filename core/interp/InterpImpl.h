@@ -99,11 +99,10 @@ struct BuiltinContext {
   Memory *Mem = nullptr;
   uint32_t ThreadIdx[3] = {0, 0, 0}, BlockIdx[3] = {0, 0, 0};
   uint32_t BlockDim[3] = {1, 1, 1}, GridDim[3] = {1, 1, 1};
-  /// The device address of shared array `Stmt` of `Code` (ElemBytes per
-  /// element) in the current block, zero-filled on first use.
-  std::function<uint64_t(const TypedCode *Code, unsigned Stmt, uint64_t Bytes,
-                         uint64_t ElemBytes)>
-      SharedArray;
+  /// The device address of the shared array that the running thread's
+  /// call path allocates (ElemBytes per element) in the current block,
+  /// zero-filled on first use.
+  std::function<uint64_t(uint64_t Bytes, uint64_t ElemBytes)> SharedArray;
 };
 
 /// Evaluates a builtin call (statement I of Code) on evaluated arguments

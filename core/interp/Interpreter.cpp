@@ -70,9 +70,14 @@ public:
     Ctx.Mem = &Mem;
     Ctx.BlockDim[0] = Block.X, Ctx.BlockDim[1] = Block.Y, Ctx.BlockDim[2] = Block.Z;
     Ctx.GridDim[0] = Grid.X, Ctx.GridDim[1] = Grid.Y, Ctx.GridDim[2] = Grid.Z;
-    Ctx.SharedArray = [this](const TypedCode *Code, unsigned Stmt,
-                             uint64_t Bytes, uint64_t ElemBytes) {
-      SharedBuffer &S = Shared[{Code, Stmt}];
+    Ctx.SharedArray = [this](uint64_t Bytes, uint64_t ElemBytes) {
+      // Each call site is its own array, as compiled code has a global per
+      // inlined call: two `CuStaticSharedArray(Float32, 4)` in one kernel
+      // are two arrays, though both run the prelude's one `shared_array`.
+      std::vector<std::pair<const TypedCode *, uint32_t>> Path;
+      for (const Frame &F : Running->Stack)
+        Path.emplace_back(F.Code, F.PC);
+      SharedBuffer &S = Shared[std::move(Path)];
       if (S.Bytes.empty()) {
         S.Bytes.assign(Bytes ? Bytes : 1, 0);
         S.Base =
@@ -109,7 +114,10 @@ private:
     std::vector<uint8_t> Bytes;
     uint64_t Base = 0; ///< its device address
   };
-  std::map<std::pair<const TypedCode *, unsigned>, SharedBuffer> Shared;
+  /// By call path: each frame's code and statement, the kernel's first.
+  std::map<std::vector<std::pair<const TypedCode *, uint32_t>>, SharedBuffer>
+      Shared;
+  const Thread *Running = nullptr; ///< the thread evaluating a builtin
 
   Value runBlock(CodeInstance &Root, const std::vector<Value> &Args) {
     for (auto &[Key, Buf] : Shared)
@@ -373,6 +381,7 @@ private:
       Args.push_back(std::move(*V));
     }
     if (B != Builtin::None) {
+      Running = &T;
       BuiltinOutcome R = evalBuiltin(B, Code, I, Args, Ctx);
       if (auto *V = std::get_if<Value>(&R)) {
         F.SSA[I] = std::move(*V);

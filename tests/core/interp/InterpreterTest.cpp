@@ -166,6 +166,30 @@ TEST(InterpreterTest, BarriersOrderSharedMemory) {
   EXPECT_EQ(O.Launch.Args[0].str(), "Int32[20, 30, 40, 50, 60, 70, 80, 10]");
 }
 
+// Every CuStaticSharedArray call site is its own array, though they all run
+// the prelude's one shared_array: two of one type and size (a tiled
+// matmul's As and Bs), and one in a @noinline helper, do not alias. The
+// host's compiled code agrees.
+TEST(InterpreterTest, EachSharedArrayCallSiteIsItsOwnArray) {
+  Program P("@noinline function helper(t)\n"
+            " c = CuStaticSharedArray(Float32, 4)\n c[t] = 4f0\n"
+            " sync_threads()\n return c[t]\nend\n"
+            "function two!(out::DeviceArray{Float32,1})\n"
+            " a = CuStaticSharedArray(Float32, 4)\n"
+            " b = CuStaticSharedArray(Float32, 4)\n t = threadIdx().x\n"
+            " a[t] = 1f0\n b[t] = 2f0\n sync_threads()\n"
+            " out[t] = a[t] + 10f0 * b[t] + 100f0 * helper(t) + 1000f0 * a[t]\n"
+            " return nothing\nend\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    RunOutcome O = P.run("two!(zeros(Float32, 4))", {}, {4, 1, 1}, Device);
+    ASSERT_TRUE(O.ok()) << Device << ": "
+                        << (O.Diagnostics.empty() ? ""
+                                                  : O.Diagnostics[0].Message);
+    EXPECT_EQ(O.Launch.Args[0].str(), "Float32[1421.0, 1421.0, 1421.0, 1421.0]")
+        << Device;
+  }
+}
+
 // CUDA's rule: a barrier under a branch only where the branch goes the same
 // way in the whole block. The interpreter stops at one that some threads
 // skip, or that threads reach at different sync_threads() calls.
