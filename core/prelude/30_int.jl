@@ -189,3 +189,6 @@ typemax(::Type{UInt64}) = 0xffffffffffffffff
 # rem gives (`mod(-7, 0x03)` is the UInt64 2), as in Julia.
 @inline mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)
 @inline mod(x::Unsigned, y::Signed) = rem(y + signed(rem(x, y)), y)
+
+# Base's integer fma: exact, so a multiply and an add (`fma(3, 2, 3)` is 9).
+@inline fma(x::T, y::T, z::T) where {T<:Union{Bool, BitInteger}} = x * y + z

@@ -268,17 +268,22 @@ TEST(InterpreterTest, IslessIsBasesTotalOrderAndMaxFallsBackOnIt) {
   }
 }
 
-TEST(InterpreterTest, MixedSignModIsBasesThroughRem) {
+TEST(InterpreterTest, MixedSignModAndIntegerFmaAreBases) {
   // Julia's `mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)`:
-  // the result has rem's (promoted) type.
+  // the result has rem's (promoted) type. An integer fma is exact; it
+  // recursed through the promoting fallback.
   Program P("m1(x::Int64, y::UInt8) = mod(x, y)\n"
-            "m2(x::UInt8, y::Int64) = mod(x, y)\n");
+            "m2(x::UInt8, y::Int64) = mod(x, y)\n"
+            "f1(x::Int64) = fma(x, 2, 3)\n"
+            "f2(x::Int32) = fma(x, Int32(2), 0x03)\n");
   for (const char *Device : {InterpDeviceName, "host"}) {
     SCOPED_TRACE(Device);
     EXPECT_EQ(P.value("m1(-7, 0x03)", Device), "0x0000000000000002");
     EXPECT_EQ(P.value("m1(7, 0x03)", Device), "0x0000000000000001");
     EXPECT_EQ(P.value("m2(0x07, -3)", Device), "-2");
     EXPECT_EQ(P.value("m2(0x07, 3)", Device), "1");
+    EXPECT_EQ(P.value("f1(3)", Device), "9");
+    EXPECT_EQ(P.value("f2(Int32(-3))", Device), "-3");
   }
 }
 
