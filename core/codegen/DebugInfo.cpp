@@ -8,7 +8,8 @@
 namespace prism {
 
 DebugInfoEmitter::DebugInfoEmitter(
-    llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind)
+    llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind,
+    bool EveryFunction)
     : M(M), DIB(M) {
   // The verifier and every backend require these module flags.
   M.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
@@ -17,7 +18,8 @@ DebugInfoEmitter::DebugInfoEmitter(
   llvm::DIFile *Unknown = DIB.createFile("<prism>", "");
   CU = DIB.createCompileUnit(
       llvm::dwarf::DW_LANG_Julia, Unknown, "prism", /*isOptimized=*/true, "",
-      0, "", Kind);
+      0, "", Kind, /*DWOId=*/0, /*SplitDebugInlining=*/true,
+      /*DebugInfoForProfiling=*/EveryFunction);
   EmptyFnType = DIB.createSubroutineType(DIB.getOrCreateTypeArray({}));
 }
 

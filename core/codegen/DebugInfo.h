@@ -23,7 +23,11 @@ public:
   /// The compile unit's emission kind: FullDebug, LineTablesOnly, or
   /// DebugDirectivesOnly (PTX: `.loc` lines without `.target ..., debug`,
   /// which would make ptxas compile unoptimised debug code).
-  DebugInfoEmitter(llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind);
+  /// EveryFunction: a subprogram DIE for each function, where LLVM gives a
+  /// line-tables-only unit DIEs only for those with inlined calls (the
+  /// unit's debugInfoForProfiling flag, which changes nothing else here).
+  DebugInfoEmitter(llvm::Module &M, llvm::DICompileUnit::DebugEmissionKind Kind,
+                   bool EveryFunction = false);
   ~DebugInfoEmitter();
 
   llvm::DIFile *file(const SourceFileRef &F);

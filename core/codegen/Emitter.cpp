@@ -848,7 +848,8 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
                ? llvm::DICompileUnit::FullDebug
            : C.target().lineInfoAsDirectives()
                ? llvm::DICompileUnit::DebugDirectivesOnly
-               : llvm::DICompileUnit::LineTablesOnly);
+               : llvm::DICompileUnit::LineTablesOnly,
+        C.target().objectNamesEveryFunction());
   for (size_t I = 0; I < R.All.size(); ++I) {
     MS.Instances[R.All[I]->MI] = R.All[I];
     if (I < R.Codes.size() && R.Codes[I])

@@ -144,6 +144,8 @@ public:
     return llvm::Error::success();
   }
 
+  bool objectNamesEveryFunction() const override { return true; }
+
   AsmCommentStyle asmSourceComments() const override {
     // The assembler's own comment leader, so that the annotated text still
     // assembles (llvm-mca, a .s file): on x86 `;` separates statements.

@@ -143,6 +143,11 @@ public:
   /// what reads it is a loader that knows no inlining (the BPF verifier's
   /// log and its rejection).
   virtual bool objectLinesAtUserCode() const { return false; }
+  /// Whether the object's debug info needs a subprogram for every function,
+  /// which a line-tables-only unit gives only to functions with inlined
+  /// calls: the host's stack trace names each compiled frame from it (a
+  /// recursion whose body inlines nothing had no name, and no frame).
+  virtual bool objectNamesEveryFunction() const { return false; }
   /// Whether final IR may call the declared, non-intrinsic function `Name`
   /// (runtime hooks, libm on the host). Anything else is "call to an
   /// unknown function".
