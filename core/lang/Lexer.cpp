@@ -554,6 +554,29 @@ std::vector<Token> Lexer::run() {
       continue;
     }
     case '"':
+      if (Src.substr(Pos, 3) == "\"\"\"") {
+        // A triple-quoted string (a docstring) runs to its closing quotes.
+        size_t Close = Src.find("\"\"\"", Pos + 3);
+        if (Close == std::string_view::npos) {
+          error(Start, Start + 3, "unterminated string literal started here");
+          Pos = Src.size();
+          push(Tok::Invalid, Start, Src.substr(Start, Pos - Start));
+          continue;
+        }
+        Pos = Close + 3;
+        push(Tok::String, Start, Src.substr(Start, Pos - Start));
+        continue;
+      }
+      // The parser decides: a docstring, or an error.
+      ++Pos;
+      while (Pos < Src.size() && Src[Pos] != '"' && Src[Pos] != '\n')
+        Pos += Src[Pos] == '\\' && Pos + 1 < Src.size() && Src[Pos + 1] != '\n'
+                   ? 2
+                   : 1;
+      if (peekc() == '"')
+        ++Pos;
+      push(Tok::String, Start, Src.substr(Start, Pos - Start));
+      continue;
     case '\'': {
       // Skip to the closing quote on this line so the rest of the line
       // does not produce a cascade of errors.
@@ -562,8 +585,7 @@ std::vector<Token> Lexer::run() {
         Pos += Src[Pos] == '\\' && Pos + 1 < Src.size() && Src[Pos + 1] != '\n' ? 2 : 1;
       if (peekc() == C)
         ++Pos;
-      error(Start, Pos, C == '"' ? "string literals are not supported"
-                                 : "character literals are not supported");
+      error(Start, Pos, "character literals are not supported");
       push(Tok::Invalid, Start, Src.substr(Start, Pos - Start));
       continue;
     }

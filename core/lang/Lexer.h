@@ -25,11 +25,19 @@ enum class Tok : uint8_t {
   Keyword, ///< function end if elseif else while for in break continue
            ///< return struct mutable abstract const begin where local global
   Number,  ///< numeric literal (Lit, Bits), also `true`/`false`
-  Op,      ///< operators: `+`, `==`, `+=`, `::`, `<:`, `.`, `?`, `:`, `=`, `...`
-  Macro,   ///< `@name` (Text is the name without `@`)
-  LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-  Comma, Semicolon,
-  Invalid, ///< a construct the lexer already reported (a string literal):
+  Op,    ///< operators: `+`, `==`, `+=`, `::`, `<:`, `.`, `?`, `:`, `=`, `...`
+  Macro, ///< `@name` (Text is the name without `@`)
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  LBrace,
+  RBrace,
+  Comma,
+  Semicolon,
+  String,  ///< a string literal, `"..."` or `"""..."""`: only a docstring
+           ///< is allowed, which the parser skips
+  Invalid, ///< a construct the lexer already reported (a character literal):
            ///< parsed as an expression so that no second error follows
 };
 

@@ -119,6 +119,7 @@ class Parser {
 public:
   Parser(ParsedFile &Out) : Out(Out), File(Out.File) {
     Toks = lex(File, Out.Diags);
+    dropMacroModules();
   }
 
   void parseFile();
@@ -177,6 +178,24 @@ private:
     const Token &T = tok();
     return T.is(Tok::Newline) || T.is(Tok::Semicolon) || T.is(Tok::Eof) ||
            T.isKw("end") || T.isKw("else") || T.isKw("elseif");
+  }
+  /// `Base.@inline`, `CUDA.@atomic`: a prelude module's macro is the plain
+  /// macro, as `Base.zero` is `zero` (the tokens `Base` `.` go).
+  void dropMacroModules() {
+    std::vector<Token> Kept;
+    Kept.reserve(Toks.size());
+    for (size_t I = 0; I < Toks.size(); ++I) {
+      if (I + 2 < Toks.size() && Toks[I].is(Tok::Ident) &&
+          isPreludeModule(Toks[I].Text) && Toks[I + 1].isOp(".") &&
+          !Toks[I + 1].SpaceBefore && Toks[I + 2].is(Tok::Macro) &&
+          !Toks[I + 2].SpaceBefore) {
+        Toks[I + 2].SpaceBefore = Toks[I].SpaceBefore;
+        ++I;
+        continue;
+      }
+      Kept.push_back(Toks[I]);
+    }
+    Toks = std::move(Kept);
   }
   bool isDefinitionStart(const Token &T) const {
     return T.isKw("function") || T.isKw("struct") || T.isKw("mutable") ||
@@ -843,6 +862,27 @@ Node *Parser::parseMacro() {
       errorInPlace(tok().range(), "`@simd` must come before a `for` loop");
     return parseAssign(false);
   }
+  if (Name == "atomic") {
+    // CUDA.jl's `@atomic a[i] += v` is `atomic_add!(a, i, v)`.
+    if (atStatementEnd())
+      return error(tok().range(), "expected an expression after `@atomic`");
+    Node *E = parseAssign(false);
+    if (E->Kind == NodeKind::Error)
+      return E;
+    std::string_view Op = E->Kind == NodeKind::OpAssign ? E->Name.str() : "";
+    const Node *Lhs = E->Kind == NodeKind::OpAssign ? E->Kids[0] : nullptr;
+    if ((Op != "+" && Op != "-") || Lhs->Kind != NodeKind::Index ||
+        Lhs->Kids.size() != 2)
+      return error(E->Range,
+                   "`@atomic` takes `a[i] += v` or `a[i] -= v` (one index): "
+                   "the kernel language's atomics are atomic_add!");
+    Node *V = E->Kids[1];
+    if (Op == "-")
+      V = mk(NodeKind::Call, V->Range, {ident(Symbol::get("-"), E->Range), V});
+    return mk(NodeKind::Call, from(B),
+              {ident(Symbol::get("atomic_add!"), M.range()), Lhs->Kids[0],
+               Lhs->Kids[1], V});
+  }
   if (Name != "inbounds" && Name != "boundscheck") {
     // Parse what it applies to, so that the rest of the file still reads
     // as it is written (no errors at a later `end`).
@@ -895,6 +935,11 @@ Node *Parser::parsePrimary() {
                  DiagCode::ArrayLiteral);
   case Tok::Invalid:
     advance(); // the lexer reported it
+    return mk(NodeKind::Error, T.range());
+  case Tok::String:
+    // Reported here, where the parse goes on as if it were a value.
+    advance();
+    errorInPlace(T.range(), "string literals are not supported");
     return mk(NodeKind::Error, T.range());
   case Tok::Macro:
     return parseMacro();
@@ -1455,6 +1500,15 @@ void Parser::parseImport() {
 }
 
 void Parser::parseTopLevel() {
+  if (tok().is(Tok::String)) {
+    // A docstring: Julia attaches it to the definition that follows; a
+    // kernel has no use for it, so it goes.
+    size_t Q = P + 1;
+    while (Toks[Q].is(Tok::Newline))
+      ++Q;
+    if (isDefinitionStart(Toks[Q]) || Toks[Q].is(Tok::Ident))
+      P = Q;
+  }
   const Token &T = tok();
   uint32_t Begin = T.Begin;
   bool Inline = false, NoInline = false;

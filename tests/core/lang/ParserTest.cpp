@@ -307,6 +307,23 @@ TEST(Parser, BaseFunctionsAreExtendedAsInJulia) {
             "(call + (. (call threadIdx) x) (call - 1))");
   EXPECT_EQ(exprOf("Base.Math.sqrt(Core.Intrinsics.abs_float(2.0))"),
             "(call sqrt (call abs_float 2.0))");
+  // A module's macro is the plain macro; CUDA.jl's `@atomic a[i] += v` is
+  // the language's atomic_add!.
+  EXPECT_EQ(defOf("Base.@noinline f(x) = x"),
+            "(function @noinline f (params x) (block x))");
+  EXPECT_EQ(
+      bodyOf("CUDA.@atomic a[i] += 1\n@atomic a[j] -= x"),
+      "(block (call atomic_add! a i 1) (call atomic_add! a j (call - x)))");
+  EXPECT_EQ(bodyOf("Base.@inbounds a[i] = 1"),
+            "(block (@inbounds (= (ref a i) 1)))");
+  // Docstrings, as copied Julia code has them, document nothing here.
+  EXPECT_EQ(defOf("\"Adds one.\"\nf(x) = x + 1"),
+            "(function f (params x) (block (call + x 1)))");
+  EXPECT_EQ(defOf("\"\"\"\n    g()\n\nA \"quoted\" word.\n\"\"\"\nfunction "
+                  "g()\n 1\nend\n"
+                  "\"A type.\"\nstruct S\n x::Int\nend"),
+            "(function g (params) (block 1))\n(struct S (params) (fields (:: x "
+            "Int)))");
   EXPECT_EQ(defOf("import Base: +, -, zero\nusing CUDA\nimport Base.+\n"
                   "using Base.Math, CUDA\nf() = 1"),
             "(function f (params) (block 1))");
@@ -317,6 +334,10 @@ TEST(Parser, BaseFunctionsAreExtendedAsInJulia) {
        "`using`"},
       {"import Base: \n", "1:14: expected a name to import, found end of line"},
       {"import Base zero\n", "1:13: extra token `zero` after `import`"},
+      {"f(a) = CUDA.@atomic a[1] *= 2\n",
+       "1:21: `@atomic` takes `a[i] += v` or `a[i] -= v` (one index): the "
+       "kernel language's atomics are atomic_add!"},
+      {"f(a) = @atomic a[1, 2] += 2\n", "1:16: `@atomic` takes"},
       {"f(p) = p.:x\n",
        "1:8: `.:x` names a module's function; the modules here are Base, "
        "Core and CUDA"},
@@ -388,6 +409,10 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       {"f() = a ? b",
        "1:12: expected `:` in `?:` expression, found end of file"},
       {"f() = \"str\"", "1:7: string literals are not supported"},
+      {"\"not a docstring\"\n", "1:1: string literals are not supported"},
+      {"\"\"\"\nnever closed\nf(x) = x\n",
+       "1:1: unterminated string literal started here"},
+      {"f() = 'a'", "1:7: character literals are not supported"},
       {"f() = $x", "1:7: unexpected character `$`"},
       {"x + 1",
        "1:1: expected a definition at top level (`function`, `struct`, "
