@@ -71,6 +71,10 @@ void printJsonFailure(int ExitCode) {
         llvm::json::Object FO = locationJSON(F.Loc);
         FO["function"] = F.Function;
         FO["inlined"] = F.Inlined;
+        if (F.Repeats > 1)
+          FO["repeats"] = int64_t(F.Repeats);
+        if (F.OmittedAfter)
+          FO["omitted_after"] = int64_t(F.OmittedAfter);
         Frames.push_back(std::move(FO));
       }
       O["stacktrace"] = std::move(Frames);

@@ -340,10 +340,11 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
         ImGui::BulletText("note: %s", N.Message.c_str());
       if (!D.Backtrace.empty())
         ImGui::TextDisabled("stacktrace:");
-      for (size_t K = 0; K < D.Backtrace.size(); ++K)
-        ImGui::Text("[%zu] %s at %s%s", K + 1, D.Backtrace[K].Function.c_str(),
-                    D.Backtrace[K].Loc.str().c_str(),
-                    D.Backtrace[K].Inlined ? " [inlined]" : "");
+      for (size_t K = 0; K < D.Backtrace.size(); ++K) {
+        ImGui::Text("[%zu] %s", K + 1, D.Backtrace[K].str().c_str());
+        if (D.Backtrace[K].OmittedAfter)
+          ImGui::TextDisabled("    %s", D.Backtrace[K].omittedText().c_str());
+      }
       ImGui::EndTooltip();
     }
     if (Clicked && D.Loc.known())

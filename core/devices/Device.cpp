@@ -104,6 +104,7 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
   Msg += " in `" + userFunction(E.Stack, Entry) + "`";
   Diagnostic D = deviceDiagnostic("launch", std::move(Msg));
   D.Backtrace = E.Stack;
+  collapseRepeats(D.Backtrace);
   if (!File.empty() && Line > 0) {
     D.Loc.FileName = File;
     D.Loc.Line = Line;

@@ -170,6 +170,10 @@ struct ThrownException {
   /// frame, innermost first (the throw's call, then each caller's call),
   /// which the device maps to Stack.
   std::vector<uint64_t> CodeAddresses;
+  /// Calls of a deep recursion that CodeAddresses leaves out, between its
+  /// entries OmittedAt - 1 and OmittedAt.
+  uint64_t OmittedCalls = 0;
+  size_t OmittedAt = 0;
   /// The calls that led to the throw, innermost first and prelude frames
   /// included, as Julia's stacktrace lists them; empty where the device
   /// cannot tell (cuda, bpf).

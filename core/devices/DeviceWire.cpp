@@ -107,6 +107,8 @@ void WireWriter::diagnostic(const Diagnostic &D) {
     str(F.Function);
     loc(F.Loc);
     u8(F.Inlined);
+    u64(F.Repeats);
+    u64(F.OmittedAfter);
   }
 }
 
@@ -306,11 +308,13 @@ Diagnostic WireReader::diagnostic() {
     N.Message = str();
     N.Loc = loc();
   }
-  D.Backtrace.resize(count(8 + 24 + 1));
+  D.Backtrace.resize(count(8 + 24 + 1 + 16));
   for (BacktraceFrame &F : D.Backtrace) {
     F.Function = str();
     F.Loc = loc();
     F.Inlined = u8() != 0;
+    F.Repeats = u64();
+    F.OmittedAfter = u64();
   }
   return D;
 }

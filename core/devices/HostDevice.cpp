@@ -204,12 +204,14 @@ public:
 /// A throw's or fault's compiled frames as source frames, innermost first;
 /// the launch wrappers' frames are left out.
 std::vector<BacktraceFrame> sourceStack(const HostKernel &K,
-                                        llvm::ArrayRef<uint64_t> Addresses) {
+                                        const ThrownException &E) {
   std::vector<BacktraceFrame> Stack;
   if (!K.Lines)
     return Stack;
-  for (uint64_t A : Addresses)
-    for (ObjectSourceLine &F : K.Lines->frames(A)) {
+  for (size_t I = 0; I < E.CodeAddresses.size(); ++I) {
+    if (I == E.OmittedAt && E.OmittedCalls && !Stack.empty())
+      Stack.back().OmittedAfter = E.OmittedCalls;
+    for (ObjectSourceLine &F : K.Lines->frames(E.CodeAddresses[I])) {
       if (F.Function == K.WrapperSymbol || F.Function == K.BlockWrapperSymbol) {
         // What was inlined into a wrapper is, to the user, the outermost
         // call.
@@ -225,6 +227,7 @@ std::vector<BacktraceFrame> sourceStack(const HostKernel &K,
       B.Inlined = F.Inlined;
       Stack.push_back(std::move(B));
     }
+  }
   return Stack;
 }
 
@@ -476,13 +479,8 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
         Thrown->Col = Src->Col;
       }
     }
-    Thrown->Stack = sourceStack(K, Thrown->CodeAddresses);
-    Diagnostic D = thrownDiagnostic(*Thrown, Grid, Block, K.entry());
-    if (Thrown->CodeAddresses.size() >= host::MaxThrowFrames)
-      D.note("the stacktrace lists the innermost " +
-             std::to_string(host::MaxThrowFrames) +
-             " calls that were not inlined; there were more");
-    return makeDiagError(std::move(D));
+    Thrown->Stack = sourceStack(K, *Thrown);
+    return makeDiagError(thrownDiagnostic(*Thrown, Grid, Block, K.entry()));
   }
   R.Return = decode(K.ReturnShape, reinterpret_cast<uint8_t *>(Ret.data()));
   return R;

@@ -161,6 +161,10 @@ struct Worker {
   static constexpr unsigned MaxFrames = MaxThrowFrames;
   uint64_t Frames[MaxFrames] = {};
   unsigned FrameCount = 0;
+  /// Past MaxFrames, the walk keeps the last (outermost) frames in a ring
+  /// and counts them all.
+  uint64_t Outer[MaxOuterThrowFrames] = {};
+  uint64_t Deeper = 0;
   // Fiber mode.
   bool InFiber = false;
   uint32_t CurrentFiber = 0;
@@ -347,7 +351,14 @@ void recordThrow(Worker &W, int32_t Kind, const char *TypeName,
   if (!Fault)
     E.Col = W.DetailCol;
   E.CodeAddresses.assign(W.Frames, W.Frames + W.FrameCount);
+  // The outermost frames, oldest first, after the gap of those between.
+  const uint64_t Kept = std::min<uint64_t>(W.Deeper, MaxOuterThrowFrames);
+  E.OmittedAt = E.CodeAddresses.size();
+  E.OmittedCalls = W.Deeper - Kept;
+  for (uint64_t K = W.Deeper - Kept; K < W.Deeper; ++K)
+    E.CodeAddresses.push_back(W.Outer[K % MaxOuterThrowFrames]);
   W.FrameCount = 0;
+  W.Deeper = 0;
   W.DetailTemplate = nullptr;
   W.DetailCol = 0;
   if (const NativeKernelState *S = W.Current)
@@ -383,11 +394,15 @@ void throwDetailHook(const char *Template, int32_t Col, int32_t N, ...) {
 void walkCompiledFrames(Worker &W, const uintptr_t *FP) {
 #if defined(__x86_64__) || defined(__aarch64__)
   const GridLaunch &L = W.Launch->L;
-  while (FP && W.FrameCount < Worker::MaxFrames) {
+  while (FP) {
     const uintptr_t Return = FP[1];
     if (Return <= L.CodeBegin || Return > L.CodeEnd)
       return;
-    W.Frames[W.FrameCount++] = Return - 1; // inside the call instruction
+    // An address inside the call instruction.
+    if (W.FrameCount < Worker::MaxFrames)
+      W.Frames[W.FrameCount++] = Return - 1;
+    else
+      W.Outer[W.Deeper++ % MaxOuterThrowFrames] = Return - 1;
     const auto *Caller = reinterpret_cast<const uintptr_t *>(FP[0]);
     if (Caller <= FP)
       return;
@@ -411,6 +426,7 @@ void walkCompiledFrames(Worker &W, const uintptr_t *FP) {
   // This frame's record (taking its address keeps one) leads to the
   // compiled code that called.
   W.FrameCount = 0;
+  W.Deeper = 0;
   walkCompiledFrames(
       W, static_cast<const uintptr_t *>(__builtin_frame_address(0)));
   recordThrow(W, Kind, TypeName, File, Line);
@@ -460,6 +476,7 @@ uint64_t recordFaultFrames(Worker &W, const void *Context) {
   (void)UC;
 #endif
   W.FrameCount = 0;
+  W.Deeper = 0;
   const GridLaunch &L = W.Launch->L;
   if (PC < L.CodeBegin || PC >= L.CodeEnd)
     return PC;
@@ -509,6 +526,7 @@ void faultHandler(int Sig, siginfo_t *Info, void *Context) {
     // that stepped over them.
     if (Lo && A < Lo + Page && A + (1u << 20) >= Lo) {
       W->FrameCount = 0;
+      W->Deeper = 0;
       if (W->InCompiledCode)
         recordFaultFrames(*W, Context); // the innermost calls of the recursion
       W->StackOverflowPending = 1;

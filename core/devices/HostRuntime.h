@@ -66,9 +66,10 @@ inline constexpr uint64_t MaxThreadsPerBlock = NativeMaxThreadsPerBlock;
 /// recursion belongs to non-kernel code, which runs on the worker's stack.
 inline constexpr size_t FiberStackBytes = 64 * 1024;
 
-/// The most compiled frames a throw's or fault's stack walk records (the
-/// innermost ones; deep recursion has more).
-inline constexpr unsigned MaxThrowFrames = 64;
+/// The compiled frames a throw's or fault's stack walk records: the
+/// innermost MaxThrowFrames and, of a deeper stack (a recursion), the
+/// outermost MaxOuterThrowFrames, counting the calls between.
+inline constexpr unsigned MaxThrowFrames = 64, MaxOuterThrowFrames = 16;
 
 /// What a launch did besides running the kernel.
 struct LaunchStats {

@@ -46,22 +46,15 @@ struct Failure {
   std::string File;
   unsigned Line = 0, Col = 0;
   uint32_t Thread[3] = {0, 0, 0}, Block[3] = {0, 0, 0};
-  /// The calls on the thread's stack, innermost first (at most
-  /// MaxStackFrames of them; StackFrames counts all).
+  /// The calls on the thread's stack, innermost first: of a deep
+  /// recursion, the innermost MaxInnerFrames and the outermost
+  /// MaxOuterFrames, the calls between counted as the gap's OmittedAfter.
   std::vector<BacktraceFrame> Stack;
-  size_t StackFrames = 0;
 };
 
-/// The most frames a failure's stacktrace lists (deep recursion has
-/// thousands); the host device walks as many.
-constexpr size_t MaxStackFrames = 64;
-
-void noteTruncatedStack(Diagnostic &D, const Failure &F) {
-  if (F.StackFrames > F.Stack.size())
-    D.note("the stacktrace lists the innermost " +
-           std::to_string(F.Stack.size()) + " of " +
-           std::to_string(F.StackFrames) + " calls");
-}
+/// The frames a failure's stacktrace lists of a deep recursion (it has
+/// thousands), as the host device records them.
+constexpr size_t MaxInnerFrames = 64, MaxOuterFrames = 16;
 
 class Machine {
 public:
@@ -71,9 +64,13 @@ public:
     Ctx.BlockDim[0] = Block.X, Ctx.BlockDim[1] = Block.Y, Ctx.BlockDim[2] = Block.Z;
     Ctx.GridDim[0] = Grid.X, Ctx.GridDim[1] = Grid.Y, Ctx.GridDim[2] = Grid.Z;
     Ctx.SharedArray = [this](uint64_t Bytes, uint64_t ElemBytes) {
-      // Each call site is its own array, as compiled code has a global per
-      // inlined call: two `CuStaticSharedArray(Float32, 4)` in one kernel
-      // are two arrays, though both run the prelude's one `shared_array`.
+      // Each call path is its own array, as the compiled code copies a
+      // function that allocates (CuStaticSharedArray, and a helper it
+      // inlines into) per call site: two `CuStaticSharedArray(Float32, 4)`
+      // in one kernel are two arrays, though both run the prelude's one
+      // `shared_array`. (A @noinline helper that calls another such helper
+      // is not copied: called twice, it shares one array where this path
+      // gives two.)
       std::vector<std::pair<const TypedCode *, uint32_t>> Path;
       for (const Frame &F : Running->Stack)
         Path.emplace_back(F.Code, F.PC);
@@ -235,10 +232,16 @@ private:
       F.Line = L.Line;
       F.Col = L.Col;
     }
-    F.StackFrames = T.Stack.size();
-    for (auto It = T.Stack.rbegin();
-         It != T.Stack.rend() && F.Stack.size() < MaxStackFrames; ++It)
-      F.Stack.push_back(stackFrame(*It));
+    const size_t N = T.Stack.size();
+    const bool Cut = N > MaxInnerFrames + MaxOuterFrames;
+    for (size_t K = 0; K < N; ++K) {
+      if (Cut && K == MaxInnerFrames) {
+        const size_t Omitted = N - MaxInnerFrames - MaxOuterFrames;
+        F.Stack.back().OmittedAfter = Omitted;
+        K += Omitted;
+      }
+      F.Stack.push_back(stackFrame(T.Stack[N - 1 - K]));
+    }
     std::copy(T.Idx, T.Idx + 3, F.Thread);
     std::copy(Ctx.BlockIdx, Ctx.BlockIdx + 3, F.Block);
     Failed = std::move(F);
@@ -544,7 +547,6 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
       std::copy(F.Block, F.Block + 3, E.Block);
       E.Stack = F.Stack;
       Diagnostic D = thrownDiagnostic(E, Grid, Block, Entry);
-      noteTruncatedStack(D, F);
       return makeDiagError(std::move(D));
     }
     std::string Where = F.File.empty() ? std::string()
@@ -558,7 +560,7 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
     if (!F.Note.empty())
       D.note(F.Note);
     D.Backtrace = F.Stack;
-    noteTruncatedStack(D, F);
+    collapseRepeats(D.Backtrace);
     if (!F.File.empty() && F.Line > 0) {
       D.Loc.FileName = F.File;
       D.Loc.Line = F.Line;

@@ -169,10 +169,44 @@ void renderDiagnostic(llvm::raw_ostream &OS, const Diagnostic &D,
   if (!D.Backtrace.empty()) {
     OS << "Stacktrace:\n";
     unsigned I = 1;
-    for (const BacktraceFrame &F : D.Backtrace)
-      OS << " [" << I++ << "] " << F.Function << " at " << F.Loc.str()
-         << (F.Inlined ? " [inlined]\n" : "\n");
+    for (const BacktraceFrame &F : D.Backtrace) {
+      OS << " [" << I++ << "] " << F.str() << "\n";
+      if (F.OmittedAfter)
+        OS << "     " << F.omittedText() << "\n";
+    }
   }
+}
+
+std::string BacktraceFrame::str() const {
+  std::string S = Function + " at " + Loc.str();
+  if (Inlined)
+    S += " [inlined]";
+  if (Repeats > 1)
+    S += " (repeats " + std::to_string(Repeats) + " times)";
+  return S;
+}
+
+std::string BacktraceFrame::omittedText() const {
+  return "\u22ee " + std::to_string(OmittedAfter) +
+         (OmittedAfter == 1 ? " more call" : " more calls") + " not listed";
+}
+
+void collapseRepeats(std::vector<BacktraceFrame> &Stack) {
+  std::vector<BacktraceFrame> Out;
+  for (BacktraceFrame &F : Stack) {
+    if (!Out.empty()) {
+      BacktraceFrame &P = Out.back();
+      if (!P.OmittedAfter && P.Function == F.Function &&
+          P.Loc.FileName == F.Loc.FileName && P.Loc.Line == F.Loc.Line &&
+          P.Loc.Col == F.Loc.Col && P.Inlined == F.Inlined) {
+        P.Repeats += F.Repeats;
+        P.OmittedAfter = F.OmittedAfter;
+        continue;
+      }
+    }
+    Out.push_back(std::move(F));
+  }
+  Stack = std::move(Out);
 }
 
 std::string renderDiagnostic(const Diagnostic &D, const RenderOptions &Opts) {

@@ -54,7 +54,22 @@ struct BacktraceFrame {
   /// Compiled code: the frame was inlined into the next one, as Julia's
   /// stacktrace marks it `[inlined]`.
   bool Inlined = false;
+  /// How many identical calls in a row this frame stands for (a
+  /// recursion), as Julia's `(repeats N times)`.
+  uint64_t Repeats = 1;
+  /// Calls between this frame and the next (outer) one that the stack
+  /// leaves out: a recursion deeper than a device lists.
+  uint64_t OmittedAfter = 0;
+
+  /// `down at rec.jl:7:12 [inlined] (repeats 64 times)`.
+  std::string str() const;
+  /// The line a stacktrace shows after a frame with OmittedAfter.
+  std::string omittedText() const;
 };
+
+/// Merges consecutive identical frames into one with Repeats, as Julia
+/// prints a recursion's stacktrace.
+void collapseRepeats(std::vector<BacktraceFrame> &Stack);
 
 struct Diagnostic {
   Severity Sev = Severity::Error;
