@@ -618,11 +618,6 @@ llvm::Expected<ParsedCall> parseCall(llvm::StringRef Call, uint64_t Seed,
       if (D.Code == DiagCode::ArrayLiteral)
         D.note("in a CALL, a vector names its element type: `Int64[1, 2, 3]`, "
                "`Float32[1, 2]`");
-      else if (D.Code == DiagCode::LiteralCoefficient)
-        // Its "write `2 * π`" would be refused too.
-        D.Message = D.Message.substr(0, D.Message.find(';')) +
-                    "; a CALL does not compute: write the value, or compute "
-                    "it in the program";
     }
     return makeDiagError(std::move(Parsed.Diags));
   }

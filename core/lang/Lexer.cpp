@@ -313,28 +313,27 @@ void Lexer::number() {
     return;
   }
   if (Pos < Src.size() && identStartAt(Pos)) {
-    // `2x` is multiplication by juxtaposition in Julia; the kernel language
-    // keeps the grammar simpler and asks for an explicit `*`.
+    // `2x` is multiplication by juxtaposition, as in Julia: the number is
+    // lexed alone, and the parser sees the name right after it.
     size_t IdBegin = Pos;
     bool Underscore = Src[Pos] == '_';
-    swallow();
-    std::string Whole(Src.substr(Start, Pos - Start));
-    std::string_view Id = Src.substr(IdBegin, Pos - IdBegin);
-    if (Underscore)
-      error(Start, Pos, "invalid numeric literal `" + Whole + "`");
-    else if (Id == "im") // `1 * im` would fail too: there is no `im`
-      error(Start, Pos,
-            "complex numbers (`" + Whole +
-                "`) are not in the kernel language; kernels compute on "
-                "real numbers (a complex value as two floats)");
-    else
-      error(Start, Pos,
-            "numeric literal coefficient `" + Whole +
-                "` is not supported; write `" + std::string(Text) + " * " +
-                std::string(Id) + "`",
-            DiagCode::LiteralCoefficient);
-    push(Tok::Number, Start, Text);
-    return;
+    size_t IdEnd = Pos;
+    for (unsigned L = 1; IdEnd < Src.size() && identContAt(IdEnd); IdEnd += L)
+      cpAt(IdEnd, &L);
+    std::string_view Id = Src.substr(IdBegin, IdEnd - IdBegin);
+    if (Underscore || Id == "im") {
+      swallow();
+      std::string Whole(Src.substr(Start, Pos - Start));
+      if (Underscore)
+        error(Start, Pos, "invalid numeric literal `" + Whole + "`");
+      else // `1 * im` would fail too: there is no `im`
+        error(Start, Pos,
+              "complex numbers (`" + Whole +
+                  "`) are not in the kernel language; kernels compute on "
+                  "real numbers (a complex value as two floats)");
+      push(Tok::Number, Start, Text);
+      return;
+    }
   }
   if (!checkUnderscores(Text)) {
     error(Start, Pos, "invalid numeric literal `" + std::string(Text) + "`");

@@ -372,6 +372,7 @@ private:
   Node *parseTernary();
   Node *parseBinary(int MinPrec);
   Node *parseUnary();
+  Node *juxtapose(Node *Num);
   Node *parsePostfix(Node *Base);
   Node *parsePrimary();
   Node *parseParen();
@@ -628,7 +629,7 @@ Node *Parser::parseUnary() {
           N->Bits = Num.Bits ^ 0x8000000000000000ull;
         else
           N->Bits = uint64_t(-int64_t(Num.Bits));
-        return parsePostfix(N);
+        return parsePostfix(juxtapose(N));
       }
       DepthGuard G(*this);
       if (!G.Ok)
@@ -911,6 +912,20 @@ Node *Parser::parseMacro() {
   return N;
 }
 
+/// Julia's numeric literal coefficient: `2x`, `2π`, `1.5(a + b)` multiply,
+/// binding tighter than `*` and looser than `^` (`2x^2` is `2 * x^2`).
+Node *Parser::juxtapose(Node *Num) {
+  const Token &T = tok();
+  if (T.SpaceBefore || !(T.is(Tok::Ident) || T.is(Tok::LParen)))
+    return Num;
+  DepthGuard G(*this);
+  if (!G.Ok)
+    return errorNode(Num->Range);
+  Node *Operand = parseBinary(PrecPower);
+  return mk(NodeKind::Call, {Num->Range.Begin, Operand->Range.End},
+            {ident(Symbol::get("*"), Num->Range), Num, Operand});
+}
+
 Node *Parser::parsePrimary() {
   const Token &T = tok();
   switch (T.Kind) {
@@ -923,7 +938,7 @@ Node *Parser::parsePrimary() {
     Node *N = mk(NodeKind::Literal, T.range());
     N->Lit = T.Lit;
     N->Bits = T.Bits;
-    return N;
+    return juxtapose(N);
   }
   case Tok::Ident:
     advance();

@@ -11,6 +11,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cassert>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -1112,8 +1113,11 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
       Errs.push_back(D);
   if (!Errs.empty())
     return makeDiagError(std::move(Errs));
+  // `123(Int)` parses as `123 * Int` (a numeric literal coefficient).
+  bool StartsWithNumber =
+      E && E->Range.Begin < Sig.size() && std::isdigit(Sig[E->Range.Begin]);
   if (!E || E->Kind != ast::NodeKind::Call || E->Kids.empty() ||
-      E->Kids[0]->Kind != ast::NodeKind::Ident)
+      E->Kids[0]->Kind != ast::NodeKind::Ident || StartsWithNumber)
     return typeError(SF, E ? E->Range : SrcRange{0, static_cast<uint32_t>(Sig.size())},
                      "expected a signature like `f(Float32, DeviceArray{Float32,1})`",
                      "usage");

@@ -79,6 +79,13 @@ TEST(Parser, PrecedenceAndAssociativity) {
       {"-1", "-1"},
       {"- 1", "(call - 1)"},
       {"-1.5f0", "-1.5f0"},
+      // Numeric literal coefficients: tighter than `*`, looser than `^`.
+      {"2x", "(call * 2 x)"},
+      {"2π * r", "(call * (call * 2 π) r)"},
+      {"2x^2", "(call * 2 (call ^ x 2))"},
+      {"1/2x", "(call / 1 (call * 2 x))"},
+      {"-2x", "(call * -2 x)"},
+      {"1.5(a + b)", "(call * 1.5 (call + a b))"},
       // typemin(Int64): 2^63 fits only negated.
       {"-9223372036854775808", "-9223372036854775808"},
       {"-009223372036854775808", "-9223372036854775808"},
@@ -392,8 +399,6 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       {"f() = 0x1_0000_0000_0000_0000",
        "1:7: numeric literal `0x1_0000_0000_0000_0000` does not fit in UInt64"},
       {"f() = 1e999", "1:7: numeric constant `1e999` is too large for Float64"},
-      {"f(x) = 2x",
-       "1:8: numeric literal coefficient `2x` is not supported; write `2 * x`"},
       {"f() = 1.5im",
        "1:7: complex numbers (`1.5im`) are not in the kernel language; kernels "
        "compute on real numbers (a complex value as two floats)"},
