@@ -380,6 +380,20 @@ int main(int argc, char **argv) {
     return llvm::StringRef(A).startswith("-(");
   });
   const std::string DashedArg = Dashed == Args.end() ? "" : *Dashed;
+  // CUDA's and other tools' names for the launch shape.
+  static const std::pair<const char *, const char *> ShapeOptions[] = {
+      {"--grid", "--blocks X,Y,Z (CUDA.jl's `blocks=`)"},
+      {"--block", "--threads X,Y,Z (CUDA.jl's `threads=`)"},
+      {"--griddim", "--blocks X,Y,Z (CUDA.jl's `blocks=`)"},
+      {"--blockdim", "--threads X,Y,Z (CUDA.jl's `threads=`)"}};
+  std::vector<std::string> ShapeNotes;
+  for (const std::string &A : llvm::reverse(Args)) // as written
+    for (const auto &[Name, Instead] : ShapeOptions)
+      if (llvm::StringRef(A).lower() == Name ||
+          llvm::StringRef(A).lower().rfind(std::string(Name) + "=", 0) == 0)
+        ShapeNotes.push_back("note: `" + A.substr(0, A.find('=')) +
+                             "` is not an option here; the launch shape is " +
+                             Instead);
   try {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
@@ -391,6 +405,8 @@ int main(int argc, char **argv) {
                    << "` starts with `-`, which reads as an option; put `--` "
                       "before it: prism ... FILE -- '"
                    << DashedArg << "'\n";
+    for (const std::string &N : ShapeNotes)
+      llvm::errs() << N << "\n";
     // A script that asked for --json reads why on stdout too.
     if (WantsJson) {
       recordError("usage", E.what());
