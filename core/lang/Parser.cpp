@@ -197,6 +197,48 @@ private:
     }
     Toks = std::move(Kept);
   }
+  /// Whether keyword K starts a block that `end` closes.
+  static bool opensBlock(std::string_view K) {
+    return K == "function" || K == "if" || K == "while" || K == "for" ||
+           K == "let" || K == "begin" || K == "struct" || K == "try" ||
+           K == "quote" || K == "do" || K == "macro" || K == "module" ||
+           K == "baremodule" || K == "abstract" || K == "primitive";
+  }
+  /// Skips an unsupported block's tokens through the `end` that closes it
+  /// (an `end` inside brackets is an index, `a[end]`).
+  void skipThroughEnd() {
+    unsigned Depth = 1, Brackets = 0;
+    while (!tok().is(Tok::Eof)) {
+      const Token &T = advance();
+      if (T.is(Tok::LParen) || T.is(Tok::LBracket) || T.is(Tok::LBrace))
+        ++Brackets;
+      else if (T.is(Tok::RParen) || T.is(Tok::RBracket) || T.is(Tok::RBrace))
+        Brackets -= Brackets > 0;
+      else if (Brackets == 0 && T.is(Tok::Keyword) && T.Text == "end") {
+        if (--Depth == 0)
+          return;
+      } else if (Brackets == 0 && T.is(Tok::Keyword) && opensBlock(T.Text)) {
+        ++Depth;
+      }
+    }
+  }
+  /// Skips to the closing bracket that ends the current list (nested ones
+  /// skipped whole), leaving it to be consumed.
+  void skipToListEnd() {
+    unsigned Depth = 0;
+    while (!tok().is(Tok::Eof)) {
+      const Token &T = tok();
+      if (T.is(Tok::LParen) || T.is(Tok::LBracket) || T.is(Tok::LBrace)) {
+        ++Depth;
+      } else if (T.is(Tok::RParen) || T.is(Tok::RBracket) ||
+                 T.is(Tok::RBrace)) {
+        if (Depth == 0)
+          return; // Close, or a mismatched bracket the caller reports
+        --Depth;
+      }
+      advance();
+    }
+  }
   bool isDefinitionStart(const Token &T) const {
     return T.isKw("function") || T.isKw("struct") || T.isKw("mutable") ||
            T.isKw("abstract") || T.isKw("const") ||
@@ -686,7 +728,8 @@ void Parser::parseList(Tok Close, const char *CloseText,
   if (G.Ok) {
     while (!tok().is(Close)) {
       if (tok().is(Tok::Semicolon)) {
-        error(tok().range(), "keyword arguments are not supported");
+        errorInPlace(tok().range(), "keyword arguments are not supported");
+        skipToListEnd();
         break;
       }
       Node *E = parseAssign(false);
@@ -702,9 +745,10 @@ void Parser::parseList(Tok Close, const char *CloseText,
         continue;
       }
       if (!tok().is(Close)) {
-        if (tok().is(Tok::Semicolon))
-          error(tok().range(), "keyword arguments are not supported");
-        else if (tok().is(Tok::Eof))
+        if (tok().is(Tok::Semicolon)) {
+          errorInPlace(tok().range(), "keyword arguments are not supported");
+          skipToListEnd();
+        } else if (tok().is(Tok::Eof))
           error(tok().range(), std::string("expected `") + CloseText +
                                    "` to close `" +
                                    std::string(1, "([{"[Close == Tok::RParen ? 0 : Close == Tok::RBracket ? 1 : 2]) +
@@ -978,6 +1022,14 @@ Node *Parser::parsePrimary() {
         K == "in" || K == "function" || K == "struct" || K == "abstract" ||
         K == "const" || K == "mutable")
       return unexpected(T);
+    if (opensBlock(K)) {
+      // `let ... end`: one error, and its `end` closes nothing else.
+      advance();
+      errorInPlace(T.range(), "`" + std::string(K) +
+                                  "` is not supported in the kernel language");
+      skipThroughEnd();
+      return errorNode(from(T.Begin));
+    }
     return error(T.range(), "`" + std::string(K) +
                                 "` is not supported in the kernel language");
   }
@@ -1557,8 +1609,16 @@ void Parser::parseTopLevel() {
               K.Text == "primitive" || K.Text == "baremodule" ||
               K.Text == "try" || K.Text == "let" || K.Text == "quote" ||
               K.Text == "global" || K.Text == "local")) {
-    error(K.range(), "`" + std::string(K.Text) +
-                         "` is not supported in the kernel language");
+    if (opensBlock(K.Text)) {
+      // `module ... end`, `let ... end`: skipped whole, one error.
+      advance();
+      errorInPlace(K.range(), "`" + std::string(K.Text) +
+                                  "` is not supported in the kernel language");
+      skipThroughEnd();
+    } else {
+      error(K.range(), "`" + std::string(K.Text) +
+                           "` is not supported in the kernel language");
+    }
   } else {
     // Short form `f(x) = expr`; anything else is an error at top level.
     NLScope NL(*this, false);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace prism {
 
@@ -228,6 +229,13 @@ struct ErrorSink {
     auto Ds = takeDiagnostics(std::move(E));
     Diags.insert(Diags.end(), Ds.begin(), Ds.end());
   }
+  /// Takes E's diagnostics; whether there were none.
+  bool ok(llvm::Error E) {
+    if (!E)
+      return true;
+    take(std::move(E));
+    return false;
+  }
   template <typename T> bool ok(llvm::Expected<T> &V) {
     if (V)
       return true;
@@ -250,17 +258,29 @@ public:
     // (a field may be `NTuple{N,Int}` of a `const N` above it), so that
     // signatures may mention types defined further down the file; then
     // methods.
+    // Types whose definition failed: their later uses are not errors of
+    // their own (one wrong field, not one error per method that names it).
+    std::set<std::string> Broken;
     for (const ast::TopLevel &D : PF->Defs) {
-      if (auto *const *A = std::get_if<ast::AbstractDef *>(&D))
-        Errors.take(loadAbstract(**A));
-      else if (auto *const *S = std::get_if<ast::StructDef *>(&D))
-        Errors.take(loadStruct(**S));
-      else if (auto *const *C = std::get_if<ast::ConstDef *>(&D))
+      if (auto *const *A = std::get_if<ast::AbstractDef *>(&D)) {
+        if (!Errors.ok(loadAbstract(**A)))
+          Broken.insert((*A)->Name.string());
+      } else if (auto *const *S = std::get_if<ast::StructDef *>(&D)) {
+        if (!Errors.ok(loadStruct(**S)))
+          Broken.insert((*S)->Name.string());
+      } else if (auto *const *C = std::get_if<ast::ConstDef *>(&D)) {
         Errors.take(loadConst(**C));
+      }
     }
     for (const ast::TopLevel &D : PF->Defs)
       if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&D))
         Errors.take(loadFunction(**Fn));
+    llvm::erase_if(Errors.Diags, [&](const Diagnostic &D) {
+      for (const std::string &Name : Broken)
+        if (D.Message == "undefined type name `" + Name + "`")
+          return true;
+      return false;
+    });
     if (!Errors.Diags.empty())
       return makeDiagError(std::move(Errors.Diags));
     return std::move(Result);

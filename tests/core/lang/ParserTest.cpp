@@ -516,6 +516,26 @@ TEST(Parser, RecoveryReportsEveryIndependentError) {
   EXPECT_EQ(Names, (std::vector<std::string>{"a", "b", "c", "d"}));
 }
 
+// An unsupported construct is one error: keyword arguments skip to the
+// closing parenthesis, and an unsupported block (`let`, `module`) through
+// its own `end`, which then closes nothing else.
+TEST(Parser, UnsupportedConstructsAreOneErrorEach) {
+  auto F = parseString("function kw(x; s = (1, 2))\n  x\nend\n"
+                       "function l(x)\n  let y = x + 1\n    a[end] + y\n"
+                       "  end\nend\n"
+                       "module M\nf() = begin\n 1\nend\nend\n"
+                       "g(x) = x\n");
+  EXPECT_EQ(diagText(*F),
+            "1:14: keyword arguments are not supported\n"
+            "5:3: `let` is not supported in the kernel language\n"
+            "9:1: `module` is not supported in the kernel language\n");
+  std::vector<std::string> Names;
+  for (auto &D : F->Defs)
+    if (auto *Fn = std::get_if<FunctionDef *>(&D))
+      Names.push_back((*Fn)->Name.string());
+  EXPECT_EQ(Names, (std::vector<std::string>{"kw", "l", "g"}));
+}
+
 TEST(Parser, MissingEndRecoversAtNextDefinition) {
   auto F = parseString("function f()\n  if x\n    y\nfunction g()\n  z\nend\n"
                        "h(x) = x +\n");

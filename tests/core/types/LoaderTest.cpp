@@ -148,15 +148,18 @@ TEST(Loader, GathersDefinitionErrors) {
   ASSERT_OK(load(Env, "arrays.jl", ArrayDefs));
   auto R = load(Env, "bad.jl",
                 "struct P\n"
-                "    x::Real\n"                         // 2: not concrete
+                "    x::Real\n" // 2: not concrete
                 "end\n"
-                "f(x::Flaot32) = x\n"                   // 4: undefined type
-                "g(a::DeviceArray{Float32,1,2}) = a\n"  // 5: wrong count
+                "f(x::Flaot32) = x\n"                  // 4: undefined type
+                "g(a::DeviceArray{Float32,1,2}) = a\n" // 5: wrong count
                 "struct Q{T}\n"
-                "    v::Union{T,Nothing}\n"            // 7: not concrete
-                "end\n");
+                "    v::Union{T,Nothing}\n" // 7: not concrete
+                "end\n"
+                "h(p::P) = p.x\n"); // no error of its own
   ASSERT_FALSE(static_cast<bool>(R));
   std::string S = messages(R.takeError());
+  // A use of the broken P is not another error.
+  EXPECT_THAT(S, testing::Not(testing::HasSubstr("undefined type name `P`")));
   EXPECT_THAT(S, testing::HasSubstr("bad.jl:2:5: field `x` of struct `P` has non-concrete type `Real`"));
   EXPECT_THAT(S, testing::HasSubstr("bad.jl:4:6: undefined type name `Flaot32`"));
   EXPECT_THAT(S, testing::HasSubstr("bad.jl:5:6: wrong number of type parameters for `DeviceArray`: expected 2, got 3"));
