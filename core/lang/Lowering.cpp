@@ -543,6 +543,14 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
   return V;
 }
 
+/// Where a branch's value is written: its last expression, so that a note
+/// about the value's type underlines `1`, not the whole `c ? 1 : 1.0f0`.
+static SrcRange valueRange(const Node *B) {
+  while (B->Kind == NodeKind::Block && !B->Kids.empty())
+    B = B->Kids.back();
+  return B->Range;
+}
+
 IRValue Lowerer::lowerIf(const Node *N, bool NeedValue) {
   const Node *Then = N->Kids[1];
   const Node *Else = N->Kids.size() > 2 ? N->Kids[2] : nullptr;
@@ -553,16 +561,20 @@ IRValue Lowerer::lowerIf(const Node *N, bool NeedValue) {
   std::vector<uint32_t> ToEnd;
   IRValue TV = lower(Then, NeedValue);
   if (Reachable) {
-    if (NeedValue)
+    if (NeedValue) {
+      Cur = valueRange(Then);
       assign(Tmp, TV);
+    }
     Cur = N->Range;
     ToEnd.push_back(jump());
   }
   patch(ToElse, label());
   if (Else) {
     IRValue EV = lower(Else, NeedValue);
-    if (Reachable && NeedValue)
+    if (Reachable && NeedValue) {
+      Cur = valueRange(Else);
       assign(Tmp, EV);
+    }
   } else if (NeedValue) {
     assign(Tmp, nothing());
   }

@@ -843,6 +843,14 @@ private:
                            "constants, functions and types defined above it",
                        "const");
     }
+    if (!T && E.Kind == ast::NodeKind::Tuple) {
+      llvm::consumeError(T.takeError());
+      return typeError(File, E.Range,
+                       "a `const` holds a number, a type or a function, not a "
+                       "tuple; a function returns one as a constant: "
+                       "`weights() = (0.25f0, 0.5f0)`, then `weights()[i]`",
+                       "const");
+    }
     if (!T) {
       llvm::consumeError(T.takeError());
       return typeError(File, E.Range,
