@@ -384,7 +384,8 @@ void throwDetailHook(const char *Template, int32_t Col, int32_t N, ...) {
   va_end(Ap);
 }
 
-/// Adds the compiled frames above frame pointer FP to W.Frames: a frame
+/// Adds the compiled frames above frame pointer FP to W.Frames, and past
+/// its MaxFrames the outermost ones to the W.Outer ring: a frame
 /// record holds the caller's frame pointer and then the return address,
 /// and every compiled function keeps one (NativeTarget's finishModule).
 /// Stops at the first return address outside compiled code (the launcher,

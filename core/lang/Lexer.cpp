@@ -116,8 +116,7 @@ private:
 
   static constexpr unsigned MaxErrors = 50;
 
-  void error(uint32_t B, uint32_t E, std::string Msg,
-             DiagCode Code = DiagCode::None) {
+  void error(uint32_t B, uint32_t E, std::string Msg) {
     if (GaveUp)
       return;
     if (++NumErrors > MaxErrors) {
@@ -127,9 +126,8 @@ private:
       GaveUp = true;
       return;
     }
-    Diags.push_back(
-        Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, {B, E})));
-    Diags.back().Code = Code;
+    Diags.push_back(Diagnostic::error("parse", std::move(Msg),
+                                      DiagLoc::fromRange(File, {B, E})));
   }
 
   char peekc(size_t Off = 0) const {

@@ -670,7 +670,7 @@ Node *Parser::parseUnary() {
         else if (Num.Lit == LitType::Float64)
           N->Bits = Num.Bits ^ 0x8000000000000000ull;
         else
-          N->Bits = uint64_t(-int64_t(Num.Bits));
+          N->Bits = uint64_t(0) - Num.Bits; // wraps: 2^63 is typemin(Int64)
         return parsePostfix(juxtapose(N));
       }
       DepthGuard G(*this);

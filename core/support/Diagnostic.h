@@ -26,7 +26,7 @@ enum class Severity { Error, Warning, Note };
 /// The specific problem a diagnostic reports, for the few callers that react
 /// to one rather than show it (a CALL says how it spells the same thing).
 /// Most diagnostics have `None`; their message is for people only.
-enum class DiagCode : uint8_t { None, ArrayLiteral, LiteralCoefficient };
+enum class DiagCode : uint8_t { None, ArrayLiteral };
 
 /// A resolved location: file plus 1-based line/col range.
 struct DiagLoc {
