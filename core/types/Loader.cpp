@@ -835,29 +835,21 @@ private:
     }
     // Otherwise it must be a type (`const CuDeviceArray = DeviceArray`).
     auto T = evalTypeExpr(Env, E, File);
-    if (!T && E.Kind == ast::NodeKind::Ident) {
-      llvm::consumeError(T.takeError());
-      return typeError(File, E.Range,
-                       "UndefVarError: `" + E.Name.string() +
-                           "` not defined; a constant can use only the "
-                           "constants, functions and types defined above it",
-                       "const");
-    }
-    if (!T && E.Kind == ast::NodeKind::Tuple) {
-      llvm::consumeError(T.takeError());
-      return typeError(File, E.Range,
-                       "a `const` holds a number, a type or a function, not a "
-                       "tuple; a function returns one as a constant: "
-                       "`weights() = (0.25f0, 0.5f0)`, then `weights()[i]`",
-                       "const");
-    }
     if (!T) {
       llvm::consumeError(T.takeError());
-      return typeError(File, E.Range,
-                       "unsupported constant expression; expected a literal, "
-                       "a constant, a type, `+ - * / ^` on numbers, `-x`, "
-                       "or a conversion such as `Int32(x)` or `Float32(x)`",
-                       "const");
+      std::string Why =
+          E.Kind == ast::NodeKind::Ident
+              ? "UndefVarError: `" + E.Name.string() +
+                    "` not defined; a constant can use only the constants, "
+                    "functions and types defined above it"
+          : E.Kind == ast::NodeKind::Tuple
+              ? "a `const` holds a number, a type or a function, not a "
+                "tuple; a function returns one as a constant: `weights() = "
+                "(0.25f0, 0.5f0)`, then `weights()[i]`"
+              : "unsupported constant expression; expected a literal, a "
+                "constant, a type, `+ - * / ^` on numbers, `-x`, or a "
+                "conversion such as `Int32(x)` or `Float32(x)`";
+      return typeError(File, E.Range, std::move(Why), "const");
     }
     return typeConst(*T);
   }
