@@ -39,6 +39,13 @@ struct Program {
       return O.Diagnostics.empty() ? "?" : O.Diagnostics[0].Message;
     return O.Launch.Return.str();
   }
+  /// Each call's value, the same on the interpreter and the host.
+  void expectValues(
+      std::initializer_list<std::pair<const char *, const char *>> Cases) {
+    for (const char *Device : {InterpDeviceName, "host"})
+      for (const auto &[Call, Value] : Cases)
+        EXPECT_EQ(value(Call, Device), Value) << Call << " on " << Device;
+  }
 };
 
 TEST(InterpreterTest, IntegersWrapAtTheirWidth) {
@@ -253,24 +260,23 @@ TEST(InterpreterTest, IslessIsBasesTotalOrderAndMaxFallsBackOnIt) {
             "lti(x::Int64, y::UInt8) = isless(x, y)\n"
             "mm(x::Int64, y::Int64) = minmax(x, y)\n"
             "mf(x::Float64, y::Float64) = minmax(x, y)\n");
-  for (const char *Device : {InterpDeviceName, "host"}) {
-    SCOPED_TRACE(Device);
-    EXPECT_EQ(P.value("bigger(P(1.0), P(2.5))", Device), "2.5");
-    EXPECT_EQ(P.value("smaller(P(1.0), P(2.5))", Device), "1.0");
-    EXPECT_EQ(P.value("lt(NaN, 1.0)", Device), "false");
-    EXPECT_EQ(P.value("lt(1.0, NaN)", Device), "true");
-    EXPECT_EQ(P.value("lt(NaN, NaN)", Device), "false");
-    EXPECT_EQ(P.value("lt(-0.0, 0.0)", Device), "true");
-    EXPECT_EQ(P.value("lt(0.0, -0.0)", Device), "false");
-    EXPECT_EQ(P.value("lt(-Inf, NaN)", Device), "true");
-    EXPECT_EQ(P.value("lt32(-0f0, 0f0)", Device), "true");
-    EXPECT_EQ(P.value("ltmix(1, NaN)", Device), "true");
-    EXPECT_EQ(P.value("ltmix(2, 1.5)", Device), "false");
-    EXPECT_EQ(P.value("lti(-1, 0x01)", Device), "true");
-    EXPECT_EQ(P.value("mm(3, 1)", Device), "(1, 3)");
-    EXPECT_EQ(P.value("mf(NaN, 1.0)", Device), "(NaN, NaN)");
-    EXPECT_EQ(P.value("mf(2.0, -1.0)", Device), "(-1.0, 2.0)");
-  }
+  P.expectValues({
+      {"bigger(P(1.0), P(2.5))", "2.5"},
+      {"smaller(P(1.0), P(2.5))", "1.0"},
+      {"lt(NaN, 1.0)", "false"},
+      {"lt(1.0, NaN)", "true"},
+      {"lt(NaN, NaN)", "false"},
+      {"lt(-0.0, 0.0)", "true"},
+      {"lt(0.0, -0.0)", "false"},
+      {"lt(-Inf, NaN)", "true"},
+      {"lt32(-0f0, 0f0)", "true"},
+      {"ltmix(1, NaN)", "true"},
+      {"ltmix(2, 1.5)", "false"},
+      {"lti(-1, 0x01)", "true"},
+      {"mm(3, 1)", "(1, 3)"},
+      {"mf(NaN, 1.0)", "(NaN, NaN)"},
+      {"mf(2.0, -1.0)", "(-1.0, 2.0)"},
+  });
 }
 
 TEST(InterpreterTest, MixedSignModAndIntegerFmaAreBases) {
@@ -281,15 +287,14 @@ TEST(InterpreterTest, MixedSignModAndIntegerFmaAreBases) {
             "m2(x::UInt8, y::Int64) = mod(x, y)\n"
             "f1(x::Int64) = fma(x, 2, 3)\n"
             "f2(x::Int32) = fma(x, Int32(2), 0x03)\n");
-  for (const char *Device : {InterpDeviceName, "host"}) {
-    SCOPED_TRACE(Device);
-    EXPECT_EQ(P.value("m1(-7, 0x03)", Device), "0x0000000000000002");
-    EXPECT_EQ(P.value("m1(7, 0x03)", Device), "0x0000000000000001");
-    EXPECT_EQ(P.value("m2(0x07, -3)", Device), "-2");
-    EXPECT_EQ(P.value("m2(0x07, 3)", Device), "1");
-    EXPECT_EQ(P.value("f1(3)", Device), "9");
-    EXPECT_EQ(P.value("f2(Int32(-3))", Device), "-3");
-  }
+  P.expectValues({
+      {"m1(-7, 0x03)", "0x0000000000000002"},
+      {"m1(7, 0x03)", "0x0000000000000001"},
+      {"m2(0x07, -3)", "-2"},
+      {"m2(0x07, 3)", "1"},
+      {"f1(3)", "9"},
+      {"f2(Int32(-3))", "-3"},
+  });
 }
 
 TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
