@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace prism {
@@ -25,7 +26,12 @@ namespace {
 
 TypeContext &ctx() { return TypeContext::get(); }
 
+/// A constant worth propagating into a callee: a number, a Bool, a symbol,
+/// or a tuple or struct with such a field (the dims `(16, 16)` of a 2-d
+/// shared array, a DeviceArray whose size is known).
 bool interestingConst(const LatticeType &L) {
+  if (L.Fields)
+    return std::any_of(L.Fields->begin(), L.Fields->end(), interestingConst);
   return L.Const && (L.Const->K == ConstValue::Int ||
                      L.Const->K == ConstValue::Bool ||
                      L.Const->K == ConstValue::Float ||
@@ -221,7 +227,7 @@ void Interpreter::run() {
        ++I) {
     Entry[I] = latticeOf(F.MI->Sig[I]);
     if (I < F.MI->ConstArgs.size() && F.MI->ConstArgs[I])
-      Entry[I] = LatticeType(F.MI->Sig[I], *F.MI->ConstArgs[I]);
+      Entry[I] = *F.MI->ConstArgs[I];
   }
   if (N == 0)
     return;
@@ -553,10 +559,10 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
     for (Frame *S : E.Stack)
       OnStack |= S->MI->Def == MM.M;
     if (!OnStack) {
-      std::vector<std::optional<ConstValue>> ConstArgs(A.size());
+      std::vector<std::optional<LatticeType>> ConstArgs(A.size());
       for (size_t I = 1; I < A.size(); ++I)
         if (interestingConst(A[I]))
-          ConstArgs[I] = A[I].Const;
+          ConstArgs[I] = A[I];
       MethodInstance *CMI =
           E.internMI(MM.M, Sig, MM.SparamValues, InBounds, std::move(ConstArgs));
       CodeInstance *CCI = nullptr;

@@ -41,45 +41,6 @@ struct FunctionSpec {
   std::string str() const; ///< `saxpy!(Float32, DeviceArray{Float32, 1}, ...)`
 };
 
-class MethodInstance {
-public:
-  Method *Def = nullptr;
-  /// Full concrete signature including the callee type.
-  std::vector<Type *> Sig;
-  std::vector<Type *> SparamValues;
-  /// Specialised for an `@inbounds` call site (its `boundscheck()` is false);
-  /// only set for methods whose bodies call `boundscheck`.
-  bool InBounds = false;
-  /// Constant-specialised instances (constant propagation whose result the
-  /// caller keeps, e.g. `CuStaticSharedArray(Float32, 256)` whose body needs
-  /// the constant `256`): one entry per element of Sig, set where the
-  /// argument is a known constant. Empty for ordinary instances.
-  std::vector<std::optional<ConstValue>> ConstArgs;
-  bool isConstSpecialized() const { return !ConstArgs.empty(); }
-
-  /// `saxpy!(::Float32, ::DeviceArray{Float32, 1}, ...)`; constant arguments
-  /// print as `256::Int64`.
-  std::string str() const;
-
-  /// Backedges: CodeInstances that call this MethodInstance.
-  void addBackedge(CodeInstance *Caller);
-  std::vector<CodeInstance *> backedges() const;
-  /// The CodeInstance valid in world W, if one is cached.
-  CodeInstance *cachedIn(World W) const;
-  /// Every CodeInstance ever inferred for this instance, oldest first.
-  std::vector<CodeInstance *> codeInstances() const;
-  /// Takes ownership of a finished CodeInstance (inference only).
-  CodeInstance *addCodeInstance(std::unique_ptr<CodeInstance> CI);
-
-private:
-  friend class InferenceEngine;
-  mutable std::mutex Lock;
-  /// A set as well as a list: a prelude method called from thousands of
-  /// functions would otherwise make adding its backedges quadratic.
-  llvm::SetVector<CodeInstance *> Backedges;
-  std::vector<std::unique_ptr<CodeInstance>> Cache;
-};
-
 /// A lattice element: a type, possibly with a known constant value.
 ///
 /// `T` is never null in results (Bottom = `Union{}` means "no value": the
@@ -102,6 +63,48 @@ struct LatticeType {
     return !(A == B);
   }
   std::string str() const; ///< `Int64`, `Const(256)`, `Union{Float32, Int64}`
+};
+
+class MethodInstance {
+public:
+  Method *Def = nullptr;
+  /// Full concrete signature including the callee type.
+  std::vector<Type *> Sig;
+  std::vector<Type *> SparamValues;
+  /// Specialised for an `@inbounds` call site (its `boundscheck()` is false);
+  /// only set for methods whose bodies call `boundscheck`.
+  bool InBounds = false;
+  /// Constant-specialised instances (constant propagation whose result the
+  /// caller keeps, e.g. `CuStaticSharedArray(Float32, 256)` whose body needs
+  /// the constant `256`): one entry per element of Sig, set where the
+  /// argument is a known constant or a partially constant tuple or struct
+  /// (the dims `(16, 16)` of a 2-d shared array). Empty for ordinary
+  /// instances.
+  std::vector<std::optional<LatticeType>> ConstArgs;
+  bool isConstSpecialized() const { return !ConstArgs.empty(); }
+
+  /// `saxpy!(::Float32, ::DeviceArray{Float32, 1}, ...)`; constant arguments
+  /// print as `256::Int64`, partially constant ones as
+  /// `(16, 16)::Tuple{Int64, Int64}`.
+  std::string str() const;
+
+  /// Backedges: CodeInstances that call this MethodInstance.
+  void addBackedge(CodeInstance *Caller);
+  std::vector<CodeInstance *> backedges() const;
+  /// The CodeInstance valid in world W, if one is cached.
+  CodeInstance *cachedIn(World W) const;
+  /// Every CodeInstance ever inferred for this instance, oldest first.
+  std::vector<CodeInstance *> codeInstances() const;
+  /// Takes ownership of a finished CodeInstance (inference only).
+  CodeInstance *addCodeInstance(std::unique_ptr<CodeInstance> CI);
+
+private:
+  friend class InferenceEngine;
+  mutable std::mutex Lock;
+  /// A set as well as a list: a prelude method called from thousands of
+  /// functions would otherwise make adding its backedges quadratic.
+  llvm::SetVector<CodeInstance *> Backedges;
+  std::vector<std::unique_ptr<CodeInstance>> Cache;
 };
 
 /// One frame of an inlining stack (outermost caller first). A statement

@@ -39,18 +39,32 @@ bool MIKeyEq::operator()(MIKeyRef A, MIKeyRef B) const {
   return true;
 }
 
+namespace {
+size_t mixHash(size_t H, size_t V) {
+  return H ^ (V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2));
+}
+
+/// Hashes what operator== compares: the type, the constant, the fields.
+size_t hashLattice(size_t H, const LatticeType &L) {
+  H = mixHash(H, std::hash<const void *>()(L.T));
+  if (L.Const)
+    H = mixHash(H, (size_t(L.Const->K) << 56) ^ L.Const->Bits ^
+                       std::hash<const void *>()(L.Const->Name.opaque()));
+  if (L.Fields)
+    for (const LatticeType &F : *L.Fields)
+      H = hashLattice(H, F);
+  return H;
+}
+} // namespace
+
 size_t MIKeyHash::operator()(MIKeyRef K) const {
-  auto Mix = [](size_t H, size_t V) {
-    return H ^ (V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2));
-  };
   size_t H = std::hash<const void *>()(K.M);
   for (Type *T : K.Sig)
-    H = Mix(H, std::hash<const void *>()(T));
-  H = Mix(H, K.InBounds);
+    H = mixHash(H, std::hash<const void *>()(T));
+  H = mixHash(H, K.InBounds);
   for (const auto &C : K.ConstArgs)
     if (C)
-      H = Mix(H, (size_t(C->K) << 56) ^ C->Bits ^
-                     std::hash<const void *>()(C->Name.opaque()));
+      H = hashLattice(H, *C);
   return H;
 }
 
@@ -94,7 +108,7 @@ LatticeType resultOf(const CodeInstance &CI) {
 
 MethodInstance *InferenceEngine::Impl::internMI(
     Method *M, std::span<Type *const> Sig, std::span<Type *const> Sparams,
-    bool InBounds, std::vector<std::optional<ConstValue>> ConstArgs) {
+    bool InBounds, std::vector<std::optional<LatticeType>> ConstArgs) {
   std::lock_guard<std::mutex> G(TableLock);
   auto It = MIs.find(MIKeyRef(M, Sig, InBounds, ConstArgs));
   if (It != MIs.end())

@@ -34,7 +34,7 @@ struct MIKey {
   Method *M = nullptr;
   std::vector<Type *> Sig;
   bool InBounds = false;
-  std::vector<std::optional<ConstValue>> ConstArgs;
+  std::vector<std::optional<LatticeType>> ConstArgs;
 };
 /// An MIKey's fields, not owned: the table is searched with one, so
 /// finding an existing instance allocates nothing.
@@ -42,9 +42,9 @@ struct MIKeyRef {
   Method *M = nullptr;
   std::span<Type *const> Sig;
   bool InBounds = false;
-  std::span<const std::optional<ConstValue>> ConstArgs;
+  std::span<const std::optional<LatticeType>> ConstArgs;
   MIKeyRef(Method *M, std::span<Type *const> Sig, bool InBounds,
-           std::span<const std::optional<ConstValue>> ConstArgs)
+           std::span<const std::optional<LatticeType>> ConstArgs)
       : M(M), Sig(Sig), InBounds(InBounds), ConstArgs(ConstArgs) {}
   MIKeyRef(const MIKey &K) : MIKeyRef(K.M, K.Sig, K.InBounds, K.ConstArgs) {}
 };
@@ -188,7 +188,7 @@ struct InferenceEngine::Impl {
   MethodInstance *
   internMI(Method *M, std::span<Type *const> Sig,
            std::span<Type *const> Sparams, bool InBounds,
-           std::vector<std::optional<ConstValue>> ConstArgs = {});
+           std::vector<std::optional<LatticeType>> ConstArgs = {});
   bool usesBoundsCheck(const Method *M);
 
   /// The result of calling MI from Caller: a cached, provisional or

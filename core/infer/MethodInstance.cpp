@@ -27,6 +27,24 @@ std::string FunctionSpec::str() const {
   return S;
 }
 
+namespace {
+/// A constant argument as its value (`256`), a partially constant tuple or
+/// struct as its fields (`(16, 16)`, `Dim3(1, ::Int32, ::Int32)`).
+std::string constArgString(const LatticeType &L) {
+  if (L.Const)
+    return L.Const->str();
+  if (!L.Fields)
+    return "::" + L.T->str();
+  std::string S =
+      L.T->isTuple() ? "(" : std::string(L.T->name()->Name.str()) + "(";
+  for (size_t I = 0; I < L.Fields->size(); ++I)
+    S += (I ? ", " : "") + constArgString((*L.Fields)[I]);
+  if (L.T->isTuple() && L.Fields->size() == 1)
+    S += ',';
+  return S + ')';
+}
+} // namespace
+
 std::string MethodInstance::str() const {
   std::string S = calleeName(Def, Sig);
   S += '(';
@@ -34,7 +52,7 @@ std::string MethodInstance::str() const {
     if (I > 1)
       S += ", ";
     if (I < ConstArgs.size() && ConstArgs[I])
-      S += ConstArgs[I]->str();
+      S += constArgString(*ConstArgs[I]);
     S += "::" + Sig[I]->str();
   }
   S += ')';

@@ -286,24 +286,9 @@ private:
       bool Const = I < C.ArgTypes.size() && C.ArgTypes[I].size() > 2 &&
                    C.ArgTypes[I][2].Const;
       Const |= C.Code[I].Args.size() > 2 && C.Code[I].Args[2].K == IRValue::Const;
-      if (!Const) {
-        // Constant propagation carries numbers, not tuples: the 2-d form's
-        // dims never arrive as constants.
-        std::vector<DiagNote> Notes;
-        const Method *M = CI.MI->Def;
-        if (M && M->IsPrelude && M->Func &&
-            M->Func->Name.str() == "CuStaticSharedArray" &&
-            !CI.MI->Sig.empty() && CI.MI->Sig.back()->isTuple())
-          Notes.push_back(
-              {"a 2-d shared array's dims arrive as a tuple, which Prism "
-               "does not propagate as a constant (numbers only): allocate "
-               "`CuStaticSharedArray(T, m * n)` and index it as "
-               "`tile[i + m * (j - 1)]`",
-               {}});
+      if (!Const)
         report(CI, stmtLoc(CI, I), "non-constant",
-               "the size of a shared array must be a compile-time constant",
-               std::move(Notes));
-      }
+               "the size of a shared array must be a compile-time constant");
       break;
     }
     case Builtin::AtomicAdd:

@@ -204,7 +204,7 @@ TEST_F(InferTest, ConstantPropagationReachesSharedArray) {
   // The call keeps the constant-specialised instance: its body needs 256.
   ASSERT_TRUE(MI->isConstSpecialized());
   ASSERT_TRUE(MI->ConstArgs.at(2).has_value());
-  EXPECT_EQ(MI->ConstArgs[2]->asSigned(), 256);
+  EXPECT_EQ(MI->ConstArgs[2]->Const->asSigned(), 256);
   CodeInstance *Inner = MI->cachedIn(Env.currentWorld());
   ASSERT_NE(Inner, nullptr);
   EXPECT_TRUE(Inner->NeedsConstArgs);
@@ -226,6 +226,33 @@ TEST_F(InferTest, ConstantPropagationReachesSharedArray) {
   for (CodeInstance *C : R.All)
     InAll |= C->MI == MI;
   EXPECT_TRUE(InAll);
+}
+
+TEST_F(InferTest, PartiallyConstantTuplePropagatesToSharedArray) {
+  // The 2-d form's dims are a tuple: constant propagation carries its
+  // constant fields, so `dims[1] * dims[2]` folds to the 20 shared_array
+  // needs.
+  loadText("shmem2.jl", "shmem2() = CuStaticSharedArray(Float32, (4, 5))\n");
+  CodeInstance *CI = infer("shmem2()");
+  ASSERT_NE(CI, nullptr);
+  EXPECT_EQ(CI->ReturnType, arrayType(ctx().float32(), 2));
+  MethodInstance *MI = findInvoke(*CI, "CuStaticSharedArray");
+  ASSERT_NE(MI, nullptr);
+  ASSERT_TRUE(MI->isConstSpecialized());
+  EXPECT_NE(MI->str().find("(4, 5)::Tuple{Int64, Int64}"), std::string::npos)
+      << MI->str();
+  CodeInstance *Inner = MI->cachedIn(Env.currentWorld());
+  ASSERT_NE(Inner, nullptr);
+  bool Found = false;
+  for (size_t PC = 0; PC < Inner->Code->Code.size(); ++PC)
+    if (Inner->Code->Builtins[PC] == Builtin::SharedArray) {
+      const auto &A = Inner->Code->ArgTypes[PC];
+      ASSERT_EQ(A.size(), 3u);
+      ASSERT_TRUE(A[2].Const) << typed(Inner);
+      EXPECT_EQ(A[2].Const->asSigned(), 20);
+      Found = true;
+    }
+  EXPECT_TRUE(Found) << typed(Inner);
 }
 
 TEST_F(InferTest, ConstantIndexSelectsTupleField) {
