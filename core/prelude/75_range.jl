@@ -144,7 +144,10 @@ end
         stop_n, stop_d = rat(stop)
         if start_d != 0 && stop_d != 0 &&
                 T(start_n / start_d) == start && T(stop_n / stop_d) == stop
-            den = lcm_unchecked(start_d, step_d)
+            # Julia's den is negative when start or step is; element k is
+            # the same with every sign flipped, except that a zero element
+            # is -0.0 (0 / -den), where Julia's twice-precision sum gives 0.0.
+            den = abs(lcm_unchecked(start_d, step_d))
             m = maxintfloat(T)
             if den != 0 && abs(start * den) <= m && abs(step * den) <= m &&
                     rem(den, start_d) == 0 && rem(den, step_d) == 0

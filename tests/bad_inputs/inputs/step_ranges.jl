@@ -25,3 +25,16 @@ float_ranges() = (walk(0.1, 0.1, 0.3), walk(0.0, 0.1, 1.0), walk(1.0, -0.1, 0.0)
                   walk(1, 0.5, 3))
 
 empty_and_zero(s::Int) = (walk(5, 1, 3), walk(1, s, 10))
+
+# Squares summed, so every element counts. A negative start or step makes
+# Julia's common denominator negative; such ranges read back as all zeros.
+function sumsq(a, s, b)
+    q = 0.0
+    for x in a:s:b
+        q += x * x
+    end
+    q
+end
+signed_ranges() = (sumsq(-0.5, 0.25, 0.5), sumsq(1.0, -0.25, 0.0),
+                   sumsq(0.3, -0.1, 0.1), sumsq(1.0, -0.1, 0.0),
+                   walk(-0.5, 0.25, 0.0))
