@@ -185,8 +185,19 @@ typemax(::Type{UInt32}) = 0xffffffff
 typemin(::Type{UInt64}) = 0x0000000000000000
 typemax(::Type{UInt64}) = 0xffffffffffffffff
 
-# Base's mixed-sign mod: computed through rem, so the result has the type
-# rem gives (`mod(-7, 0x03)` is the UInt64 2), as in Julia.
+# Base's mixed-sign division: on magnitudes, then the sign put back, so
+# `div(-7, UInt(3))` is the Int64 -2 (promoting both to UInt64 would throw
+# an InexactError). The result has the signed operand's signedness for div,
+# rem and fld, and rem's (promoted) type for mod (`mod(-7, 0x03)` is the
+# UInt64 2), as in Julia.
+@inline div(x::Signed, y::Unsigned) = flipsign(signed(div(unsigned(abs(x)), y)), x)
+@inline div(x::Unsigned, y::Signed) = unsigned(flipsign(signed(div(x, unsigned(abs(y)))), y))
+@inline rem(x::Signed, y::Unsigned) = flipsign(signed(rem(unsigned(abs(x)), y)), x)
+@inline rem(x::Unsigned, y::Signed) = rem(x, unsigned(abs(y)))
+@inline fld(x::Signed, y::Unsigned) = div(x, y) - (signbit(x) & (rem(x, y) != 0))
+@inline fld(x::Unsigned, y::Signed) = div(x, y) - (signbit(y) & (rem(x, y) != 0))
+@inline cld(x::Signed, y::Unsigned) = div(x, y) + (!signbit(x) & (rem(x, y) != 0))
+@inline cld(x::Unsigned, y::Signed) = div(x, y) + (!signbit(y) & (rem(x, y) != 0))
 @inline mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)
 @inline mod(x::Unsigned, y::Signed) = rem(y + signed(rem(x, y)), y)
 

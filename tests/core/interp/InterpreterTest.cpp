@@ -279,12 +279,15 @@ TEST(InterpreterTest, IslessIsBasesTotalOrderAndMaxFallsBackOnIt) {
   });
 }
 
-TEST(InterpreterTest, MixedSignModAndIntegerFmaAreBases) {
+TEST(InterpreterTest, MixedSignDivisionAndIntegerFmaAreBases) {
   // Julia's `mod(x::Signed, y::Unsigned) = rem(y + unsigned(rem(x, y)), y)`:
-  // the result has rem's (promoted) type. An integer fma is exact; it
-  // recursed through the promoting fallback.
+  // the result has rem's (promoted) type. div, rem, fld and cld divide the
+  // magnitudes and put the sign back (promoting -7 to UInt64 threw an
+  // InexactError). An integer fma is exact; it recursed through the
+  // promoting fallback.
   Program P("m1(x::Int64, y::UInt8) = mod(x, y)\n"
             "m2(x::UInt8, y::Int64) = mod(x, y)\n"
+            "q(x, y) = (div(x, y), rem(x, y), fld(x, y), cld(x, y))\n"
             "f1(x::Int64) = fma(x, 2, 3)\n"
             "f2(x::Int32) = fma(x, Int32(2), 0x03)\n");
   P.expectValues({
@@ -292,6 +295,10 @@ TEST(InterpreterTest, MixedSignModAndIntegerFmaAreBases) {
       {"m1(7, 0x03)", "0x0000000000000001"},
       {"m2(0x07, -3)", "-2"},
       {"m2(0x07, 3)", "1"},
+      {"q(-7, UInt64(3))", "(-2, -1, -3, -2)"},
+      {"q(7, UInt64(2))", "(3, 1, 3, 4)"},
+      {"q(Int8(-7), 0x03)", "(-2, -1, -3, -2)"},
+      {"q(0x07, Int8(-3))", "(0xfe, 0x01, 0xfd, 0xfe)"},
       {"f1(3)", "9"},
       {"f2(Int32(-3))", "-3"},
   });
