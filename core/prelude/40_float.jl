@@ -30,15 +30,21 @@ end
 @inline fld(x::T, y::T) where {T<:IEEEFloat} = round((x - mod(x, y)) / y)
 @inline cld(x::T, y::T) where {T<:IEEEFloat} = -fld(-x, y)
 
-# Float ^ Float: a negative base needs an integral exponent.
+# Float ^ Float: a negative base needs an integral exponent; ±Inf counts
+# as an even one and NaN gives NaN (`(-2.0)^Inf` is Inf), as in Julia.
 @inline function ^(x::T, y::T) where {T<:IEEEFloat}
-    if x < zero(T) && !isinteger(y)
+    if x < zero(T) && isfinite(y) && !isinteger(y)
         throw(DomainError{T, :exp}(x))
     end
     return pow_float(x, y)
 end
-# Float ^ Integer keeps the float type: `2.0f0^3` is a Float32.
-@inline ^(x::T, n::Integer) where {T<:IEEEFloat} = pow_float(x, convert(T, n))
+# Float ^ Integer keeps the float type: `2.0f0^3` is a Float32. Above
+# maxintfloat every float is even, so an odd n gives the result x's sign
+# back (`(-1.0)^(2^53 + 1)` is -1.0).
+@inline function ^(x::T, n::Integer) where {T<:IEEEFloat}
+    y = pow_float(x, convert(T, n))
+    return ifelse(isodd(n), copysign(y, x), y)
+end
 
 @inline abs(x::T) where {T<:IEEEFloat} = abs_float(x)
 @inline copysign(x::T, y::T) where {T<:IEEEFloat} = copysign_float(x, y)

@@ -156,6 +156,8 @@ end
 # two, exact in every float type (or infinite).
 @inline function truncates_into(::Type{T}, x::S) where {T<:BitSigned, S<:IEEEFloat}
     lo = S(typemin(T))
+    # typemin(Int32) is -Inf16: every finite Float16 fits.
+    isinf(lo) && return isfinite(x)
     # As Julia's: where typemin - 1 is exact in S, anything above it
     # truncates to typemin or more (trunc(Int8, -128.9) == -128).
     if sizeof(T) < sizeof(S)

@@ -11,7 +11,11 @@
 
 @inline min(x::T, y::T) where {T<:Real} = ifelse(y < x, y, x)
 @inline max(x::T, y::T) where {T<:Real} = ifelse(y < x, x, y)
-@inline clamp(x::Real, lo::Real, hi::Real) = min(max(x, lo), hi)
+# Julia's: comparisons, not min/max, so `clamp(-0.0, 0.0, 1.0)` is -0.0.
+@inline function clamp(x::X, lo::L, hi::H) where {X<:Real, L<:Real, H<:Real}
+    T = promote_type(promote_type(X, L), H)
+    return ifelse(x > hi, convert(T, hi), ifelse(x < lo, convert(T, lo), convert(T, x)))
+end
 # Julia's `min(x, y, z...)`, for three and four arguments (no splatting).
 @inline min(x::Real, y::Real, z::Real) = min(min(x, y), z)
 @inline max(x::Real, y::Real, z::Real) = max(max(x, y), z)

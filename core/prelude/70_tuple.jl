@@ -11,54 +11,60 @@
 
 # Julia compares tuples element by element, each with `==`: `(1,) == (1.0,)`,
 # `(NaN,) != (NaN,)` and `(0.0,) == (-0.0,)`, where `===` would say the
-# opposite. Tuples of different lengths are unequal. One method per length
-# (the language has no splatting); a longer pair of equal length throws.
-@inline ==(a::Tuple, b::Tuple) = nfields(a) == nfields(b) ? throw(ArgumentError()) : false
-@inline ==(a::Tuple{}, b::Tuple{}) = true
-@inline ==(a::NTuple{1,Any}, b::NTuple{1,Any}) = a[1] == b[1]
-@inline ==(a::NTuple{2,Any}, b::NTuple{2,Any}) = a[1] == b[1] && a[2] == b[2]
-@inline ==(a::NTuple{3,Any}, b::NTuple{3,Any}) = a[1] == b[1] && a[2] == b[2] && a[3] == b[3]
-@inline ==(a::NTuple{4,Any}, b::NTuple{4,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4]
-@inline ==(a::NTuple{5,Any}, b::NTuple{5,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5]
-@inline ==(a::NTuple{6,Any}, b::NTuple{6,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6]
-@inline ==(a::NTuple{7,Any}, b::NTuple{7,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7]
-@inline ==(a::NTuple{8,Any}, b::NTuple{8,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8]
-@inline ==(a::NTuple{9,Any}, b::NTuple{9,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9]
-@inline ==(a::NTuple{10,Any}, b::NTuple{10,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10]
-@inline ==(a::NTuple{11,Any}, b::NTuple{11,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11]
-@inline ==(a::NTuple{12,Any}, b::NTuple{12,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11] && a[12] == b[12]
-@inline ==(a::NTuple{13,Any}, b::NTuple{13,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11] && a[12] == b[12] && a[13] == b[13]
-@inline ==(a::NTuple{14,Any}, b::NTuple{14,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11] && a[12] == b[12] && a[13] == b[13] && a[14] == b[14]
-@inline ==(a::NTuple{15,Any}, b::NTuple{15,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11] && a[12] == b[12] && a[13] == b[13] && a[14] == b[14] && a[15] == b[15]
-@inline ==(a::NTuple{16,Any}, b::NTuple{16,Any}) =
-    a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4] && a[5] == b[5] &&
-    a[6] == b[6] && a[7] == b[7] && a[8] == b[8] && a[9] == b[9] && a[10] == b[10] &&
-    a[11] == b[11] && a[12] == b[12] && a[13] == b[13] && a[14] == b[14] && a[15] == b[15] &&
-    a[16] == b[16]
+# opposite; `isequal` compares each element with `isequal`, so
+# `isequal((NaN,), (NaN,))`. Tuples of different lengths are unequal.
+@inline ==(a::Tuple, b::Tuple) = all_pairs(==, a, b)
+@inline isequal(a::Tuple, b::Tuple) = all_pairs(isequal, a, b)
+
+# f(a[i], b[i]) for every i, stopping at the first false. One method per
+# length (the language has no splatting); a longer pair of equal length
+# throws.
+@inline all_pairs(f, a::Tuple, b::Tuple) = nfields(a) == nfields(b) ? throw(ArgumentError()) : false
+@inline all_pairs(f, a::Tuple{}, b::Tuple{}) = true
+@inline all_pairs(f, a::NTuple{1,Any}, b::NTuple{1,Any}) = f(a[1], b[1])
+@inline all_pairs(f, a::NTuple{2,Any}, b::NTuple{2,Any}) = f(a[1], b[1]) && f(a[2], b[2])
+@inline all_pairs(f, a::NTuple{3,Any}, b::NTuple{3,Any}) = f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3])
+@inline all_pairs(f, a::NTuple{4,Any}, b::NTuple{4,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4])
+@inline all_pairs(f, a::NTuple{5,Any}, b::NTuple{5,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5])
+@inline all_pairs(f, a::NTuple{6,Any}, b::NTuple{6,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6])
+@inline all_pairs(f, a::NTuple{7,Any}, b::NTuple{7,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7])
+@inline all_pairs(f, a::NTuple{8,Any}, b::NTuple{8,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8])
+@inline all_pairs(f, a::NTuple{9,Any}, b::NTuple{9,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9])
+@inline all_pairs(f, a::NTuple{10,Any}, b::NTuple{10,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10])
+@inline all_pairs(f, a::NTuple{11,Any}, b::NTuple{11,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11])
+@inline all_pairs(f, a::NTuple{12,Any}, b::NTuple{12,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11]) && f(a[12], b[12])
+@inline all_pairs(f, a::NTuple{13,Any}, b::NTuple{13,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11]) && f(a[12], b[12]) && f(a[13], b[13])
+@inline all_pairs(f, a::NTuple{14,Any}, b::NTuple{14,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11]) && f(a[12], b[12]) && f(a[13], b[13]) && f(a[14], b[14])
+@inline all_pairs(f, a::NTuple{15,Any}, b::NTuple{15,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11]) && f(a[12], b[12]) && f(a[13], b[13]) && f(a[14], b[14]) && f(a[15], b[15])
+@inline all_pairs(f, a::NTuple{16,Any}, b::NTuple{16,Any}) =
+    f(a[1], b[1]) && f(a[2], b[2]) && f(a[3], b[3]) && f(a[4], b[4]) && f(a[5], b[5]) &&
+    f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
+    f(a[11], b[11]) && f(a[12], b[12]) && f(a[13], b[13]) && f(a[14], b[14]) && f(a[15], b[15]) &&
+    f(a[16], b[16])

@@ -304,6 +304,38 @@ TEST(InterpreterTest, MixedSignDivisionAndIntegerFmaAreBases) {
   });
 }
 
+TEST(InterpreterTest, FloatEdgeCasesFollowJulia) {
+  // A reviewer's findings: ±Inf is an even exponent and NaN gives NaN, not a
+  // DomainError; an odd integer exponent above maxintfloat keeps the sign;
+  // -Inf16 does not fit Int32 (typemin(Int32) is -Inf16); clamp compares,
+  // so -0.0 stays; isequal on tuples is element-wise isequal.
+  Program P("pf(x::Float64, y::Float64) = x^y\n"
+            "pf32(x::Float32, y::Float32) = x^y\n"
+            "pi(x::Float64, n::Int64) = x^n\n"
+            "pi32(x::Float32, n::Int64) = x^n\n"
+            "t16(x::Float16) = trunc(Int32, x)\n"
+            "cl(x::Float64) = clamp(x, 0.0, 1.0)\n"
+            "cli(x::Int64) = clamp(x, 0x01, 3.0f0)\n"
+            "eqn() = (isequal((NaN, 1), (NaN, 1)), isequal((0.0,), (-0.0,)), (NaN,) == (NaN,))\n");
+  P.expectValues({
+      {"pf(-2.0, Inf)", "Inf"},
+      {"pf(-0.5, -Inf)", "Inf"},
+      {"pf(-2.0, NaN)", "NaN"},
+      {"pf32(-2.0f0, Inf32)", "Inf32"},
+      {"pf(-2.0, 0.5)", "DomainError at t.jl:1 in `pf`"},
+      {"pi(-1.0, 9007199254740993)", "-1.0"},
+      {"pi(-2.0, 3)", "-8.0"},
+      {"pi32(-1.0f0, 16777217)", "-1.0f0"},
+      {"t16(-Inf16)", "InexactError at t.jl:5 in `t16`"},
+      {"t16(Float16(-1000.5))", "-1000"},
+      {"cl(-0.0)", "-0.0"},
+      {"cl(NaN)", "NaN"},
+      {"cl(7.0)", "1.0"},
+      {"cli(-5)", "1.0f0"},
+      {"eqn()", "(true, false, false)"},
+  });
+}
+
 TEST(InterpreterTest, ShowErrorTextIsJuliasAndTheSameOnTheHost) {
   // What Julia's showerror prints, with the values of the throwing thread:
   // the interpreter reads them from the exception, the host device's
