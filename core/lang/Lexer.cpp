@@ -163,6 +163,7 @@ private:
 
   void blockComment();
   void number();
+  bool hexFloat(uint32_t Start, uint32_t DigBegin);
   void identifier();
   bool unicodeOperator(uint32_t CP, unsigned Len);
 };
@@ -187,6 +188,44 @@ void Lexer::blockComment() {
   error(Src.size(), Src.size(),
         "unterminated block comment started at " + std::to_string(LC.Line) +
             ":" + std::to_string(LC.Col));
+}
+
+/// Julia's hex float literal after `0x` and its integer digits:
+/// `0x1.8p3`, `0x.8p-1`. Always a Float64; the binary exponent is required
+/// (without it `0x1.8` is not a number). Consumes it and returns true, or
+/// leaves Pos alone.
+bool Lexer::hexFloat(uint32_t Start, uint32_t DigBegin) {
+  size_t Q = Pos;
+  bool Mantissa = Q > DigBegin;
+  if (Q < Src.size() && Src[Q] == '.')
+    for (++Q; Q < Src.size() && (isHexDigit(Src[Q]) || Src[Q] == '_'); ++Q)
+      Mantissa |= Src[Q] != '_';
+  if (!Mantissa || Q >= Src.size() || (Src[Q] != 'p' && Src[Q] != 'P'))
+    return false;
+  size_t E = Q + 1;
+  if (E < Src.size() && (Src[E] == '+' || Src[E] == '-'))
+    ++E;
+  size_t ExpBegin = E;
+  while (E < Src.size() && isDigit(Src[E]))
+    ++E;
+  if (E == ExpBegin)
+    return false;
+  Pos = E;
+  std::string_view Text = Src.substr(Start, Pos - Start);
+  std::string Clean;
+  for (char C : Text)
+    if (C != '_')
+      Clean += C;
+  double D = std::strtod(Clean.c_str(), nullptr);
+  if (std::isinf(D))
+    error(Start, Pos, "numeric constant `" + std::string(Text) +
+                          "` is too large for Float64");
+  push(Tok::Number, Start, Text);
+  uint64_t B;
+  std::memcpy(&B, &D, 8);
+  Toks.back().Lit = ast::LitType::Float64;
+  Toks.back().Bits = B;
+  return true;
 }
 
 void Lexer::number() {
@@ -223,6 +262,8 @@ void Lexer::number() {
     while (Pos < Src.size() && (isRadixDigit(Src[Pos]) || Src[Pos] == '_'))
       ++Pos;
     std::string_view Digits = Src.substr(DigBegin, Pos - DigBegin);
+    if (Radix == 16 && hexFloat(Start, DigBegin))
+      return;
     if (Pos < Src.size() && (identContAt(Pos) || Src[Pos] == '.')) {
       swallow();
       Bad = true;

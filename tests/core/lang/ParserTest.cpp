@@ -263,6 +263,11 @@ TEST(Parser, LiteralTyping) {
       {"0b101", LitType::UInt8, 5, "0x05"},
       {"0b111111111", LitType::UInt16, 511, "0x01ff"},
       {"0o17", LitType::UInt8, 15, "0x0f"},
+      // Hex floats are Float64 and need the binary exponent.
+      {"0x1p3", LitType::Float64, 0x4020000000000000ull, "8.0"},
+      {"0x1.8p1", LitType::Float64, 0x4008000000000000ull, "3.0"},
+      {"0x.8p-1", LitType::Float64, 0x3FD0000000000000ull, "0.25"},
+      {"0x1P+2", LitType::Float64, 0x4010000000000000ull, "4.0"},
       {"true", LitType::Bool, 1, "true"},
       {"false", LitType::Bool, 0, "false"},
       {"-7", LitType::Int64, uint64_t(-7), "-7"},
@@ -384,6 +389,8 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       // Bad literals.
       {"f() = 0x", "1:7: invalid numeric literal `0x`"},
       {"f() = 0xg1", "1:7: invalid numeric literal `0xg1`"},
+      {"f() = 0x1.8", "1:7: invalid numeric literal `0x1.8`"},
+      {"f() = 0x1p", "1:7: invalid numeric literal `0x1p`"},
       {"f() = 0b102", "1:7: invalid numeric literal `0b102`"},
       {"f() = 1__0", "1:7: invalid numeric literal `1__0`"},
       {"f() = 1_", "1:7: invalid numeric literal `1_`"},
