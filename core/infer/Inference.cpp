@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "infer/InferenceImpl.h"
+#include "infer/SlotWebs.h"
 #include "prelude/Embedded.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -357,6 +358,7 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
   TC->SlotTypes.reserve(SlotL.size());
   for (const LatticeType &L : SlotL)
     TC->SlotTypes.push_back(L.T ? L.T : ctx().bottom());
+  splitSlotWebs(*TC, F.MI->Sig);
   for (Diagnostic &D : F.FrameErrors)
     CI->Errors.push_back(std::move(D));
   CI->Code = std::move(TC);

@@ -157,6 +157,7 @@ TEST_F(InferTest, UnstableSumRowReportsUnion) {
       << S;
   W.Color = true;
   EXPECT_NE(typed(CI, W).find("\x1b[31mUnion{Float32, Int64}\x1b[39m"), std::string::npos);
+
 }
 
 TEST_F(InferTest, PromotionFollowsJulia) {
@@ -457,19 +458,56 @@ TEST_F(InferTest, OptimizerLeavesMaybeUnassignedLocalsInTheirOwnCall) {
       << printTyped(*CI, *Opt);
 }
 
+TEST_F(InferTest, AVariableReassignedAnotherTypeIsTwoVariables) {
+  // CUDA.jl's `i = threadIdx().x; i = i + ...` stores an Int32, then an
+  // Int64. No read sees both, so they are two variables (Julia's SSA
+  // conversion), each concrete; a read that sees both keeps one Union.
+  loadText("webs.jl",
+           "function k(n::Int32)\n  i = n\n  i = i + 1\n  return i\nend\n"
+           "function a(n::Int32)\n  n = n * 2\n  return n\nend\n"
+           "function l(n::Int)\n  x = 0\n  for j in 1:n\n"
+           "    x = x + 0.5\n  end\n  return x\nend\n");
+  auto Locals = [&](const char *Sig) {
+    std::string S;
+    CodeInstance *CI = infer(Sig);
+    if (!CI)
+      return std::string("no code");
+    for (size_t I = 1; I < CI->Code->Slots.size(); ++I)
+      S += std::string(I > 1 ? " " : "") +
+           std::string(CI->Code->Slots[I].Name.str()) +
+           "::" + CI->Code->SlotTypes[I]->str();
+    return S;
+  };
+  EXPECT_EQ(Locals("k(Int32)"), "n::Int32 i::Int32 i::Int64");
+  // An argument's own value keeps its slot; the reassignment is a local.
+  EXPECT_EQ(Locals("a(Int32)"), "n::Int32 n::Int64");
+  EXPECT_NE(Locals("l(Int)").find("x::Union{Float64, Int64}"),
+            std::string::npos)
+      << Locals("l(Int)");
+  CodeInstance *K = infer("k(Int32)");
+  ASSERT_NE(K, nullptr);
+  EXPECT_EQ(K->ReturnType, ctx().int64());
+  EXPECT_NE(typed(K).find("i@_3 = "), std::string::npos) << typed(K);
+}
+
 TEST_F(InferTest, InlinedCodeReadsACertainlyAssignedLocalDirectly) {
   // `a` is assigned twice, so it stays a slot; at the call it is certainly
   // assigned and add1 cannot change it, so the inlined `x + 1` reads `a`
   // itself (no `x = a` copy, as Julia's SSA form would show). Where `a`
   // may be unassigned (k2) or its slot's type is wider than what the
-  // callee was inferred for (k3), the copy stays: the UndefVarError check
-  // happens once, at the call, and the callee's code gets its own type.
-  loadText("direct.jl", "add1(x) = x + 1\n"
-                        "function k(n)\n  a = n * 2\n  if n > 3\n    a = n\n  end\n"
-                        "  return add1(a)\nend\n"
-                        "function k2(n)\n  if n > 3\n    a = n\n  end\n"
-                        "  return add1(a)\nend\n"
-                        "function k3(n)\n  a = nothing\n  a = n\n  return add1(a)\nend\n");
+  // callee was inferred for (k3: one variable, as the last read sees both
+  // assignments, but the call sees only the Int64), the copy stays: the
+  // UndefVarError check happens once, at the call, and the callee's code
+  // gets its own type.
+  loadText("direct.jl",
+           "add1(x) = x + 1\n"
+           "function k(n)\n  a = n * 2\n  if n > 3\n    a = n\n  end\n"
+           "  return add1(a)\nend\n"
+           "function k2(n)\n  if n > 3\n    a = n\n  end\n"
+           "  return add1(a)\nend\n"
+           "function k3(n)\n  a = nothing\n  if n > 3\n    a = n\n"
+           "    r = add1(a)\n  else\n    r = 0\n  end\n"
+           "  return (a === nothing) + r\nend\n");
   auto AddReads = [&](const char *Sig) -> std::string {
     CodeInstance *CI = infer(Sig);
     if (!CI)
