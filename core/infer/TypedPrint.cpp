@@ -318,12 +318,19 @@ struct Printer {
       Type *T = I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr;
       Out += "  " + slotName(I) + "::" + latticeStr(latticeOfSlot(I, T)) + "\n";
     }
-    if (C.Slots.size() > C.NumArgs + 1) {
-      Out += "Locals\n";
-      for (uint32_t I = C.NumArgs + 1; I < C.Slots.size(); ++I)
-        Out += "  " + slotName(I) + "::" +
-               typeStr(I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr) + "\n";
+    std::string Locals;
+    for (uint32_t I = C.NumArgs + 1; I < C.Slots.size(); ++I) {
+      Type *T = I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr;
+      // A lowering temporary never assigned (the value of an `if` whose
+      // branches all return) is not a variable of the program; Julia's
+      // lowering does not make it.
+      std::string_view Name = C.Slots[I].Name.str();
+      if ((Name.empty() || Name[0] == '#') && (!T || T->isBottom()))
+        continue;
+      Locals += "  " + slotName(I) + "::" + typeStr(T) + "\n";
     }
+    if (!Locals.empty())
+      Out += "Locals\n" + Locals;
     Out += "Body::" + typeStr(CI.ReturnType) + "\n";
     return Out;
   }

@@ -158,6 +158,14 @@ TEST_F(InferTest, UnstableSumRowReportsUnion) {
   W.Color = true;
   EXPECT_NE(typed(CI, W).find("\x1b[31mUnion{Float32, Int64}\x1b[39m"), std::string::npos);
 
+  // The lowering's temporary for an `if` whose branches both return is
+  // never assigned: not a local of the program, so not listed.
+  loadText("pick.jl",
+           "function pick(x::Int)\n  if x > 0\n    return 1\n  else\n"
+           "    return 2\n  end\nend\n");
+  W.Color = false;
+  std::string P = typed(infer("pick(Int)"), W);
+  EXPECT_EQ(P.find("Locals"), std::string::npos) << P;
 }
 
 TEST_F(InferTest, PromotionFollowsJulia) {
