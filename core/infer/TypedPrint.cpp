@@ -99,7 +99,7 @@ struct Printer {
     case IRValue::Const:
       return constStr(V.C);
     case IRValue::Global:
-      return "Main." + std::string(V.Name.str());
+      return globalName(V.Name);
     }
     return "?";
   }
@@ -163,6 +163,11 @@ struct Printer {
     }
     if (B != Builtin::None)
       R = std::string(builtinModule(B)) + builtinName(B) + "(";
+    else if (!S.Args.empty() && S.Args[0].K == IRValue::Const &&
+             S.Args[0].C.K == ConstValue::Func && S.Args[0].C.Fn)
+      // A dynamic call whose function the optimiser resolved: printed as
+      // the global it was, the same before and after optimisation.
+      R = globalName(S.Args[0].C.Fn->Name) + "(";
     else
       R = (S.Args.empty() ? std::string("?") : valueStr(S.Args[0])) + "(";
     for (size_t I = 1; I < S.Args.size(); ++I)

@@ -132,6 +132,8 @@ bool isOperatorName(std::string_view S) {
   return C < 0x80 && !std::isalnum(C) && C != '_';
 }
 
+} // namespace
+
 std::string globalName(Symbol N) {
   std::string_view S = N.str();
   std::string Mod = builtinByName(S) != Builtin::None ? "Core." : "Main.";
@@ -141,8 +143,6 @@ std::string globalName(Symbol N) {
     return Mod + ":(" + std::string(S) + ")";
   return Mod + ":" + std::string(S);
 }
-
-} // namespace
 
 std::string printLowered(const CodeInfo &CI) {
   const auto &Code = CI.Code;

@@ -116,6 +116,9 @@ struct CodeInfo {
 /// Julia's `code_lowered` printing: `1 ─ %1 = Main.f(_2)` style numbered
 /// statements, `goto #3 if not %2`, `return %5`.
 std::string printLowered(const CodeInfo &CI);
+/// A global name as Julia's IR prints its GlobalRef: `Main.f`, `Main.:*`,
+/// `Core.tuple`.
+std::string globalName(Symbol N);
 
 /// The builtins that lowered code and the prelude call by name. They resolve
 /// to `GenericFunction`s of kind Builtin; inference types them and codegen
