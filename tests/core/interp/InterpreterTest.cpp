@@ -304,6 +304,15 @@ TEST(InterpreterTest, MixedSignDivisionAndIntegerFmaAreBases) {
   });
 }
 
+TEST(InterpreterTest, MuladdFusesAsTheCompiledTargetsDo) {
+  // a*a is 1 + 2^-26 + 2^-54 exactly; rounded first, the sum is 0.0.
+  // The host fuses only on a CPU with FMA, so only the interp is checked.
+  Program P("ma(a::Float64, c::Float64) = (muladd(a, a, c), a * a + c, fma(a, "
+            "a, c))\n");
+  EXPECT_EQ(P.value("ma(1.0000000074505806, -1.0000000149011612)"),
+            "(5.551115123125783e-17, 0.0, 5.551115123125783e-17)");
+}
+
 TEST(InterpreterTest, FloatEdgeCasesFollowJulia) {
   // A reviewer's findings: ±Inf is an even exponent and NaN gives NaN, not a
   // DomainError; an odd integer exponent above maxintfloat keeps the sign;
