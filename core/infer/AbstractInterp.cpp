@@ -126,6 +126,8 @@ private:
     return locOf(PC);
   }
   void error(uint32_t PC, Diagnostic D) { F.StmtErrors[PC].push_back(std::move(D)); }
+  void undefinedName(uint32_t PC, Symbol Name);
+  void reportUnreachedUndefinedNames();
 
   /// Joins State into the entry state of statement To and queues To when
   /// that changed. Takes State by value: a successor reached first (the
@@ -199,16 +201,7 @@ LatticeType Interpreter::evalValue(uint32_t PC, const IRValue &V,
   case IRValue::Global: {
     if (auto L = E.resolveGlobal(V.Name, F.Src->File))
       return *L;
-    F.UndefinedNames.push_back(V.Name);
-    Diagnostic D = Diagnostic::error(
-        "undef-var", "`" + std::string(V.Name.str()) + "` not defined",
-        locOfName(PC, V.Name.str()));
-    // `r = 1:n` lowers, as in Julia, to a call of `:`, which the kernel
-    // language has only as a `for` loop's iterator.
-    if (V.Name.str() == ":")
-      D.Message = "a range (`a:b`, `a:s:b`) is not a value in the kernel "
-                  "language: only a `for` loop iterates one (`for i in a:b`)";
-    error(PC, std::move(D));
+    undefinedName(PC, V.Name);
     return bottomLattice();
   }
   }
@@ -326,6 +319,41 @@ void Interpreter::run() {
       propagate(PC + 1, std::move(State));
       break;
     }
+  }
+  reportUnreachedUndefinedNames();
+}
+
+void Interpreter::undefinedName(uint32_t PC, Symbol Name) {
+  F.UndefinedNames.push_back(Name);
+  Diagnostic D = Diagnostic::error(
+      "undef-var", "`" + std::string(Name.str()) + "` not defined",
+      locOfName(PC, Name.str()));
+  // `r = 1:n` lowers, as in Julia, to a call of `:`, which the kernel
+  // language has only as a `for` loop's iterator.
+  if (Name.str() == ":")
+    D.Message = "a range (`a:b`, `a:s:b`) is not a value in the kernel "
+                "language: only a `for` loop iterates one (`for i in a:b`)";
+  error(PC, std::move(D));
+}
+
+/// An undefined name has no value (Union{}), so the code after it is
+/// never reached and a second misspelt name would show only once the first
+/// is fixed. The names the unreached code uses that are defined nowhere
+/// are reported with it. Only then: code unreachable for its own reasons
+/// (after a `throw`) is left alone, as Julia leaves it.
+void Interpreter::reportUnreachedUndefinedNames() {
+  if (F.UndefinedNames.empty())
+    return;
+  const CodeInfo &Src = *F.Src;
+  for (uint32_t PC = 0; PC < Src.Code.size(); ++PC) {
+    if (F.States[PC])
+      continue;
+    for (const IRValue &V : Src.Code[PC].Args)
+      if (V.K == IRValue::Global &&
+          std::find(F.UndefinedNames.begin(), F.UndefinedNames.end(), V.Name) ==
+              F.UndefinedNames.end() &&
+          !E.resolveGlobal(V.Name, Src.File))
+        undefinedName(PC, V.Name);
   }
 }
 

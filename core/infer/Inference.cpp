@@ -312,6 +312,9 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
     Stmt &S = TC->Code[PC];
     if (!F.States[PC]) {
       // Never reached: not inferred, and removed so codegen never sees it.
+      // Its only errors are names defined nowhere, found after the first.
+      for (Diagnostic &D : F.StmtErrors[PC])
+        CI->Errors.push_back(std::move(D));
       S.K = StmtKind::Nop;
       S.Args.clear();
       TC->Invokes[PC] = nullptr;
