@@ -87,7 +87,8 @@ const Topic Topics[] = {
      "its line."},
     {"occupancy",
      "Occupancy is how many warps an SM keeps resident, out of the most it "
-     "can (64 on sm_80 and sm_90, 48 on sm_86 and sm_89, 32 on sm_75). While "
+     "can (64 on sm_80 and sm_90, 48 on sm_86, sm_87 and sm_89, 32 on sm_75). "
+     "While "
      "one warp waits for memory the SM runs another, so too few resident "
      "warps leave it idle. A block stays resident until it finishes, and "
      "blocks are admitted while four limits allow: the warp slots, the "

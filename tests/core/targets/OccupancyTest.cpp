@@ -40,6 +40,8 @@ TEST(Occupancy, KnowsThePtxArchsAndNothingElse) {
   EXPECT_EQ(H.maxWarpsPerSM(), 64);
   EXPECT_EQ(H.SharedPerSM, 228 * 1024);
   EXPECT_EQ(limits("sm_86").maxWarpsPerSM(), 48);
+  // Orin: 48 warps, as sm_86 and sm_89 (the programming guide's table).
+  EXPECT_EQ(limits("sm_87").maxWarpsPerSM(), 48);
 }
 
 // block_sum on an A100: 13 registers, 1 KiB of shared memory, 256 threads.
