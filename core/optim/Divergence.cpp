@@ -11,6 +11,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
+
 namespace prism {
 
 namespace {
@@ -84,7 +86,23 @@ struct Analysis {
   struct Iterations {
     std::vector<const llvm::SCEV *> Values;
     bool Open = false;
+    /// Where the loop's exit depends on the thread (`for k in 1:t`): per
+    /// value, per warp, the lanes still in the loop when it reaches the
+    /// branch (the others left earlier and wait, masked off). Empty when
+    /// every lane runs every iteration.
+    std::vector<std::vector<uint64_t>> Active;
   };
+  /// Warps judged, and the lanes of warp W (the last one of a block may be
+  /// partial).
+  unsigned warpsJudged() const {
+    return Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
+  }
+  unsigned lanesIn(unsigned W) const {
+    unsigned InWarp = Lanes.lanes();
+    if (Lanes.warpsPerBlock())
+      InWarp = std::min(InWarp, M.blockThreads() - W * M.WarpSize);
+    return InWarp;
+  }
   Iterations iterations(llvm::PHINode *P, const llvm::Instruction *At) {
     Iterations It;
     llvm::Loop *L = LI.getLoopFor(P->getParent());
@@ -96,42 +114,127 @@ struct Analysis {
     for (unsigned I = 0; I < 2; ++I)
       if (!L->contains(P->getIncomingBlock(I)))
         Start = P->getIncomingValue(I);
-    if (!Start)
+    // A counter that starts at a different value in each thread (`for k in
+    // t:n`) has no one sequence of values to follow.
+    if (!Start || Dep.count(Start) || Dep.count(P))
       return It;
     const llvm::SCEV *Next = scev(P->getIncomingValueForBlock(Latch));
     const llvm::SCEV *V = Lanes.at(scev(Start), 0, 0, SE);
+    // The exits, less the throws of bounds checks: a lane that reaches one
+    // stops the kernel, and a lane that does not (the check sits under a
+    // branch) must not be taken for one that left.
     llvm::SmallVector<llvm::BasicBlock *, 4> Exiting;
     L->getExitingBlocks(Exiting);
-    for (unsigned I = 0; I < MaxIterations; ++I) {
+    llvm::erase_if(Exiting, [&](llvm::BasicBlock *E) {
+      for (llvm::BasicBlock *Succ : llvm::successors(E))
+        if (!L->contains(Succ) && !leadsToThrow(Succ))
+          return false;
+      return true;
+    });
+    // An exit on the thread index (`k <= t`): each lane leaves on its own
+    // iteration, so the lanes are followed one by one and the loop runs
+    // while any of them is in it.
+    bool PerLane = false;
+    for (llvm::BasicBlock *E : Exiting)
+      if (const auto *Br = llvm::dyn_cast<llvm::BranchInst>(E->getTerminator());
+          Br && Br->isConditional() && Dep.count(Br->getCondition()))
+        PerLane = true;
+    const unsigned Warps = PerLane ? warpsJudged() : 1;
+    std::vector<uint64_t> InLoop(Warps, 0);
+    for (unsigned W = 0; W < Warps; ++W)
+      InLoop[W] = PerLane ? (lanesIn(W) >= 64 ? ~uint64_t(0)
+                                              : (uint64_t(1) << lanesIn(W)) - 1)
+                          : 1;
+    // A lane the loop's guard sends past the loop (`for k in 1:n` with
+    // n < 1 in that thread) never enters it.
+    if (PerLane) {
+      // The guard: the conditional branch that leads into the loop (through
+      // a preheader, if there is one).
+      const llvm::BasicBlock *Into = L->getHeader();
+      const llvm::BasicBlock *From = L->getLoopPredecessor();
+      while (From && From->getSingleSuccessor() == Into &&
+             From->getSinglePredecessor()) {
+        Into = From;
+        From = From->getSinglePredecessor();
+      }
+      const auto *G =
+          From ? llvm::dyn_cast<llvm::BranchInst>(From->getTerminator())
+               : nullptr;
+      const auto *C = G && G->isConditional()
+                          ? llvm::dyn_cast<llvm::ICmpInst>(G->getCondition())
+                          : nullptr;
+      if (C && SE.isSCEVable(C->getOperand(0)->getType()))
+        for (unsigned W = 0; W < Warps; ++W)
+          for (unsigned Lane = 0; Lane < 64; ++Lane) {
+            if (!(InLoop[W] >> Lane & 1))
+              continue;
+            std::optional<bool> Taken =
+                decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)), W,
+                       Lane, {});
+            if (!Taken)
+              return It;
+            if (G->getSuccessor(*Taken ? 0 : 1) != Into)
+              InLoop[W] &= ~(uint64_t(1) << Lane);
+          }
+    }
+    // Lanes leave one by one: the longest trip can be as long as a block.
+    const unsigned Limit = PerLane ? 1024 : MaxIterations;
+    for (unsigned I = 0; I < Limit; ++I) {
       if (!llvm::isa<llvm::SCEVConstant>(V))
         break;
       llvm::ValueToSCEVMapTy Fixed;
       Fixed[P] = V;
-      // Does an exit leave on this value, and before or after the branch?
-      std::optional<bool> LeavesBefore;
+      // For each lane still in the loop: does an exit leave on this value,
+      // and before or after the branch?
+      std::vector<uint64_t> AtBranch(Warps, 0), After(Warps, 0);
       bool Undecided = false;
-      for (llvm::BasicBlock *E : Exiting) {
-        const auto *Br = llvm::dyn_cast<llvm::BranchInst>(E->getTerminator());
-        const auto *C = Br && Br->isConditional()
-                            ? llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())
-                            : nullptr;
-        std::optional<bool> Taken;
-        if (C && SE.isSCEVable(C->getOperand(0)->getType()))
-          Taken = decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)),
-                         0, 0, Fixed);
-        if (!Taken) {
-          Undecided = true;
-          continue;
+      for (unsigned W = 0; W < Warps && !Undecided; ++W)
+        for (unsigned Lane = 0; Lane < 64 && !Undecided; ++Lane) {
+          if (!(InLoop[W] >> Lane & 1))
+            continue;
+          std::optional<bool> LeavesBefore;
+          for (llvm::BasicBlock *E : Exiting) {
+            const auto *Br =
+                llvm::dyn_cast<llvm::BranchInst>(E->getTerminator());
+            const auto *C =
+                Br && Br->isConditional()
+                    ? llvm::dyn_cast<llvm::ICmpInst>(Br->getCondition())
+                    : nullptr;
+            std::optional<bool> Taken;
+            if (C && SE.isSCEVable(C->getOperand(0)->getType()) &&
+                Evaluations < MaxEvaluations)
+              Taken = decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)),
+                             W, Lane, Fixed);
+            if (!Taken) {
+              Undecided = true;
+              continue;
+            }
+            bool Leaves = !L->contains(Br->getSuccessor(*Taken ? 0 : 1));
+            if (Leaves && !LeavesBefore)
+              LeavesBefore =
+                  E != At->getParent() && DT.dominates(E, At->getParent());
+          }
+          uint64_t Bit = uint64_t(1) << Lane;
+          if (!LeavesBefore || !*LeavesBefore)
+            AtBranch[W] |= Bit;
+          if (!LeavesBefore)
+            After[W] |= Bit;
         }
-        bool Leaves = !L->contains(Br->getSuccessor(*Taken ? 0 : 1));
-        if (Leaves && !LeavesBefore)
-          LeavesBefore = E != At->getParent() &&
-                         DT.dominates(E, At->getParent());
-      }
-      if (LeavesBefore && *LeavesBefore)
+      if (Undecided && PerLane)
+        break; // a lane's trip count is unknown: nothing more to claim
+      bool Any = false;
+      for (uint64_t Mask : AtBranch)
+        Any |= Mask != 0;
+      if (!Any)
         return It;
       It.Values.push_back(V);
-      if (LeavesBefore)
+      if (PerLane)
+        It.Active.push_back(AtBranch);
+      InLoop = After;
+      bool Stays = false;
+      for (uint64_t Mask : InLoop)
+        Stays |= Mask != 0;
+      if (!Stays)
         return It;
       if (Undecided)
         break;
@@ -295,7 +398,7 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                 M.warps() + " may take both sides" + Shape;
     return B;
   }
-  B.Warps = Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
+  B.Warps = warpsJudged();
   std::string WarpsText =
       Lanes.warpsPerBlock()
           ? B.Warps == 1 ? "the block's one " + M.warps()
@@ -316,32 +419,44 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
             P && !llvm::is_contained(Phis, P))
           Phis.push_back(P);
   std::vector<llvm::ValueToSCEVMapTy> Rounds;
+  std::vector<std::vector<uint64_t>>
+      Active; // per round, per warp; empty: all lanes
   bool Open = false;
   if (Phis.empty()) {
     Rounds.emplace_back();
   } else if (Phis.size() == 1) {
     Iterations It = iterations(Phis[0], &Br);
     Open = It.Open;
+    Active = std::move(It.Active);
     for (const llvm::SCEV *Val : It.Values) {
       Rounds.emplace_back();
       Rounds.back()[Phis[0]] = Val;
     }
   }
+  // The lanes' trip counts differ: each warp runs until its last thread
+  // leaves, so a warp that splits on any iteration pays for it. (An exit
+  // on blockDim() is followed lane by lane too, but all leave together.)
+  const bool LanesLeaveApart = std::any_of(
+      Active.begin(), Active.end(),
+      [&](const std::vector<uint64_t> &A) { return A != Active[0]; });
+  std::vector<bool> EverSplit(B.Warps, false);
 
   // Per iteration: how many warps take both sides (none if undecided).
   std::vector<unsigned> Split;
   bool Decided = !Rounds.empty();
   std::vector<unsigned> SplitWarps; // of the first iteration that splits
-  for (const llvm::ValueToSCEVMapTy &Fixed : Rounds) {
+  for (size_t R = 0; R < Rounds.size(); ++R) {
+    const llvm::ValueToSCEVMapTy &Fixed = Rounds[R];
     unsigned N = 0;
     std::vector<unsigned> Which;
     for (unsigned W = 0; W < B.Warps && Decided; ++W) {
-      unsigned InWarp = Lanes.lanes();
-      if (Lanes.warpsPerBlock())
-        InWarp = std::min(InWarp, M.blockThreads() - W * M.WarpSize);
+      unsigned InWarp = lanesIn(W);
       std::optional<bool> First;
       bool Both = false;
       for (unsigned Lane = 0; Lane < InWarp; ++Lane) {
+        if (!Active.empty() && !(Active[R][W] >> Lane & 1))
+          continue; // left the loop already: masked off
+
         std::optional<bool> D = Evaluations < MaxEvaluations
                                     ? evaluate(Br.getCondition(), Leaves, W,
                                                Lane, Fixed)
@@ -360,6 +475,7 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       if (Both) {
         ++N;
         Which.push_back(W);
+        EverSplit[W] = true;
       }
     }
     if (!Decided)
@@ -413,10 +529,21 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
         Values += (Values.empty() ? "" : ", ") +
                   std::to_string(K->getAPInt().getSExtValue());
       }
-      if (!Values.empty() && Listed.size() <= 8)
+      if (!Values.empty() && Listed.size() <= 8 && !LanesLeaveApart)
         OnIters += " (the bound is then " + Values + ")";
     }
-    if (B.MaxDivergentWarps == 0) {
+    const unsigned SplitAnywhere =
+        unsigned(std::count(EverSplit.begin(), EverSplit.end(), true));
+    if (LanesLeaveApart && Open && SplitAnywhere < B.Warps) {
+      // Lanes were still in the loop when Prism stopped following it.
+      B.Judged = V::Unknown;
+      B.Message = llvm::formatv(
+          "branch in a loop whose trip count depends on the thread: in the "
+          "{0} iterations Prism followed, {1} of {2} take both sides; the "
+          "others still had threads in the loop (a {3} runs until its last "
+          "thread leaves){4}",
+          B.Iterations, SplitAnywhere, WarpsText, M.warps(), Shape);
+    } else if (B.MaxDivergentWarps == 0) {
       B.Judged = V::WarpUniform;
       B.Message =
           "branch on the thread index where the threads of each " + M.warps() +
@@ -441,6 +568,25 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
           ", running both paths one after the other with part of its "
           "threads idle; a condition that is the same for " +
           std::to_string(M.WarpSize) + " consecutive threads avoids it" + Shape;
+    } else if (SplitAnywhere == B.Warps) {
+      // Each warp splits, on iterations of its own.
+      B.Judged = V::Divergent;
+      B.Message =
+          "divergent branch: " + std::string(B.Warps == 1 ? "" : "each of ") +
+          WarpsText + " takes both sides on some iteration of the loop" +
+          (LanesLeaveApart
+               ? ", as its threads leave the loop on different iterations: "
+                 "a " +
+                     M.warps() +
+                     " runs until its last thread leaves, "
+                     "with the threads that left idle; a trip count that is "
+                     "the "
+                     "same for " +
+                     std::to_string(M.WarpSize) +
+                     " consecutive threads avoids it"
+               : ", running both paths one after the other with part of its "
+                 "threads idle") +
+          Shape;
     } else {
       B.Judged = V::PartlyDivergent;
       std::string Who =

@@ -15,7 +15,10 @@
 /// first 8 warps when the block shape is not given). A loop counter in the
 /// condition is followed through the loop's iterations when its start,
 /// step and exit are constants (`s = blockDim().x ÷ 2; while s > 0 ...;
-/// s ÷= 2` once the block is known). Verdicts:
+/// s ÷= 2` once the block is known). Where the exit depends on the thread
+/// (`for k in 1:t`) each lane is followed until it leaves, and a lane that
+/// left is masked off in later iterations; a warp that splits on any
+/// iteration counts, since it runs until its last lane leaves. Verdicts:
 ///  - divergent: on some iteration every warp takes both sides (e.g.
 ///    `t % 2 == 0`): the branch costs both paths everywhere;
 ///  - partly divergent: some warps only (`t == 1`, or the last rounds of a

@@ -172,6 +172,71 @@ TEST_F(DivergenceTest, FollowsALoopCounterOnceTheBlockIsKnown) {
   EXPECT_EQ(S[15].Judged, V::Boundary) << S[15].Message;
 }
 
+TEST_F(DivergenceTest, ALoopWhoseTripCountIsTheThreadsSplitsEveryWarp) {
+  // Each thread leaves `for k in 1:t` on its own iteration: a warp runs
+  // until its last thread leaves, so every warp takes both sides of the
+  // exit (judged from thread 1 alone, this was "warp 0 only, on iteration
+  // 1 of the loop's 1"). `1:(t % 4)` ends on iteration 1, 2 or 3, and the
+  // threads with t % 4 == 0 never enter; `1:((t - 1) ÷ 32)` is the same in
+  // a whole warp.
+  loadText(
+      "trip.jl",
+      R"(function tri!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    s = 0.0f0
+    for k in 1:t
+        @inbounds s += x[k]
+    end
+    @inbounds y[t] = s
+    return nothing
+end
+function quad!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    s = 0.0f0
+    for k in 1:(t % 4)
+        @inbounds s += x[k]
+    end
+    @inbounds y[t] = s
+    return nothing
+end
+function per_warp!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    s = 0.0f0
+    for k in 1:((t - 1) ÷ 32)
+        @inbounds s += x[k]
+    end
+    @inbounds y[t] = s
+    return nothing
+end
+)");
+  using V = BranchDivergence::Verdict;
+  const char *Args = "(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  auto T = branches(std::string("tri!") + Args, {256, 1, 1});
+  ASSERT_TRUE(T.count(4));
+  EXPECT_EQ(T[4].Judged, V::Divergent) << T[4].Message;
+  EXPECT_NE(
+      T[4].Message.find("each of the block's 8 warps takes both sides on "
+                        "some iteration of the loop, as its threads leave"),
+      std::string::npos)
+      << T[4].Message;
+  // The guard and the exit are on one line: look at every branch.
+  branches(std::string("quad!") + Args, {256, 1, 1});
+  bool SawExit = false;
+  for (llvm::Function &F : *R.Module)
+    for (BranchDivergence &B : F.isDeclaration()
+                                   ? std::vector<BranchDivergence>()
+                                   : analyseBranches(F, ptxWarp({256, 1, 1})))
+      if (B.Iterations) {
+        SawExit = true;
+        EXPECT_EQ(B.Judged, V::Divergent) << B.Message;
+        EXPECT_EQ(B.Iterations, 3u) << B.Message;
+      }
+  EXPECT_TRUE(SawExit);
+  auto W = branches(std::string("per_warp!") + Args, {256, 1, 1});
+  for (auto &[Line, B] : W)
+    EXPECT_EQ(B.Judged, V::WarpUniform) << B.Message;
+}
+
 TEST_F(DivergenceTest, ACompileReportsThemAsRemarks) {
   loadText("div.jl", Source);
   GpuJobOptions O;
