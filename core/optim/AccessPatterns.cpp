@@ -148,15 +148,23 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
   }
   // Shared memory: different words in one bank are served one after the
   // other; the same word is broadcast. Only the lanes served together
-  // (a wave64's halves) can conflict.
+  // (a wave64's halves) can conflict. Values wider than a bank take one
+  // bank per word, and the lanes are served in groups whose values fill
+  // the banks once (a warp's 8-byte values in two halves of 16 lanes): those
+  // passes are the access's minimum, not a conflict.
   size_t Group = M.BankLanes ? M.BankLanes : Off.size();
+  const unsigned WordsPerValue =
+      std::max(1u, unsigned((A.ElementBytes + M.BankBytes - 1) / M.BankBytes));
+  if (WordsPerValue > 1)
+    Group = std::min(Group, size_t(std::max(1u, M.Banks / WordsPerValue)));
   unsigned Ways = 1;
   for (size_t First = 0; First < Off.size(); First += Group) {
     std::map<int64_t, std::set<int64_t>> WordsPerBank;
-    for (int64_t O : Off.slice(First, std::min(Group, Off.size() - First))) {
-      int64_t Word = floorDiv(O, M.BankBytes);
-      WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
-    }
+    for (int64_t O : Off.slice(First, std::min(Group, Off.size() - First)))
+      for (unsigned K = 0; K < WordsPerValue; ++K) {
+        int64_t Word = floorDiv(O, M.BankBytes) + K;
+        WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
+      }
     for (const auto &[Bank, Words] : WordsPerBank)
       Ways = std::max(Ways, unsigned(Words.size()));
   }
@@ -167,12 +175,12 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
     return;
   }
   A.Judged = MemoryAccess::Verdict::Poor;
-  std::string Served =
-      M.BankLanes ? llvm::formatv("of the {0} lanes served together (part of "
-                                  "a {1})",
-                                  M.BankLanes, M.Warp)
-                        .str()
-                  : "threads of a " + M.warps();
+  std::string Served = Group < Off.size()
+                           ? llvm::formatv("of the {0} lanes served together "
+                                           "(part of a {1})",
+                                           Group, M.Warp)
+                                 .str()
+                           : "threads of a " + M.warps();
   A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {0} "
                             "{4} wait on one of the {3} banks and the access "
                             "is replayed {0} times",

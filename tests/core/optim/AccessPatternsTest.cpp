@@ -121,6 +121,33 @@ TEST_F(AccessPatternsTest, JudgesEachAccessOfAWarp) {
   EXPECT_EQ(One(12, true)->Judged, V::Good);
 }
 
+TEST_F(AccessPatternsTest, WideValuesAreServedInPartsOfAWarp) {
+  // A warp's 8-byte values fill the 32 banks twice: two halves of 16 lanes
+  // is the minimum, not a 2-way conflict. A 16-byte stride makes the halves
+  // collide (2-way); an 8-byte one does not.
+  loadText("f64.jl", R"(function f64!(y::DeviceArray{Float64,1})
+    s = CuStaticSharedArray(Float64, 512)
+    t = threadIdx().x
+    @inbounds s[t] = 1.0
+    @inbounds s[2t] = 2.0
+    sync_threads()
+    @inbounds y[t] = s[t]
+    return
+end
+)");
+  CompileResult R =
+      compileFor("ptx", "f64!(DeviceArray{Float64,1})", Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  std::map<unsigned, unsigned> WaysOfStoreAt;
+  for (llvm::Function &F : *R.Module)
+    if (!F.isDeclaration() && F.getName().contains("f64"))
+      for (MemoryAccess &A : analyseMemoryAccesses(F, ptxWarp()))
+        if (A.Where == MemoryAccess::Space::Shared && A.Store)
+          WaysOfStoreAt[lineOf(A)] = A.ConflictWays;
+  EXPECT_EQ(WaysOfStoreAt[4], 1u);
+  EXPECT_EQ(WaysOfStoreAt[5], 2u);
+}
+
 TEST_F(AccessPatternsTest, ACompileReportsThemAsRemarksOnTheirLines) {
   loadText("acc.jl", Source);
   CompileResult R = compileFor("ptx", Sig);
