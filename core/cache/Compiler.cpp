@@ -181,6 +181,7 @@ public:
     R.OptLevel = Config.optLevel();
     R.Kernel = Config.kernel();
     R.MaxThreads = Config.maxThreads();
+    R.MinThreads = Config.minThreads();
     R.World = Job.W;
   }
 

@@ -123,6 +123,9 @@ struct JobReport {
   unsigned OptLevel = 2;
   bool Kernel = false;
   unsigned MaxThreads = 0; ///< the launch bound `--maxthreads` (0: none)
+  /// `--minthreads` (0: none): on ptx the exact block size (`.reqntid`), on
+  /// gcn the lower end of `amdgpu-flat-work-group-size`.
+  unsigned MinThreads = 0;
   CheckBounds Bounds = CheckBounds::Auto; ///< the inference engine's mode
   std::string EntryName; ///< the LLVM/asm symbol of the entry
   uint64_t World = 0;

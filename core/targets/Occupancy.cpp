@@ -294,6 +294,26 @@ KernelFigures kernelFigures(const JobReport &R) {
   return {VGPRs, U.LDSBytes.value_or(0), U.SGPRs.value_or(0)};
 }
 
+/// Why the kernel's launch bounds rule out a block of N threads, if they do.
+std::optional<std::string> outsideLaunchBounds(const JobReport &R, unsigned N) {
+  if (R.MaxThreads && N > R.MaxThreads)
+    return llvm::formatv("the kernel was compiled for at most {0} threads "
+                         "(--maxthreads)",
+                         R.MaxThreads)
+        .str();
+  if (R.MinThreads && R.Target == "ptx" && N != R.MinThreads)
+    return llvm::formatv("the kernel was compiled for exactly {0} threads "
+                         "(--minthreads is PTX's .reqntid)",
+                         R.MinThreads)
+        .str();
+  if (R.MinThreads && N < R.MinThreads)
+    return llvm::formatv("the kernel was compiled for at least {0} threads "
+                         "(--minthreads)",
+                         R.MinThreads)
+        .str();
+  return std::nullopt;
+}
+
 } // namespace
 
 std::vector<Occupancy> reportOccupancy(const JobReport &R) {
@@ -301,8 +321,19 @@ std::vector<Occupancy> reportOccupancy(const JobReport &R) {
   if (!L)
     return {};
   KernelFigures K = kernelFigures(R);
-  return occupancyCurve(*L, K.Registers, K.SharedBytes,
-                        static_cast<int>(R.MaxThreads), K.ScalarRegisters);
+  std::vector<Occupancy> Curve =
+      occupancyCurve(*L, K.Registers, K.SharedBytes,
+                     static_cast<int>(R.MaxThreads), K.ScalarRegisters);
+  // Only the block sizes the launch bounds allow (an exact `.reqntid` that
+  // is not a whole number of warps is a size of its own).
+  llvm::erase_if(Curve, [&](const Occupancy &O) {
+    return outsideLaunchBounds(R, unsigned(O.BlockSize)).has_value();
+  });
+  if (R.MinThreads && R.Target == "ptx" && Curve.empty() &&
+      !outsideLaunchBounds(R, R.MinThreads))
+    Curve.push_back(occupancy(*L, K.Registers, K.SharedBytes, int(R.MinThreads),
+                              K.ScalarRegisters));
+  return Curve;
 }
 
 std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
@@ -311,15 +342,13 @@ std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
   if (!Threads || !L)
     return std::nullopt;
   int N = int(std::min<uint64_t>(Threads, INT_MAX));
-  if (R.MaxThreads && unsigned(N) > R.MaxThreads) {
+  if (std::optional<std::string> Why = outsideLaunchBounds(R, unsigned(N))) {
     Occupancy O;
     O.BlockSize = N;
     O.MaxWarpsPerSM = L->maxWarpsPerSM();
     O.Partitions = L->SubPartitions;
     O.Amd = L->Amd;
-    O.Why = llvm::formatv("the kernel was compiled for at most {0} threads "
-                          "(--maxthreads)",
-                          R.MaxThreads);
+    O.Why = *Why;
     return O;
   }
   KernelFigures K = kernelFigures(R);

@@ -221,6 +221,23 @@ TEST_F(OccupancyJobTest, ACompiledKernelsCurveFollowsItsResources) {
   ASSERT_FALSE(Curve.empty());
   EXPECT_EQ(Curve.back().BlockSize, 256);
 
+  // --minthreads on ptx is `.reqntid`, an exact block size: the curve is
+  // that one size, and any other cannot launch.
+  O.MaxThreads = 0;
+  O.MinThreads = 128;
+  R = compileFor("ptx", Sig, Stage::Asm, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  Curve = reportOccupancy(*R.Report);
+  ASSERT_EQ(Curve.size(), 1u);
+  EXPECT_EQ(Curve[0].BlockSize, 128);
+  std::optional<Occupancy> At = reportOccupancyAt(*R.Report, 256);
+  ASSERT_TRUE(At);
+  EXPECT_EQ(At->BlocksPerSM, 0);
+  EXPECT_NE(describeOccupancy(*At).find("exactly 128 threads"),
+            std::string::npos)
+      << describeOccupancy(*At);
+  O.MinThreads = 0;
+
   // The host and bpf have no occupancy; gcn has its own (below).
   R = compileFor("native", Sig);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
