@@ -192,6 +192,30 @@ bool remarkFrom(const llvm::DiagnosticInfo &DI, Stage At,
 }
 
 namespace {
+/// I's source location, or where LLVM merged two lines into line 0 (a
+/// load hoisted out of both arms of an `if`), the nearest real one: its
+/// address's, else the closest instruction's in its block before it, then
+/// after it.
+const llvm::DILocation *sourceLocationOf(const llvm::Instruction &I) {
+  auto Real = [](const llvm::Instruction *X) -> const llvm::DILocation * {
+    const llvm::DILocation *L = X ? X->getDebugLoc().get() : nullptr;
+    return L && L->getLine() ? L : nullptr;
+  };
+  if (const llvm::DILocation *L = Real(&I))
+    return L;
+  if (const llvm::Value *Ptr = llvm::getLoadStorePointerOperand(&I))
+    if (const llvm::DILocation *L =
+            Real(llvm::dyn_cast<llvm::Instruction>(Ptr)))
+      return L;
+  for (const llvm::Instruction *X = I.getPrevNode(); X; X = X->getPrevNode())
+    if (const llvm::DILocation *L = Real(X))
+      return L;
+  for (const llvm::Instruction *X = I.getNextNode(); X; X = X->getNextNode())
+    if (const llvm::DILocation *L = Real(X))
+      return L;
+  return I.getDebugLoc().get();
+}
+
 /// A remark of one of Prism's own analyses on instruction \p I of \p F.
 OptRemark analysisRemark(RemarkKind Kind, const char *Pass, const char *Name,
                          std::string Message, const llvm::Function &F,
@@ -204,7 +228,7 @@ OptRemark analysisRemark(RemarkKind Kind, const char *Pass, const char *Name,
   R.Name = Name;
   R.Message = std::move(Message);
   R.Function = F.getName().str();
-  if (const llvm::DILocation *L = I ? I->getDebugLoc().get() : nullptr)
+  if (const llvm::DILocation *L = I ? sourceLocationOf(*I) : nullptr)
     R.Origin = lineOriginOf(L);
   trimToJob(R, JobFunction);
   return R;
