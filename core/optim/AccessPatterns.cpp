@@ -299,14 +299,26 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
           nameOf(llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
       if (!Name.empty() && C > 0) {
         A.Judged = MemoryAccess::Verdict::Poor;
+        // In a 2-d block a warp holds fewer threadIdx().x values than
+        // threads: each of them, not each thread, is a sector of its own.
+        unsigned XLanes = Lanes.lanes();
+        if (M.blockKnown())
+          XLanes = std::min(XLanes, M.Block[0]);
+        std::string Who =
+            XLanes < Lanes.lanes()
+                ? llvm::formatv("each of the {0} threadIdx().x values of a {1}",
+                                XLanes, M.Warp)
+                      .str()
+                : "each thread of a " + M.warps();
         A.Message = llvm::formatv(
             "uncoalesced {0} {1} of {2}-byte values: consecutive "
-            "threadIdx().x are {3} × {4} bytes apart, so each thread of a "
-            "{7} touches its own {5}-byte {8} once {4} ≥ {6} (a "
-            "column-major array is contiguous down a column: index its first "
-            "dimension with threadIdx().x)",
+            "threadIdx().x are {3} × {4} bytes apart, so {7} touches its "
+            "own {5}-byte {8} once {4} ≥ {6} (a column-major array is "
+            "contiguous down a column: index its first dimension with "
+            "threadIdx().x){9}",
             Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
-            (M.SectorBytes + C - 1) / C, M.Warp, M.Sector);
+            (M.SectorBytes + C - 1) / C, Who, M.Sector,
+            Shape.empty() ? "" : " (" + Shape + ")");
         Out.push_back(std::move(A));
         continue;
       }
