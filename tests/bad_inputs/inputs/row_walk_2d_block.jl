@@ -1,0 +1,6 @@
+function copy2d_bad!(B::DeviceArray{Float32,2}, A::DeviceArray{Float32,2})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    j = (blockIdx().y - 1) * blockDim().y + threadIdx().y
+    @inbounds B[j, i] = A[j, i]
+    return nothing
+end
