@@ -170,7 +170,7 @@ struct Analysis {
               continue;
             std::optional<bool> Taken =
                 decide(*C, scev(C->getOperand(0)), scev(C->getOperand(1)), W,
-                       Lane, {});
+                       Lane, llvm::ValueToSCEVMapTy());
             if (!Taken)
               return It;
             if (G->getSuccessor(*Taken ? 0 : 1) != Into)
