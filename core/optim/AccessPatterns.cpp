@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace prism {
@@ -67,6 +68,59 @@ laneOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes,
   return Off;
 }
 
+/// Rows of a warp whose starts differ by a run-time amount are placed this
+/// many bytes apart: beyond any row's own span, and a multiple of every
+/// sector, so that each row starts one (the stated assumption).
+constexpr int64_t FarApart = int64_t(1) << 40;
+
+/// In a warp of several rows of threadIdx().x (a 2-d block), each lane's
+/// offset when the rows' starts are a run-time amount apart (the column
+/// stride of a column-major array, `4 × size(A, 1)`): within a row the
+/// offsets must be constant; rows a constant apart share a cluster, and
+/// clusters are FarApart. *RowStride is row 1's start minus row 0's.
+std::optional<std::vector<int64_t>>
+rowOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes, unsigned RowLen,
+           const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
+           llvm::ScalarEvolution &SE, const llvm::SCEV *&RowStride) {
+  if (!RowLen || RowLen >= Lanes.lanes())
+    return std::nullopt;
+  std::vector<int64_t> Off;
+  std::vector<const llvm::SCEV *> Clusters;
+  const llvm::SCEV *RowStart = nullptr;
+  std::optional<int64_t> RowBase;
+  for (unsigned Lane = 0; Lane < Lanes.lanes(); ++Lane) {
+    const llvm::SCEV *At = Lanes.at(Addr, 0, Lane, SE);
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(At) ||
+        llvm::SCEVExprContains(At, [&](const llvm::SCEV *X) {
+          const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+          return U && Dep.count(U->getValue());
+        }))
+      return std::nullopt;
+    if (Lane % RowLen == 0) {
+      if (Lane == RowLen)
+        RowStride = SE.getMinusSCEV(At, RowStart);
+      RowStart = At;
+      RowBase.reset();
+      for (size_t C = 0; C < Clusters.size() && !RowBase; ++C)
+        if (const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(
+                SE.getMinusSCEV(At, Clusters[C])))
+          RowBase = int64_t(C) * FarApart + K->getAPInt().getSExtValue();
+      if (!RowBase) {
+        RowBase = int64_t(Clusters.size()) * FarApart;
+        Clusters.push_back(At);
+      }
+    }
+    const auto *K =
+        llvm::dyn_cast<llvm::SCEVConstant>(SE.getMinusSCEV(At, RowStart));
+    if (!K)
+      return std::nullopt;
+    Off.push_back(*RowBase + K->getAPInt().getSExtValue());
+  }
+  if (Clusters.size() < 2)
+    return std::nullopt;
+  return Off;
+}
+
 /// `size(A, 2)` for a load of a DeviceArray argument's dimension (field 1
 /// of `{ptr, [N x i64]}`); empty for anything else.
 std::string nameOf(const llvm::Value *V) {
@@ -91,10 +145,34 @@ std::string nameOf(const llvm::Value *V) {
   return llvm::formatv("size({0}, {1})", Arg->getName(), Dim);
 }
 
+/// `C * size(A, k)` with C > 0: a column-major array's column stride.
+std::optional<std::pair<int64_t, std::string>>
+columnStride(const llvm::SCEV *S) {
+  const auto *Mul = llvm::dyn_cast_or_null<llvm::SCEVMulExpr>(S);
+  if (!Mul || Mul->getNumOperands() != 2 ||
+      !llvm::isa<llvm::SCEVConstant>(Mul->getOperand(0)) ||
+      !llvm::isa<llvm::SCEVUnknown>(Mul->getOperand(1)))
+    return std::nullopt;
+  int64_t C = llvm::cast<llvm::SCEVConstant>(Mul->getOperand(0))
+                  ->getAPInt()
+                  .getSExtValue();
+  std::string Name =
+      nameOf(llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
+  if (Name.empty() || C <= 0)
+    return std::nullopt;
+  return std::make_pair(C, Name);
+}
+
 const char *kindOf(const MemoryAccess &A) { return A.Store ? "store" : "load"; }
 
+/// Rows of a warp a run-time amount apart (rowOffsets): that amount, and
+/// what it takes for each row to start a sector.
+struct RuntimeRows {
+  std::string Stride, Assumption;
+};
+
 void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
-           const std::string &Shape) {
+           const std::string &Shape, const RuntimeRows *Rows = nullptr) {
   // The first lane of the warp's second row of threadIdx().x, if it has one.
   unsigned RowLane = M.blockKnown() && M.Block[0] < Off.size() ? M.Block[0] : 0;
   bool Uniform =
@@ -112,7 +190,8 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
                           .str()
                     : std::string("the lanes' addresses are irregular");
   if (RowLane && A.StrideBytes)
-    Apart += llvm::formatv(", consecutive threadIdx().y {0} bytes", Off[RowLane]);
+    Apart += llvm::formatv(", consecutive threadIdx().y {0} bytes",
+                           Rows ? Rows->Stride : std::to_string(Off[RowLane]));
   if (!Shape.empty())
     Apart += " (" + Shape + ")";
   if (Uniform) {
@@ -144,6 +223,17 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
                              What, Apart, A.Sectors, M.SectorBytes,
                              A.IdealSectors, M.Sector, M.Warp)
                    .str();
+    // Rows of threadIdx().x too narrow to fill a sector each: the block's
+    // shape, not the indexing, wastes the rest.
+    uint64_t RowBytes = uint64_t(RowLane) * A.ElementBytes;
+    if (!Good && RowLane && A.StrideBytes == int64_t(A.ElementBytes) &&
+        RowBytes < M.SectorBytes)
+      A.Message += llvm::formatv(
+          ": a row of {0} threadIdx().x covers {1} bytes of a {2}-byte {3} "
+          "(a block wider in x fills them)",
+          RowLane, RowBytes, M.SectorBytes, M.Sector);
+    if (Rows)
+      A.Message += " (assuming " + Rows->Assumption + ")";
     return;
   }
   // Shared memory: different words in one bank are served one after the
@@ -283,45 +373,63 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
       Out.push_back(std::move(A));
       continue;
     }
+    // A warp of several threadIdx().x rows whose starts are a run-time
+    // stride apart (`B[i, j]` with j from threadIdx().y): judged row by row.
+    const llvm::SCEV *RowStride = nullptr;
+    if (A.Where == MemoryAccess::Space::Global && M.blockKnown() && !Stride)
+      if (auto RowOff =
+              rowOffsets(Addr, Lanes, M.Block[0], Dep, SE, RowStride)) {
+        RuntimeRows Rows;
+        std::string Starts =
+            "each row of threadIdx().x starts a " + std::string(M.Sector);
+        Rows.Assumption = Starts;
+        if (auto Column = columnStride(RowStride)) {
+          auto [C, Name] = *Column;
+          Rows.Stride = llvm::formatv("{0} × {1}", C, Name);
+          int64_t Multiple =
+              M.SectorBytes / std::gcd(C, int64_t(M.SectorBytes));
+          if (Multiple > 1)
+            Rows.Assumption = llvm::formatv("{0} is a multiple of {1}, so that "
+                                            "{2}",
+                                            Name, Multiple, Starts);
+        } else {
+          Rows.Stride =
+              RowStride ? scevText(RowStride) : "a run-time amount of";
+        }
+        judge(A, *RowOff, M, Shape, &Rows);
+        Out.push_back(std::move(A));
+        continue;
+      }
     if (!Stride)
       continue;
     const char *Space =
         A.Where == MemoryAccess::Space::Global ? "global" : "shared";
     // `C * size(A, 1)`: a column-major array walked along a row.
-    if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(Stride);
-        Mul && Mul->getNumOperands() == 2 &&
-        llvm::isa<llvm::SCEVConstant>(Mul->getOperand(0)) &&
-        llvm::isa<llvm::SCEVUnknown>(Mul->getOperand(1))) {
-      int64_t C = llvm::cast<llvm::SCEVConstant>(Mul->getOperand(0))
-                      ->getAPInt()
-                      .getSExtValue();
-      std::string Name =
-          nameOf(llvm::cast<llvm::SCEVUnknown>(Mul->getOperand(1))->getValue());
-      if (!Name.empty() && C > 0) {
-        A.Judged = MemoryAccess::Verdict::Poor;
-        // In a 2-d block a warp holds fewer threadIdx().x values than
-        // threads: each of them, not each thread, is a sector of its own.
-        unsigned XLanes = Lanes.lanes();
-        if (M.blockKnown())
-          XLanes = std::min(XLanes, M.Block[0]);
-        std::string Who =
-            XLanes < Lanes.lanes()
-                ? llvm::formatv("each of the {0} threadIdx().x values of a {1}",
-                                XLanes, M.Warp)
-                      .str()
-                : "each thread of a " + M.warps();
-        A.Message = llvm::formatv(
-            "uncoalesced {0} {1} of {2}-byte values: consecutive "
-            "threadIdx().x are {3} × {4} bytes apart, so {7} touches its "
-            "own {5}-byte {8} once {4} ≥ {6} (a column-major array is "
-            "contiguous down a column: index its first dimension with "
-            "threadIdx().x){9}",
-            Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
-            (M.SectorBytes + C - 1) / C, Who, M.Sector,
-            Shape.empty() ? "" : " (" + Shape + ")");
-        Out.push_back(std::move(A));
-        continue;
-      }
+    if (auto Column = columnStride(Stride)) {
+      auto [C, Name] = *Column;
+      A.Judged = MemoryAccess::Verdict::Poor;
+      // In a 2-d block a warp holds fewer threadIdx().x values than
+      // threads: each of them, not each thread, is a sector of its own.
+      unsigned XLanes = Lanes.lanes();
+      if (M.blockKnown())
+        XLanes = std::min(XLanes, M.Block[0]);
+      std::string Who =
+          XLanes < Lanes.lanes()
+              ? llvm::formatv("each of the {0} threadIdx().x values of a {1}",
+                              XLanes, M.Warp)
+                    .str()
+              : "each thread of a " + M.warps();
+      A.Message = llvm::formatv(
+          "uncoalesced {0} {1} of {2}-byte values: consecutive "
+          "threadIdx().x are {3} × {4} bytes apart, so {7} touches its "
+          "own {5}-byte {8} once {4} ≥ {6} (a column-major array is "
+          "contiguous down a column: index its first dimension with "
+          "threadIdx().x){9}",
+          Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
+          (M.SectorBytes + C - 1) / C, Who, M.Sector,
+          Shape.empty() ? "" : " (" + Shape + ")");
+      Out.push_back(std::move(A));
+      continue;
     }
     A.Judged = MemoryAccess::Verdict::Unknown;
     std::string Text = scevText(Stride);

@@ -274,4 +274,56 @@ TEST_F(AccessPatternsTest, ADivisionOfALoopCounterIsJudgedPerIteration) {
   EXPECT_EQ(AtTile, std::set<std::string>{"ConflictFree"});
 }
 
+// In a 2-d block a warp holds several rows of threadIdx().x; `B[i, j]`
+// with j from threadIdx().y puts them a run-time column stride apart. Each
+// row is judged on its own: coalesced in a 16×16 block, but a 4-wide row
+// covers half a sector, so a 4×8 block needs twice the sectors.
+TEST_F(AccessPatternsTest, RowsOfA2dBlockARunTimeStrideApartAreJudgedEach) {
+  loadText(
+      "copy2d.jl",
+      R"(function copy2d!(B::DeviceArray{Float32,2}, A::DeviceArray{Float32,2})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    j = (blockIdx().y - 1) * blockDim().y + threadIdx().y
+    @inbounds B[i, j] = A[i, j]
+    return nothing
+end
+)");
+  CompileResult R = compileFor(
+      "ptx", "copy2d!(DeviceArray{Float32,2}, DeviceArray{Float32,2})",
+      Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = nullptr;
+  for (llvm::Function &Fn : *R.Module)
+    if (!Fn.isDeclaration() && Fn.getName().contains("copy2d"))
+      F = &Fn;
+  ASSERT_TRUE(F);
+  auto Judge = [&](std::array<unsigned, 3> Block) {
+    WarpModel M = ptxWarp();
+    M.Block = Block;
+    return analyseMemoryAccesses(*F, M);
+  };
+  using V = MemoryAccess::Verdict;
+  std::vector<MemoryAccess> Square = Judge({16, 16, 1});
+  ASSERT_EQ(Square.size(), 2u);
+  for (const MemoryAccess &A : Square) {
+    EXPECT_EQ(A.Judged, V::Good) << A.Message;
+    EXPECT_EQ(A.Sectors, 4u);
+    EXPECT_NE(A.Message.find("consecutive threadIdx().y 4 × size("),
+              std::string::npos)
+        << A.Message;
+    EXPECT_NE(A.Message.find("1) is a multiple of 8"), std::string::npos)
+        << A.Message;
+  }
+  std::vector<MemoryAccess> Narrow = Judge({4, 8, 1});
+  ASSERT_EQ(Narrow.size(), 2u);
+  for (const MemoryAccess &A : Narrow) {
+    EXPECT_EQ(A.Judged, V::Poor) << A.Message;
+    EXPECT_EQ(A.Sectors, 8u);
+    EXPECT_EQ(A.IdealSectors, 4u);
+    EXPECT_NE(A.Message.find("a row of 4 threadIdx().x covers 16 bytes"),
+              std::string::npos)
+        << A.Message;
+  }
+}
+
 } // namespace
