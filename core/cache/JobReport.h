@@ -38,6 +38,9 @@ struct SourceFrame {
   std::string File;
   uint32_t Line = 0;
   uint32_t Col = 0;
+  /// A frame the compiler made up (a launch wrapper: `jfptr_NAME`, the BPF
+  /// program around its entry), not a function of the source.
+  bool Artificial = false;
 };
 
 /// The origin of one output line; empty when the line has no location.

@@ -24,9 +24,11 @@ static std::string frameFunction(const llvm::DILocation *L) {
 
 LineOrigin lineOriginOf(const llvm::DILocation *L) {
   LineOrigin O;
-  for (; L; L = L->getInlinedAt())
+  for (; L; L = L->getInlinedAt()) {
+    const llvm::DISubprogram *SP = L->getScope()->getSubprogram();
     O.Frames.push_back({frameFunction(L), L->getFilename().str(), L->getLine(),
-                        L->getColumn()});
+                        L->getColumn(), SP && SP->isArtificial()});
+  }
   return O;
 }
 
@@ -128,17 +130,16 @@ std::string describeOrigin(const LineOrigin &O) {
     S += " " + In.Function + ", inlined into " + Caller.Function + " at " +
          baseName(Caller.File) + ":" + std::to_string(Caller.Line);
   }
-  // Deeper in the prelude, the user's line it all came from.
+  // Further out, each user frame up to the entry: the user's line it all
+  // came from, and what tells apart two copies of one inlined user function
+  // (`sq` inlined at lines 3 and 4). The prelude's frames in between and a
+  // launch wrapper around the entry add nothing.
   for (size_t I = 2; I < O.Frames.size(); ++I) {
-    if (llvm::StringRef(O.Frames[I - 1].File).startswith("prelude/") &&
-        !llvm::StringRef(O.Frames[I].File).startswith("prelude/")) {
-      const SourceFrame &User = O.Frames[I];
-      S += ", within " + User.Function + " at " + baseName(User.File) + ":" +
-           std::to_string(User.Line);
-      break;
-    }
-    if (!llvm::StringRef(O.Frames[I - 1].File).startswith("prelude/"))
-      break; // the caller shown is the user's
+    const SourceFrame &User = O.Frames[I];
+    if (User.Artificial || llvm::StringRef(User.File).startswith("prelude/"))
+      continue;
+    S += ", within " + User.Function + " at " + baseName(User.File) + ":" +
+         std::to_string(User.Line);
   }
   return S;
 }

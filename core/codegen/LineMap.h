@@ -62,7 +62,9 @@ untagLine(unsigned Line, std::span<const llvm::DILocation *const> Tags) {
 /// `saxpy.jl:5`, `70_array.jl:12 getindex, inlined into saxpy! at
 /// saxpy.jl:5`, or deeper `30_int.jl:7 -, inlined into - at 30_int.jl:27,
 /// within saxpy! at saxpy.jl:9`: how code_native and code_llvm name an
-/// output line's origin.
+/// output line's origin. Every user frame further out follows, up to the
+/// entry (`40_float.jl:6 *, inlined into sq at t5.jl:1, within two at
+/// t5.jl:3`).
 std::string describeOrigin(const LineOrigin &O);
 
 /// Printed LLVM IR (`Text`, with one origin per line in `Lines`) as

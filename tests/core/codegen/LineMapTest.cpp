@@ -27,12 +27,29 @@ TEST(LineMap, DescribesAnOriginDownToTheUsersLine) {
                                    {"saxpy!", "/w/saxpy.jl", 9, 5},
                                    {"outer", "/w/saxpy.jl", 20, 5}})),
             "30_int.jl:7 -, inlined into - at 30_int.jl:27, within saxpy! at "
-            "saxpy.jl:9");
-  // The caller shown is already the user's: nothing more.
-  EXPECT_EQ(describeOrigin(origin({{"unsafe_load", "prelude/80_array.jl", 4, 1},
-                                   {"accept", "/w/filter.jl", 10, 5},
-                                   {"julia_accept", "/w/filter.jl", 6, 1}})),
-            "80_array.jl:4 unsafe_load, inlined into accept at filter.jl:10");
+            "saxpy.jl:9, within outer at saxpy.jl:20");
+  // A launch wrapper around the entry (artificial) adds nothing.
+  EXPECT_EQ(
+      describeOrigin(origin({{"unsafe_load", "prelude/80_array.jl", 4, 1},
+                             {"accept", "/w/filter.jl", 10, 5},
+                             {"julia_accept", "/w/filter.jl", 6, 1, true}})),
+      "80_array.jl:4 unsafe_load, inlined into accept at filter.jl:10");
+}
+
+// User code inlined into user code: the chain runs out to the entry, so
+// that the two copies of `sq` are told apart.
+TEST(LineMap, DescribesUserCodeInlinedIntoUserCode) {
+  EXPECT_EQ(describeOrigin(origin({{"*", "prelude/40_float.jl", 6, 46},
+                                   {"sq", "/w/t5.jl", 1, 18},
+                                   {"two", "/w/t5.jl", 3, 9}})),
+            "40_float.jl:6 *, inlined into sq at t5.jl:1, within two at "
+            "t5.jl:3");
+  EXPECT_EQ(describeOrigin(origin({{"*", "prelude/40_float.jl", 6, 46},
+                                   {"sq", "/w/t5.jl", 1, 18},
+                                   {"two", "/w/t5.jl", 4, 9},
+                                   {"jfptr_two", "/w/t5.jl", 2, 1, true}})),
+            "40_float.jl:6 *, inlined into sq at t5.jl:1, within two at "
+            "t5.jl:4");
 }
 
 // code_llvm's text: a comment before the instructions of each new line,
