@@ -151,6 +151,28 @@ end
     return x < fy || (x == fy && fy < Tf(typemax(Ti)) && unsafe_trunc(Ti, fy) <= y)
 end
 
+# Narrower integers against a float too narrow to hold them all compare
+# through a wider float that holds both exactly, as Base's float.jl does:
+# Int32(16777217) != 16777216f0, although Float32 rounds one to the other.
+@inline ==(x::Union{Float16, Float32}, y::Union{Int32, UInt32}) = Float64(x) == Float64(y)
+@inline ==(x::Union{Int32, UInt32}, y::Union{Float16, Float32}) = Float64(x) == Float64(y)
+@inline <(x::Union{Float16, Float32}, y::Union{Int32, UInt32}) = Float64(x) < Float64(y)
+@inline <(x::Union{Int32, UInt32}, y::Union{Float16, Float32}) = Float64(x) < Float64(y)
+@inline <=(x::Union{Float16, Float32}, y::Union{Int32, UInt32}) = Float64(x) <= Float64(y)
+@inline <=(x::Union{Int32, UInt32}, y::Union{Float16, Float32}) = Float64(x) <= Float64(y)
+@inline ==(x::Float16, y::Union{Int16, UInt16}) = Float32(x) == Float32(y)
+@inline ==(x::Union{Int16, UInt16}, y::Float16) = Float32(x) == Float32(y)
+@inline <(x::Float16, y::Union{Int16, UInt16}) = Float32(x) < Float32(y)
+@inline <(x::Union{Int16, UInt16}, y::Float16) = Float32(x) < Float32(y)
+@inline <=(x::Float16, y::Union{Int16, UInt16}) = Float32(x) <= Float32(y)
+@inline <=(x::Union{Int16, UInt16}, y::Float16) = Float32(x) <= Float32(y)
+@inline ==(x::Float16, y::Union{Int64, UInt64}) = Float64(x) == y
+@inline ==(x::Union{Int64, UInt64}, y::Float16) = x == Float64(y)
+@inline <(x::Float16, y::Union{Int64, UInt64}) = Float64(x) < y
+@inline <(x::Union{Int64, UInt64}, y::Float16) = x < Float64(y)
+@inline <=(x::Float16, y::Union{Int64, UInt64}) = Float64(x) <= y
+@inline <=(x::Union{Int64, UInt64}, y::Float16) = x <= Float64(y)
+
 # Float to integer, rounding toward zero; InexactError when out of range
 # (NaN and the infinities are out of every range). The bounds are powers of
 # two, exact in every float type (or infinite).

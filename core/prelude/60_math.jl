@@ -65,6 +65,14 @@ end
 @inline function isless(x::T, y::T) where {T<:IEEEFloat}
     return (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)
 end
+# A float against another real compares with `<`, exact across types
+# (isless(16777216f0, Int32(16777217))), not after promotion.
+@inline isless(x::AbstractFloat, y::AbstractFloat) =
+    (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)
+@inline isless(x::Real, y::AbstractFloat) =
+    (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)
+@inline isless(x::AbstractFloat, y::Real) =
+    (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)
 @inline max(x, y) = isless(y, x) ? x : y
 @inline min(x, y) = isless(y, x) ? y : x
 @inline minmax(x, y) = isless(y, x) ? (y, x) : (x, y)

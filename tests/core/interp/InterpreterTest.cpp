@@ -95,6 +95,38 @@ TEST(InterpreterTest, RangesComparisonsAndConstructorsFollowJulia) {
   }
 }
 
+// Base compares a 32-bit integer with a Float32 (a 16-bit one with a
+// Float16, a 64-bit one with a Float16) exactly, through a float that
+// holds both, not after rounding the integer; isless of a float and an
+// integer is `<`, as Base's isless(::AbstractFloat, ::Real).
+TEST(InterpreterTest, NarrowIntegersCompareExactlyWithFloats) {
+  Program P(
+      "c32(a::Int32, b::Float32) = (a == b, a < b, b < a, a <= b, b <= a)\n"
+      "cu32(a::UInt32, b::Float32) = (a == b, a < b, b < a)\n"
+      "c16(a::Int16, b::Float16) = (a == b, a < b, b < a)\n"
+      "c64(a::Int64, b::Float16) = (a == b, b < a)\n"
+      "il(a::Float32, b::Int32) = (isless(a, b), isless(b, a), isequal(b, a))\n"
+      "ilm(a::Float32, b::Float64) = (isless(a, b), isless(-0.0f0, 0.0))\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    // 16777217 rounds to 16777216f0, but is not equal to it.
+    EXPECT_EQ(P.value("c32(Int32(16777217), 16777216f0)", Device),
+              "(false, false, true, false, true)");
+    EXPECT_EQ(P.value("c32(Int32(16777216), 16777216f0)", Device),
+              "(true, false, false, true, true)");
+    EXPECT_EQ(P.value("c32(Int32(2147483647), 2.1474836f9)", Device),
+              "(false, true, false, true, false)");
+    EXPECT_EQ(P.value("cu32(UInt32(16777217), 16777216f0)", Device),
+              "(false, false, true)");
+    EXPECT_EQ(P.value("c16(Int16(2049), Float16(2048))", Device),
+              "(false, false, true)");
+    EXPECT_EQ(P.value("c64(2049, Float16(2048))", Device), "(false, true)");
+    EXPECT_EQ(P.value("il(16777216f0, Int32(16777217))", Device),
+              "(true, false, false)");
+    EXPECT_EQ(P.value("ilm(0.1f0, 0.1)", Device), "(false, true)");
+  }
+}
+
 TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {
   Program P("q(a::Int32, b::Int32) = div(a, b)\n"
             "r(a::Int64, b::Int64) = rem(a, b)\n"
