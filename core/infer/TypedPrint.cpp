@@ -44,9 +44,10 @@ struct Printer {
 
   /// Printed slot names, as Julia's sourceinfo_slotnames: a name that
   /// several slots share (an inlined callee's `x` beside the caller's)
-  /// becomes `x@_N` on each of them, N the 1-based slot number. Only the
-  /// arguments and the slots the code mentions count: inlining leaves
-  /// many callee slots behind that nothing reads.
+  /// becomes `x@_N` on each of them, N the 1-based slot number, and a
+  /// lowering temporary (`#temp#`) is `@_N`, as code_lowered prints it. Only
+  /// the arguments and the slots the code mentions count: inlining leaves many
+  /// callee slots behind that nothing reads.
   std::vector<std::string> Names = slotNames(C);
 
   static std::vector<std::string> slotNames(const TypedCode &C) {
@@ -69,10 +70,11 @@ struct Printer {
     std::vector<std::string> Names(C.Slots.size());
     for (size_t I = 0; I < C.Slots.size(); ++I) {
       std::string Name(C.Slots[I].Name.str());
-      Names[I] = Name.empty() ? "_" + std::to_string(I + 1)
-                 : Used[I] && Count[Name] > 1
-                     ? Name + "@_" + std::to_string(I + 1)
-                     : Name;
+      Names[I] =
+          Name.empty()                         ? "_" + std::to_string(I + 1)
+          : Name[0] == '#' && Name != "#self#" ? "@_" + std::to_string(I + 1)
+          : Used[I] && Count[Name] > 1 ? Name + "@_" + std::to_string(I + 1)
+                                       : Name;
     }
     return Names;
   }
