@@ -11,14 +11,17 @@
 #include "targets/Target.h"
 #include "validate/Validator.h"
 
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <chrono>
 #include <set>
 #include <span>
 #include <tuple>
@@ -75,18 +78,19 @@ public:
   /// The job's own function: remarks' frames end there (trimToJob).
   void setJobFunction(std::string Name) { JobFunction = std::move(Name); }
   /// Collect remarks into \p Into (null: none are made) as stage \p At;
-  /// \p Tags when the module is tagged by tagLocations.
+  /// \p Tags when the module is tagged by tagLocations (backend errors'
+  /// lines are tags then too).
   void collectRemarks(std::vector<OptRemark> *Into, Stage At,
                       std::span<const llvm::DILocation *const> Tags = {}) {
     Remarks = Into;
     RemarkStage = At;
-    RemarkTags = Tags;
+    LineTags = Tags;
   }
 
   bool handleDiagnostics(const llvm::DiagnosticInfo &DI) override {
     if (DI.getSeverity() == llvm::DS_Remark) {
       OptRemark R;
-      if (Remarks && remarkFrom(DI, RemarkStage, RemarkTags, R)) {
+      if (Remarks && remarkFrom(DI, RemarkStage, LineTags, R)) {
         trimToJob(R, JobFunction);
         Remarks->push_back(std::move(R));
       }
@@ -101,6 +105,12 @@ public:
     DI.print(DP);
     OS.flush();
     Diagnostic D = Diagnostic::error("backend", Msg, {});
+    // "unsupported" errors (what BPF, NVPTX and AMDGPU report) carry a
+    // place: the message without it, at the source line.
+    if (const auto *U = llvm::dyn_cast<llvm::DiagnosticInfoUnsupported>(&DI)) {
+      D.Message = llvm::StringRef(U->getMessage().str()).trim().str();
+      locate(*U, D);
+    }
     if (DI.getSeverity() == llvm::DS_Warning)
       D.Sev = Severity::Warning;
     Out.push_back(std::move(D));
@@ -119,10 +129,44 @@ public:
   }
 
 private:
+  /// A backend error's place with its inlining chain, placed in the user's
+  /// code as validation errors are: its line is a tag in a tagged module,
+  /// else the function's instruction at that file, line and column gives
+  /// the chain. Without a location, the function's definition.
+  void locate(const llvm::DiagnosticInfoWithLocationBase &DI,
+              Diagnostic &D) const {
+    const llvm::Function &F = DI.getFunction();
+    llvm::DiagnosticLocation L = DI.getLocation();
+    const llvm::DILocation *Full = nullptr;
+    if (DI.isLocationAvailable()) {
+      Full = untagLine(L.getLine(), LineTags);
+      if (!Full && L.getLine() < LocationTagBase)
+        for (const llvm::Instruction &I : llvm::instructions(F))
+          if (const llvm::DILocation *IL = I.getDebugLoc().get();
+              IL && IL->getLine() == L.getLine() &&
+              IL->getColumn() == L.getColumn() &&
+              IL->getFilename() == L.getRelativePath()) {
+            Full = IL;
+            break;
+          }
+    }
+    if (Full) {
+      locateDebugLoc(Full, D);
+    } else if (DI.isLocationAvailable() && L.getLine() < LocationTagBase) {
+      D.Loc.FileName = L.getRelativePath().str();
+      D.Loc.Line = L.getLine();
+      D.Loc.Col = L.getColumn();
+    } else if (const llvm::DISubprogram *SP = F.getSubprogram()) {
+      D.Loc.FileName = SP->getFilename().str();
+      D.Loc.Line = SP->getLine();
+      D.Loc.Col = 1;
+    }
+  }
+
   std::vector<Diagnostic> &Out;
   std::vector<OptRemark> *Remarks = nullptr;
   Stage RemarkStage = Stage::LLVMOpt;
-  std::span<const llvm::DILocation *const> RemarkTags;
+  std::span<const llvm::DILocation *const> LineTags;
   std::string JobFunction;
 };
 
@@ -458,8 +502,9 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     std::vector<const llvm::DILocation *> Tags;
     if (Annotate)
       Tags = tagLocations(*ForAsm);
-    if (Opts.Remarks)
-      Diagnostics->collectRemarks(&report().Remarks.mut(), Stage::Asm, Tags);
+    // The tags also place backend errors, with or without remarks.
+    Diagnostics->collectRemarks(
+        Opts.Remarks ? &report().Remarks.mut() : nullptr, Stage::Asm, Tags);
     llvm::Expected<std::string> Asm = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return Tgt.emitAsm(*ForAsm, *TM);

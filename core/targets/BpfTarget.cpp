@@ -15,6 +15,7 @@
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsBPF.h"
@@ -70,6 +71,65 @@ bool isProgramShape(const llvm::Function &F) {
 bool isProgram(const llvm::Function &F) {
   return !F.isDeclaration() && F.getSection() == BpfProgramSection;
 }
+
+//===----------------------------------------------------------------------===//
+// Bit counts (after optimisation)
+//===----------------------------------------------------------------------===//
+
+/// LLVM 16's BPF backend selects no `llvm.ctlz`/`llvm.cttz` ("Cannot
+/// select: ctlz" and an abort on i32, a crash on i64) but expands
+/// `llvm.ctpop`. The emitter writes `leading_zeros`/`trailing_zeros` as
+/// those intrinsics, and LoopIdiomRecognize forms them from shift loops
+/// (BPF's cost model calls them cheap), so whatever is left at the end of
+/// the pipeline is rewritten in terms of ctpop, branch-free, with Julia's
+/// result for zero (the bit width): ctlz(x) = W - ctpop(x smeared right),
+/// cttz(x) = ctpop(~x & (x - 1)). Not at emission: InstCombine folds the
+/// latter back into cttz.
+bool expandBitCounts(llvm::Module &M) {
+  llvm::SmallVector<llvm::Function *, 4> Decls;
+  llvm::SmallVector<llvm::CallInst *, 8> Calls;
+  for (llvm::Function &F : M)
+    if (F.getIntrinsicID() == llvm::Intrinsic::ctlz ||
+        F.getIntrinsicID() == llvm::Intrinsic::cttz) {
+      Decls.push_back(&F);
+      for (llvm::User *U : F.users())
+        if (auto *Call = llvm::dyn_cast<llvm::CallInst>(U);
+            Call && Call->getCalledFunction() == &F &&
+            Call->getType()->isIntegerTy())
+          Calls.push_back(Call);
+    }
+  for (llvm::CallInst *Call : Calls) {
+    llvm::IRBuilder<> B(Call);
+    llvm::Value *X = Call->getArgOperand(0);
+    llvm::Type *T = X->getType();
+    unsigned W = T->getIntegerBitWidth();
+    llvm::Value *V;
+    if (Call->getIntrinsicID() == llvm::Intrinsic::ctlz) {
+      for (unsigned S = 1; S < W; S *= 2)
+        X = B.CreateOr(X, B.CreateLShr(X, S));
+      V = B.CreateSub(llvm::ConstantInt::get(T, W),
+                      B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, X));
+    } else {
+      V = B.CreateUnaryIntrinsic(
+          llvm::Intrinsic::ctpop,
+          B.CreateAnd(B.CreateNot(X),
+                      B.CreateSub(X, llvm::ConstantInt::get(T, 1))));
+    }
+    Call->replaceAllUsesWith(V);
+    Call->eraseFromParent();
+  }
+  for (llvm::Function *F : Decls)
+    if (F->use_empty())
+      F->eraseFromParent();
+  return !Calls.empty();
+}
+
+struct BitCountExpansionPass : llvm::PassInfoMixin<BitCountExpansionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    return expandBitCounts(M) ? llvm::PreservedAnalyses::none()
+                              : llvm::PreservedAnalyses::all();
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // Packet lowering (after inlining)
@@ -224,6 +284,65 @@ struct PacketLoweringPass : llvm::PassInfoMixin<PacketLoweringPass> {
 };
 
 //===----------------------------------------------------------------------===//
+// Wide multiplications (after optimisation)
+//===----------------------------------------------------------------------===//
+
+/// `mul iN` for 64 < N <= 128 in 64-bit arithmetic. The BPF backend makes
+/// it a call of compiler-rt's __multi3, which it then rejects ("A call to
+/// built-in function '__multi3' is not supported"), and the optimiser
+/// writes such products itself: IndVarSimplify replaces a loop's sum
+/// (`s += i`) by its closed form, n(n-1)/2, which ScalarEvolution computes
+/// in 65 bits so that the product cannot overflow before the halving.
+/// a*b mod 2^128 from 64-bit halves, the high half of lo(a)*lo(b) from
+/// 32-bit quarters (whose products fit in 64 bits); the backend folds the
+/// halves an extension made zero.
+bool expandWideMuls(llvm::Module &M) {
+  llvm::SmallVector<llvm::Instruction *, 4> Muls;
+  for (llvm::Function &F : M)
+    for (llvm::Instruction &I : llvm::instructions(F))
+      if (I.getOpcode() == llvm::Instruction::Mul &&
+          I.getType()->isIntegerTy() &&
+          I.getType()->getIntegerBitWidth() > 64 &&
+          I.getType()->getIntegerBitWidth() <= 128)
+        Muls.push_back(&I);
+  for (llvm::Instruction *Mul : Muls) {
+    llvm::IRBuilder<> B(Mul);
+    llvm::Type *I64 = B.getInt64Ty(), *I128 = B.getInt128Ty();
+    auto Halves = [&](llvm::Value *V) {
+      V = B.CreateZExt(V, I128);
+      return std::pair(B.CreateTrunc(V, I64),
+                       B.CreateTrunc(B.CreateLShr(V, 64), I64));
+    };
+    auto [AL, AH] = Halves(Mul->getOperand(0));
+    auto [BL, BH] = Halves(Mul->getOperand(1));
+    llvm::Value *Mask = B.getInt64(0xffffffff);
+    llvm::Value *A0 = B.CreateAnd(AL, Mask), *A1 = B.CreateLShr(AL, 32);
+    llvm::Value *B0 = B.CreateAnd(BL, Mask), *B1 = B.CreateLShr(BL, 32);
+    llvm::Value *P00 = B.CreateMul(A0, B0), *P01 = B.CreateMul(A0, B1);
+    llvm::Value *P10 = B.CreateMul(A1, B0), *P11 = B.CreateMul(A1, B1);
+    llvm::Value *Mid =
+        B.CreateAdd(B.CreateAdd(B.CreateLShr(P00, 32), B.CreateAnd(P01, Mask)),
+                    B.CreateAnd(P10, Mask));
+    llvm::Value *Hi =
+        B.CreateAdd(B.CreateAdd(P11, B.CreateLShr(P01, 32)),
+                    B.CreateAdd(B.CreateLShr(P10, 32), B.CreateLShr(Mid, 32)));
+    Hi = B.CreateAdd(Hi, B.CreateAdd(B.CreateMul(AL, BH), B.CreateMul(AH, BL)));
+    llvm::Value *Wide = B.CreateOr(B.CreateZExt(B.CreateMul(AL, BL), I128),
+                                   B.CreateShl(B.CreateZExt(Hi, I128), 64));
+    Mul->replaceAllUsesWith(B.CreateTrunc(Wide, Mul->getType()));
+    Mul->eraseFromParent();
+  }
+  return !Muls.empty();
+}
+
+struct WideMulExpansionPass : llvm::PassInfoMixin<WideMulExpansionPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    return expandWideMuls(M) ? llvm::PreservedAnalyses::none()
+                             : llvm::PreservedAnalyses::all();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The target
 //===----------------------------------------------------------------------===//
 
@@ -278,6 +397,12 @@ public:
 
   void tunePipeline(llvm::PassBuilder &PB,
                     const CompilerConfig &) const override {
+    // After IndVarSimplify and everything else that could make a product
+    // wider than 64 bits.
+    PB.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+          MPM.addPass(WideMulExpansionPass());
+        });
     // Last, so that everything is inlined into the program and the loads
     // sit on GEPs of the marker (also at O0, after the always-inliner).
     PB.registerOptimizerLastEPCallback(
@@ -290,6 +415,7 @@ public:
           if (Level == llvm::OptimizationLevel::O0)
             llvm::cantFail(PB.parsePassPipeline(MPM, "function(mem2reg)"));
           MPM.addPass(PacketLoweringPass());
+          MPM.addPass(BitCountExpansionPass());
         });
   }
 

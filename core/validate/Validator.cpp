@@ -403,7 +403,10 @@ std::vector<Diagnostic> validateTyped(const InferResult &R,
 }
 
 void locateInstruction(const llvm::Instruction &I, Diagnostic &D) {
-  const llvm::DILocation *L = I.getDebugLoc().get();
+  locateDebugLoc(I.getDebugLoc().get(), D);
+}
+
+void locateDebugLoc(const llvm::DILocation *L, Diagnostic &D) {
   bool First = true;
   for (; L; L = L->getInlinedAt()) {
     DiagLoc Loc;

@@ -24,6 +24,7 @@
 #include <vector>
 
 namespace llvm {
+class DILocation;
 class Module;
 class Instruction;
 } // namespace llvm
@@ -46,5 +47,7 @@ std::vector<Diagnostic> validateLLVM(const llvm::Module &M,
 /// Location and inlining backtrace of an instruction from its `!dbg`
 /// chain (innermost frame first); an unknown location when it has none.
 void locateInstruction(const llvm::Instruction &I, Diagnostic &D);
+/// The same from a location itself (a backend error's).
+void locateDebugLoc(const llvm::DILocation *L, Diagnostic &D);
 
 } // namespace prism

@@ -290,6 +290,27 @@ TEST_F(BpfTargetTest, WiderPacketLoadsKeepHostByteOrder) {
   EXPECT_NE(IR.find("@llvm.bswap.i16"), std::string::npos) << IR;
 }
 
+TEST_F(BpfTargetTest, LeadingAndTrailingZerosCompile) {
+  // LLVM 16's BPF backend selects no ctlz/cttz (it aborted the process);
+  // the target rewrites them over ctpop at the end of the pipeline.
+  loadText("bits.jl", "lz(pkt::Ptr{UInt8}, len::UInt32)::UInt32 =\n"
+                      "    UInt32(leading_zeros(len))\n"
+                      "lz8(pkt::Ptr{UInt8}, len::UInt32)::UInt32 =\n"
+                      "    UInt32(leading_zeros(len % UInt8))\n"
+                      "tz(pkt::Ptr{UInt64}, len::UInt32)::UInt32 =\n"
+                      "    UInt32(trailing_zeros(unsafe_load(pkt, 1)))\n");
+  for (const char *Sig : {"lz(Ptr{UInt8}, UInt32)", "lz8(Ptr{UInt8}, UInt32)",
+                          "tz(Ptr{UInt64}, UInt32)"})
+    for (unsigned Opt : {0u, 2u}) {
+      CompileResult R = compileSig(Sig, Stage::Asm, {}, "", Opt);
+      ASSERT_TRUE(R.ok()) << Sig << " O" << Opt << "\n" << diags(*R.Report);
+      const std::string &IR = R.Report->stage(Stage::LLVMOpt).Text;
+      EXPECT_EQ(IR.find("@llvm.ctlz"), std::string::npos) << IR;
+      EXPECT_EQ(IR.find("@llvm.cttz"), std::string::npos) << IR;
+      EXPECT_NE(IR.find("@llvm.ctpop"), std::string::npos) << IR;
+    }
+}
+
 TEST_F(BpfTargetTest, StackOverTheLimitIsADiagnostic) {
   // A tuple of 80 UInt64 indexed at run time lives in a 640-byte stack slot.
   std::string Src = "function big(pkt::Ptr{UInt8}, len::UInt32)\n"
@@ -308,6 +329,43 @@ TEST_F(BpfTargetTest, StackOverTheLimitIsADiagnostic) {
   EXPECT_NE(D->Message.find("julia_big"), std::string::npos) << D->Message;
   EXPECT_EQ(D->Loc.Line, 1u) << diags(*R.Report);
   EXPECT_NE(D->Loc.FileName.find("big.jl"), std::string::npos) << D->Loc.FileName;
+}
+
+TEST_F(BpfTargetTest, LoopSumsCompile) {
+  // IndVarSimplify's closed form of the sum multiplies in 65 bits, which
+  // the backend made a call of __multi3 and rejected.
+  loadText("tri.jl", "function tri(pkt::Ptr{UInt8}, len::UInt32)::UInt32\n"
+                     "    s = 0\n"
+                     "    for i in 1:Int(len)\n"
+                     "        s += i\n"
+                     "    end\n"
+                     "    return s > 100000 ? UInt32(1) : UInt32(0)\n"
+                     "end\n");
+  CompileResult R = compileSig("tri(Ptr{UInt8}, UInt32)");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &IR = R.Report->stage(Stage::LLVMOpt).Text;
+  EXPECT_EQ(IR.find("mul i65"), std::string::npos) << IR;
+  EXPECT_EQ(R.Report->stage(Stage::Asm).Text.find("__multi3"),
+            std::string::npos);
+}
+
+TEST_F(BpfTargetTest, BackendErrorsHaveASourcePlace) {
+  // BPF passes at most 5 arguments; the backend's error names no
+  // instruction, so it is placed at the function's definition (it was
+  // `<unknown>:0:0: in function julia_six i64 (i64, ...): ...`).
+  loadText("six.jl", "function six(a::UInt64, b::UInt64, c::UInt64,\n"
+                     "             d::UInt64, e::UInt64, f::UInt64)\n"
+                     "    return a + b + c + d + e + f\n"
+                     "end\n");
+  CompileResult R =
+      compileSig("six(UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)");
+  ASSERT_FALSE(R.ok());
+  const Diagnostic *D = findDiag(*R.Report, "backend", "too many args");
+  ASSERT_NE(D, nullptr) << diags(*R.Report);
+  EXPECT_EQ(D->Message.find("in function"), std::string::npos) << D->Message;
+  EXPECT_EQ(D->Loc.Line, 1u) << diags(*R.Report);
+  EXPECT_NE(D->Loc.FileName.find("six.jl"), std::string::npos)
+      << D->Loc.FileName;
 }
 
 TEST_F(BpfTargetTest, StackOffsetsAreParsed) {
