@@ -716,6 +716,7 @@ int runReport(const CommandOptions &O) {
         {"resources",
          llvm::json::Object{{"registers", optionalInt(U.Registers)},
                             {"spills", optionalInt(U.Spills)},
+                            {"spill_loads", optionalInt(U.SpillLoads)},
                             {"stack_bytes", optionalInt(U.StackBytes)},
                             {"shared_bytes", optionalInt(U.SharedBytes)},
                             {"const_bytes", optionalInt(U.ConstBytes)},
@@ -729,6 +730,8 @@ int runReport(const CommandOptions &O) {
                             {"instructions", optionalInt(U.Instructions)},
                             {"throw_sites", optionalInt(U.ThrowSites)},
                             {"source", U.Source},
+                            {"tool_ms", U.ToolMs ? llvm::json::Value(*U.ToolMs)
+                                                 : llvm::json::Value(nullptr)},
                             {"note", U.Note}}}};
     printJSON(llvm::outs(), llvm::json::Value(std::move(Out)));
     return ExitOk;
@@ -788,10 +791,17 @@ int runReport(const CommandOptions &O) {
     if (V)
       llvm::outs() << llvm::formatv("  {0,-14} {1}\n", Name, *V);
   };
-  llvm::outs() << "\n  resources" << (U.Source.empty() ? "" : " (" + U.Source + ")")
+  std::string From = U.Source;
+  if (U.ToolMs)
+    From += llvm::formatv(", {0:f1} ms", *U.ToolMs).str();
+  llvm::outs() << "\n  resources" << (From.empty() ? "" : " (" + From + ")")
                << ":\n";
   Fig("registers", U.Registers);
-  Fig("spills", U.Spills);
+  if (U.Spills && U.SpillLoads)
+    llvm::outs() << llvm::formatv("  {0,-14} {1} bytes stored, {2} loaded\n",
+                                  "spills", *U.Spills, *U.SpillLoads);
+  else
+    Fig("spills", U.Spills);
   Fig("stack bytes", U.StackBytes);
   Fig("shared bytes", U.SharedBytes);
   Fig("const bytes", U.ConstBytes);

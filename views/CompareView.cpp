@@ -44,7 +44,8 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
     std::optional<int> ResourceUsage::*Field;
     const char *Unit;
   } Rs[] = {{"registers", &ResourceUsage::Registers, ""},
-            {"spills", &ResourceUsage::Spills, " B"},
+            {"spill stores", &ResourceUsage::Spills, " B"},
+            {"spill loads", &ResourceUsage::SpillLoads, " B"},
             {"stack", &ResourceUsage::StackBytes, " B"},
             {"shared memory", &ResourceUsage::SharedBytes, " B"},
             {"local memory", &ResourceUsage::LocalBytes, " B"},

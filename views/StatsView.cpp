@@ -257,7 +257,8 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
     bool Bytes;
   } Figs[] = {
       {"registers", U.Registers, false},
-      {"spills", U.Spills, true},
+      {"spill stores", U.Spills, true},
+      {"spill loads", U.SpillLoads, true},
       {"stack", U.StackBytes, true},
       {"shared memory", U.SharedBytes, true},
       {"constant memory", U.ConstBytes, true},
@@ -283,7 +284,7 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(F.Name);
       ImGui::TableNextColumn();
-      bool Bad = (std::string_view(F.Name) == "spills" ||
+      bool Bad = (std::string_view(F.Name).starts_with("spill") ||
                   std::string_view(F.Name) == "local memory" ||
                   std::string_view(F.Name) == "scratch") &&
                  *F.V > 0;
@@ -296,7 +297,9 @@ void StatsView::drawResources(ViewContext &Ctx, const JobReport &R) {
     }
     ImGui::EndTable();
   }
-  if (!U.Source.empty())
+  if (!U.Source.empty() && U.ToolMs)
+    ImGui::TextDisabled("from %s, %.1f ms", U.Source.c_str(), *U.ToolMs);
+  else if (!U.Source.empty())
     ImGui::TextDisabled("from %s", U.Source.c_str());
   if (!Any)
     ImGui::TextWrapped("no resource figures for %s%s%s", R.Target.c_str(),

@@ -535,13 +535,10 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     if (Opts.Resources && Opts.DeferResources && Tgt.resourceUsageRunsATool()) {
       Result.DeferredAsm = *Asm;
       report().Resources.Note = "being measured";
-    } else if (Opts.Resources) {
-      Tgt.resourceUsage(*Asm, Config, report().Resources);
     }
     StageOutput Out;
-    if (Opts.RawAsm || !Opts.wantsText(Stage::Asm)) {
-      Out.Text = std::move(*Asm);
-    } else {
+    const bool Raw = Opts.RawAsm || !Opts.wantsText(Stage::Asm);
+    if (!Raw) {
       AsmCommentStyle Style = Tgt.asmSourceComments();
       AsmAnnotation A = annotateAsm(*Asm, *Result.Module, Style.Leader, Tags,
                                     Style.AsciiOnly);
@@ -549,6 +546,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       Out.Lines = std::move(A.Lines);
     }
     Out.Measure = Probe.finish();
+    // After the stage's measurement: ptxas is a process of its own, timed
+    // on its own (ResourceUsage::ToolMs).
+    if (Opts.Resources && Result.DeferredAsm.empty())
+      measureResources(Config, *Asm, report().Resources);
+    if (Raw)
+      Out.Text = std::move(*Asm);
     finishStage(Stage::Asm, std::move(Out), Result.Module.get());
   }
   return std::move(Result);
@@ -559,7 +562,13 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
 void measureResources(const CompilerConfig &C, const std::string &Asm,
                       ResourceUsage &Out) {
   Out.Note.clear();
-  C.target().resourceUsage(Asm, C, Out);
+  const Target &T = C.target();
+  auto Start = std::chrono::steady_clock::now();
+  T.resourceUsage(Asm, C, Out);
+  if (T.resourceUsageRunsATool())
+    Out.ToolMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - Start)
+                     .count();
 }
 
 CompileResult compile(InferenceEngine &Engine, const CompilerJob &Job,

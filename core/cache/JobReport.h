@@ -57,8 +57,11 @@ struct StageOutput {
 
 /// Resource figures of the compiled code; unset when unknown for the target.
 struct ResourceUsage {
-  std::optional<int> Registers, Spills, StackBytes, SharedBytes, ConstBytes,
-      LocalBytes;                          ///< ptx (ptxas -v), cuda device
+  std::optional<int> Registers, StackBytes, SharedBytes, ConstBytes,
+      LocalBytes; ///< ptx (ptxas -v), cuda device
+  /// ptx: bytes ptxas spilled to local memory (stores) and read back
+  /// (loads); both count every spill site once, not per execution.
+  std::optional<int> Spills, SpillLoads;
   std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
   std::optional<int> AGPRs; ///< gcn: accumulation registers (MFMA; gfx908+)
   /// gcn: the AMDGPU backend's occupancy, waves per SIMD, for the largest
@@ -72,7 +75,12 @@ struct ResourceUsage {
   /// checks.
   std::optional<int> ThrowSites;
   std::string Source; ///< where the figures came from ("ptxas -v sm_80", ...)
-  std::string Note;   ///< why figures are missing ("ptxas not found")
+  /// How long the tool that measured them ran (ptxas, a process of its
+  /// own); not part of any stage's time.
+  std::optional<double> ToolMs;
+  /// Why figures are missing ("ptxas not found"), or what the tool warned
+  /// of beside them (ptxas raising a `--maxregs` below its minimum).
+  std::string Note;
 };
 
 /// What an optimisation remark says about a pass's decision (clang's

@@ -576,9 +576,17 @@ void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
   bool InEntry = Entry.empty(), StackNext = false, Done = false;
   int ConstBytes = 0;
   bool SawUsed = false;
+  std::string Warnings;
   for (llvm::StringRef L : Lines) {
+    // `ptxas warning : For entry julia_k adjusting per thread register
+    // count of 16 to lower bound of 24`: why the figures differ from the
+    // launch bounds asked for.
+    if (L.consume_front("ptxas warning :")) {
+      Warnings += (Warnings.empty() ? "ptxas: " : "; ") + L.trim().str();
+      continue;
+    }
     if (Done)
-      break;
+      continue;
     if (L.contains("Compiling entry function")) {
       if (InEntry && SawUsed)
         break; // the next kernel's figures
@@ -595,8 +603,9 @@ void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
     if (StackNext && L.contains("bytes stack frame")) {
       StackNext = false;
       Out.StackBytes = numberBefore(L, " bytes stack frame");
-      // Bytes spilled to local memory (stores; the loads read them back).
+      // Bytes spilled to local memory, and read back.
       Out.Spills = numberBefore(L, " bytes spill stores");
+      Out.SpillLoads = numberBefore(L, " bytes spill loads");
       continue;
     }
     if (L.contains("Used ") && L.contains(" registers")) {
@@ -619,6 +628,8 @@ void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
   if (!SawUsed)
     Out.Note = "ptxas -v reported no figures for " +
                (Entry.empty() ? std::string("this module") : Entry);
+  else
+    Out.Note = Warnings;
 }
 
 } // namespace

@@ -275,6 +275,64 @@ TEST(ReflectionCli, ReportJson) {
 // The occupancy table: occupancy.jl's 33 KiB of shared memory per block
 // leaves room for 4 blocks on an A100 (164 KiB) and 6 on an H100 (228 KiB),
 // so 256-thread blocks fill half and three quarters of the warp slots.
+// ptxas is a process of its own: its time is the resources' `tool_ms`,
+// not the asm stage's; its spill loads and its warnings (a `--maxregs`
+// below its minimum) reach the report. A `ptxas` that prints figures of
+// its own after a pause tells.
+TEST(ReflectionCli, ReportTimesPtxasApartAndKeepsItsWarnings) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("prism-ptxas-slow", Dir));
+  llvm::SmallString<128> Tool(Dir);
+  llvm::sys::path::append(Tool, "ptxas");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Tool, EC);
+    ASSERT_FALSE(EC);
+    OS << "#!/bin/sh\nsleep 0.4\n"
+          "echo \"ptxas warning : For entry julia_saxpy_ adjusting per thread "
+          "register count of 16 to lower bound of 24\" >&2\n"
+          "echo \"ptxas info    : Compiling entry function 'julia_saxpy_' for "
+          "'sm_80'\" >&2\n"
+          "echo \"ptxas info    : Function properties for julia_saxpy_\" >&2\n"
+          "echo \"    8 bytes stack frame, 12 bytes spill stores, 20 bytes "
+          "spill loads\" >&2\n"
+          "echo \"ptxas info    : Used 24 registers, 380 bytes cmem[0]\" >&2\n"
+          "exit 0\n";
+  }
+  llvm::sys::fs::setPermissions(Tool, llvm::sys::fs::all_read |
+                                          llvm::sys::fs::all_exe |
+                                          llvm::sys::fs::owner_write);
+  const char *Path = std::getenv("PATH");
+  std::vector<std::string> Env{"PATH=" + std::string(Dir) + ":" +
+                                   (Path ? Path : "/usr/bin:/bin"),
+                               "CUDA_HOME=" + std::string(Dir) + "/none"};
+  auto R = runPrism(
+      {"report", example("saxpy.jl"), Saxpy, "--target", "ptx", "--json"}, Env);
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *Res = V->getAsObject()->getObject("resources");
+  ASSERT_TRUE(Res);
+  EXPECT_EQ(Res->getInteger("spills"), 12);
+  EXPECT_EQ(Res->getInteger("spill_loads"), 20);
+  ASSERT_TRUE(Res->getNumber("tool_ms"));
+  EXPECT_GE(*Res->getNumber("tool_ms"), 400.0);
+  EXPECT_TRUE(has(Res->getString("note").value_or("").str(),
+                  "ptxas: For entry julia_saxpy_ adjusting per thread register "
+                  "count of 16 to lower bound of 24"))
+      << R.Out;
+  for (const llvm::json::Value &S : *V->getAsObject()->getArray("stages"))
+    if (S.getAsObject()->getString("stage") == "asm")
+      EXPECT_LT(*S.getAsObject()->getNumber("wall_ms"), 400.0)
+          << "the asm stage counted ptxas";
+  auto Text =
+      runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx"}, Env);
+  EXPECT_TRUE(has(Text.Out, "  spills         12 bytes stored, 20 loaded\n"))
+      << Text.Out;
+  EXPECT_TRUE(has(Text.Out, "  resources (ptxas -v sm_80, ")) << Text.Out;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 TEST(ReflectionCli, ReportPrintsOccupancyByBlockSize) {
   const std::string Sig =
       "chunk_sums!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
