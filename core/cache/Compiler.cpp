@@ -454,6 +454,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
         if (W->ModelsMemory)
           addAccessRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
         addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
+        addArithmeticRemarks(*Result.Module, Tgt.name(), Fn,
+                             report().Remarks.mut());
       }
     if (!Opt) {
       fail(Opt.takeError());

@@ -5,6 +5,7 @@
 #include "cache/LineCorrelation.h"
 #include "codegen/LineMap.h"
 #include "codegen/Runtime.h"
+#include "optim/CostlyArithmetic.h"
 #include "prelude/Embedded.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -251,6 +252,23 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
                                        : RemarkKind::Analysis,
                                    "prism-access", A.name(), A.Message, F,
                                    A.Inst, JobFunction));
+  }
+}
+
+void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
+                          llvm::StringRef JobFunction,
+                          std::vector<OptRemark> &Out) {
+  for (llvm::Function &F : M) {
+    std::vector<CostlyOp> Ops = findCostlyArithmetic(F, Target);
+    if (Ops.size() >= MaxCostlyOpsPerFunction)
+      Out.push_back(analysisRemark(
+          RemarkKind::Analysis, "prism-arith", "Limit",
+          "only the first " + std::to_string(MaxCostlyOpsPerFunction) +
+              " costly operations of `" + F.getName().str() + "` were reported",
+          F, nullptr, JobFunction));
+    for (const CostlyOp &Op : Ops)
+      Out.push_back(analysisRemark(RemarkKind::Missed, "prism-arith", Op.name(),
+                                   Op.Message, F, Op.Inst, JobFunction));
   }
 }
 

@@ -59,6 +59,13 @@ void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
                           llvm::StringRef JobFunction,
                           std::vector<OptRemark> &Out);
 
+/// Remarks on arithmetic that costs far more on a GPU than it looks (pass
+/// `prism-arith`, see optim/CostlyArithmetic.h): Float64 mixed into
+/// Float32 code, 64-bit integer division by a run-time value; all missed.
+void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
+                          llvm::StringRef JobFunction,
+                          std::vector<OptRemark> &Out);
+
 /// The branches the `prism-divergence` remarks judged, by verdict.
 struct BranchCounts {
   size_t Divergent = 0, PartlyDivergent = 0, WarpUniform = 0, Boundary = 0;
