@@ -584,6 +584,7 @@ llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
   llvm::json::Object J{{"arch", R.Arch},
                        {"max_warps_per_sm", L.maxWarpsPerSM()},
                        {"max_blocks_per_sm", L.MaxBlocksPerSM},
+                       {"one_warp_blocks_unbounded", L.OneWarpBlocksUnbounded},
                        {"registers_per_sm", L.RegsPerSM},
                        {"shared_bytes_per_sm", L.SharedPerSM},
                        {"by_block_size", std::move(Points)}};
