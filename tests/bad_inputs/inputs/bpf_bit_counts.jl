@@ -1,0 +1,1 @@
+k(ctx::Ptr{UInt8}, len::UInt32)::UInt32 = UInt32(leading_zeros(len)) + UInt32(trailing_zeros(len))
