@@ -906,6 +906,40 @@ private:
     return llvm::Error::success();
   }
 
+  /// A bare parametric name as an argument's type (`a::DeviceArray`,
+  /// `t::Tuple`) is a UnionAll of that argument alone, Julia's
+  /// `DeviceArray{T,N} where {T,N}`. The name's own parameter variables are
+  /// shared by every mention, so two such arguments had to agree
+  /// (`f(a::Tuple, b::Tuple)` matched only tuples of one length): each
+  /// argument gets anonymous variables of its own (`#T`, printed bare),
+  /// which dispatch binds like a method's `where` variables.
+  static Type *withOwnVariables(Type *T) {
+    TypeContext &C = TypeContext::get();
+    if (!T->isDataType() || !T->hasTypeVars())
+      return T;
+    TypeName *N = T->name();
+    // The name's own variables left in it: all of a bare name, the rest
+    // of a partial one (`DeviceArray{T}` is `DeviceArray{T,N} where N`).
+    std::vector<Type *> Vars;
+    if (T == C.anyTuple())
+      Vars.push_back(T->param(0));
+    else if (T->params().size() == N->Params.size())
+      for (size_t I = 0; I < N->Params.size(); ++I)
+        if (T->param(I) == N->Params[I])
+          Vars.push_back(N->Params[I]);
+    if (Vars.empty())
+      return T;
+    std::vector<Type *> Own;
+    for (Type *V : Vars) {
+      std::string Name(V->varName().str());
+      if (Name.empty() || Name[0] != '#')
+        Name.insert(Name.begin(), '#');
+      Own.push_back(
+          C.typeVar(Symbol::get(Name), V->lowerBound(), V->upperBound()));
+    }
+    return C.substitute(T, Vars, Own);
+  }
+
   llvm::Error loadFunction(const ast::FunctionDef &D) {
     TypeContext &C = TypeContext::get();
     auto Vars = makeVars(D.Where);
@@ -951,7 +985,7 @@ private:
         auto PT = evalTypeExpr(Env, *P.Type, File, *Vars);
         if (!ParamErrors.ok(PT))
           continue;
-        T = *PT;
+        T = withOwnVariables(*PT);
       }
       M->Sig.push_back(T);
       M->ArgNames.push_back(P.Name);

@@ -331,6 +331,48 @@ TEST(Loader, AmbiguityFromSource) {
   EXPECT_THAT(Notes, testing::HasSubstr("k(x, y::Int64) at amb.jl:3:1"));
 }
 
+// Each argument annotated with a bare parametric name is a UnionAll of
+// its own: `f(a::Tuple, b::Tuple)` takes tuples of different lengths and
+// `g(a::P, b::P)` a P{Int64} and a P{Float64}, as in Julia. The name's own
+// parameter variables were shared by both arguments, which then had to
+// agree. Redefining such a method still replaces it.
+TEST(Loader, BareParametricArgumentsAreIndependent) {
+  GlobalEnv Env;
+  auto R =
+      load(Env, "bare.jl",
+           std::string(ArrayDefs) +
+               "struct P{T}\n    x::T\nend\n"
+               "f(a::Tuple, b::Tuple) = 1\n"
+               "g(a::P, b::P) = 2\n"
+               "h(a::DeviceArray{Float32}, b::DeviceArray{Float32}) = 3\n");
+  ASSERT_OK(R);
+  TypeContext &C = TypeContext::get();
+  GenericFunction *F = Env.lookupFunction(Symbol::get("f"));
+  Type *One[] = {C.int64()};
+  Type *Two[] = {C.int64(), C.float64()};
+  Type *FArgs[] = {F->type(), C.tuple(One), C.tuple(Two)};
+  EXPECT_EQ(F->lookup(FArgs, Env.currentWorld()).Status, LookupStatus::Found);
+  TypeName *PN = Env.lookupType(Symbol::get("P"));
+  ASSERT_TRUE(PN);
+  GenericFunction *G = Env.lookupFunction(Symbol::get("g"));
+  Type *PI[] = {C.int64()}, *PF[] = {C.float64()};
+  Type *GArgs[] = {G->type(), C.apply(PN, PI), C.apply(PN, PF)};
+  EXPECT_EQ(G->lookup(GArgs, Env.currentWorld()).Status, LookupStatus::Found);
+  // The dimensions left open are each argument's own.
+  TypeName *AN = Env.lookupType(Symbol::get("DeviceArray"));
+  GenericFunction *H = Env.lookupFunction(Symbol::get("h"));
+  Type *A1[] = {C.float32(), C.intValue(1)},
+       *A2[] = {C.float32(), C.intValue(2)};
+  Type *HArgs[] = {H->type(), C.apply(AN, A1), C.apply(AN, A2)};
+  EXPECT_EQ(H->lookup(HArgs, Env.currentWorld()).Status, LookupStatus::Found);
+  auto Again = load(Env, "bare2.jl", "f(x::Tuple, y::Tuple) = 4\n");
+  ASSERT_OK(Again);
+  EXPECT_EQ(Again->Replaced.size(), 1u);
+  // The signature prints as written.
+  EXPECT_EQ(F->lookup(FArgs, Env.currentWorld()).Match.M->Sig[1]->str(),
+            "Tuple");
+}
+
 TEST(Loader, EmptyAndCommentOnlyFilesLoad) {
   GlobalEnv Env;
   EXPECT_OK(load(Env, "empty.jl", ""));
