@@ -121,6 +121,13 @@ end
 @inline <<(x::BitInteger, n::BitSigned) = n >= zero(n) ? x << unsigned(n) : x >> unsigned(-n)
 @inline >>(x::BitInteger, n::BitSigned) = n >= zero(n) ? x >> unsigned(n) : x << unsigned(-n)
 @inline >>>(x::BitInteger, n::BitSigned) = n >= zero(n) ? x >>> unsigned(n) : x << unsigned(-n)
+# Bools shift as the Int they are (`true << 1 == 2`), and shift by 0 or 1.
+@inline <<(x::Bool, n::Integer) = Int(x) << n
+@inline >>(x::Bool, n::Integer) = Int(x) >> n
+@inline >>>(x::Bool, n::Integer) = Int(x) >>> n
+@inline <<(x::BitInteger, n::Bool) = x << UInt(n)
+@inline >>(x::BitInteger, n::Bool) = x >> UInt(n)
+@inline >>>(x::BitInteger, n::Bool) = x >>> UInt(n)
 
 # Powers by repeated squaring; a negative exponent only works for x = ±1.
 @inline function ^(x::T, p::Integer) where {T<:BitInteger}
@@ -156,6 +163,7 @@ end
 @inline isinteger(x::Integer) = true
 
 @inline count_ones(x::T) where {T<:BitInteger} = Int(ctpop_int(x))
+@inline count_zeros(x::T) where {T<:BitInteger} = count_ones(~x)
 @inline leading_zeros(x::T) where {T<:BitInteger} = Int(ctlz_int(x))
 @inline trailing_zeros(x::T) where {T<:BitInteger} = Int(cttz_int(x))
 

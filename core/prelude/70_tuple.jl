@@ -68,3 +68,42 @@
     f(a[6], b[6]) && f(a[7], b[7]) && f(a[8], b[8]) && f(a[9], b[9]) && f(a[10], b[10]) &&
     f(a[11], b[11]) && f(a[12], b[12]) && f(a[13], b[13]) && f(a[14], b[14]) && f(a[15], b[15]) &&
     f(a[16], b[16])
+
+# Everything but the first element (Base.tail), one method per length.
+@inline tail(t::NTuple{1,Any}) = ()
+@inline tail(t::NTuple{2,Any}) = (t[2],)
+@inline tail(t::NTuple{3,Any}) = (t[2], t[3])
+@inline tail(t::NTuple{4,Any}) = (t[2], t[3], t[4])
+@inline tail(t::NTuple{5,Any}) = (t[2], t[3], t[4], t[5])
+@inline tail(t::NTuple{6,Any}) = (t[2], t[3], t[4], t[5], t[6])
+@inline tail(t::NTuple{7,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7])
+@inline tail(t::NTuple{8,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8])
+@inline tail(t::NTuple{9,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9])
+@inline tail(t::NTuple{10,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10])
+@inline tail(t::NTuple{11,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11])
+@inline tail(t::NTuple{12,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12])
+@inline tail(t::NTuple{13,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13])
+@inline tail(t::NTuple{14,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14])
+@inline tail(t::NTuple{15,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15])
+@inline tail(t::NTuple{16,Any}) = (t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15], t[16])
+
+# Julia orders tuples lexicographically: `<` compares the first elements
+# that differ (by `==`) with `<`; isless with isless and isequal. A prefix
+# is less than the tuple it begins.
+@inline <(::Tuple{}, ::Tuple{}) = false
+@inline <(::Tuple{}, ::Tuple) = true
+@inline <(::Tuple, ::Tuple{}) = false
+@inline function <(a::Tuple, b::Tuple)
+    x = a[1]
+    y = b[1]
+    return x == y ? tail(a) < tail(b) : x < y
+end
+@inline <=(a::Tuple, b::Tuple) = !(b < a)
+@inline isless(::Tuple{}, ::Tuple{}) = false
+@inline isless(::Tuple{}, ::Tuple) = true
+@inline isless(::Tuple, ::Tuple{}) = false
+@inline function isless(a::Tuple, b::Tuple)
+    x = a[1]
+    y = b[1]
+    return isless(x, y) || (isequal(x, y) && isless(tail(a), tail(b)))
+end

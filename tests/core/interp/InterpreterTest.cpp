@@ -127,6 +127,24 @@ TEST(InterpreterTest, NarrowIntegersCompareExactlyWithFloats) {
   }
 }
 
+// Tuples order lexicographically (a prefix first), with `<` and `==` or
+// isless and isequal; Bools shift as Ints; count_zeros.
+TEST(InterpreterTest, TupleOrderBoolShiftsAndCountZeros) {
+  Program P(
+      "lt(a::Int, b::Int) = ((1, a) < (1, b), (1,) < (1, 0), (2,) < (1, 5),"
+      " (a, 2) <= (a, 2), isless((1, NaN), (1, 2.0)), isless((1, 2.0), (1, "
+      "NaN)))\n"
+      "sh(b::Bool, n::Int) = (b << 1, n << b, b >>> 1, Int32(5) >> true)\n"
+      "cz(x::UInt8) = count_zeros(x)\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("lt(2, 3)", Device),
+              "(true, true, false, true, false, true)");
+    EXPECT_EQ(P.value("sh(true, 3)", Device), "(2, 6, 0, 2)");
+    EXPECT_EQ(P.value("cz(0x0f)", Device), "4");
+  }
+}
+
 TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {
   Program P("q(a::Int32, b::Int32) = div(a, b)\n"
             "r(a::Int64, b::Int64) = rem(a, b)\n"
