@@ -121,11 +121,16 @@ static std::string baseName(llvm::StringRef Path) {
 }
 
 std::string describeOrigin(const LineOrigin &O) {
-  if (O.Frames.empty())
+  // A launch wrapper the entry was inlined into (the BPF program around
+  // it) is no frame of the source: the entry's own line is the place.
+  size_t N = O.Frames.size();
+  while (N > 1 && O.Frames[N - 1].Artificial)
+    --N;
+  if (N == 0)
     return "";
   const SourceFrame &In = O.Frames.front();
   std::string S = baseName(In.File) + ":" + std::to_string(In.Line);
-  if (O.Frames.size() > 1) {
+  if (N > 1) {
     const SourceFrame &Caller = O.Frames[1];
     S += " " + In.Function + ", inlined into " + Caller.Function + " at " +
          baseName(Caller.File) + ":" + std::to_string(Caller.Line);
@@ -134,7 +139,7 @@ std::string describeOrigin(const LineOrigin &O) {
   // came from, and what tells apart two copies of one inlined user function
   // (`sq` inlined at lines 3 and 4). The prelude's frames in between and a
   // launch wrapper around the entry add nothing.
-  for (size_t I = 2; I < O.Frames.size(); ++I) {
+  for (size_t I = 2; I < N; ++I) {
     const SourceFrame &User = O.Frames[I];
     if (User.Artificial || llvm::StringRef(User.File).startswith("prelude/"))
       continue;

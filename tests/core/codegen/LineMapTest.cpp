@@ -34,6 +34,11 @@ TEST(LineMap, DescribesAnOriginDownToTheUsersLine) {
                              {"accept", "/w/filter.jl", 10, 5},
                              {"julia_accept", "/w/filter.jl", 6, 1, true}})),
       "80_array.jl:4 unsafe_load, inlined into accept at filter.jl:10");
+  // The entry's own line inside such a wrapper is just that line.
+  EXPECT_EQ(
+      describeOrigin(origin({{"accept", "/w/filter.jl", 7, 5},
+                             {"julia_accept", "/w/filter.jl", 6, 1, true}})),
+      "filter.jl:7");
 }
 
 // User code inlined into user code: the chain runs out to the entry, so
