@@ -796,7 +796,8 @@ std::shared_ptr<TypedCode> Optimizer::run(const CodeInstance &CI) {
 
 std::string InlineDecision::why() const {
   auto Size = [&](const char *Side) {
-    return std::to_string(Cost) + " statements, " + Side +
+    return std::to_string(Cost) +
+           (Cost == 1 ? " statement, " : " statements, ") + Side +
            " the threshold of " + std::to_string(InlineCostThreshold);
   };
   switch (Reason) {

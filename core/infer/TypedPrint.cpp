@@ -208,7 +208,12 @@ struct Printer {
       if (C.Code[PC].K != StmtKind::Nop)
         Shown.push_back(PC);
 
-    size_t BW = std::to_string(std::max<uint32_t>(NB, 1)).size();
+    // The widest block number printed: that of the last statement shown
+    // (NB also counts a leader past the end, a block with no statement).
+    size_t BW =
+        std::to_string(
+            std::max<uint32_t>(Shown.empty() ? NB : BlockOf[Shown.back()], 1))
+            .size();
     size_t SW = std::string("%" + std::to_string(N) + " = ").size();
     std::vector<std::string> Lines, Comments;
     std::string LastLoc;

@@ -257,6 +257,18 @@ private:
       Type *T = ArgT(K);
       Args += (K > 1 ? ", " : "") + std::string("::") + (T ? T->str() : "Any");
     }
+    // A callee that is itself not one function (`pick(b)(x)` where pick
+    // returns `sq` or `abs`): its type is what is not concrete.
+    if (Name == "?") {
+      Type *CalleeT = Callee ? Callee->T : nullptr;
+      report(CI, stmtLoc(CI, I), "dynamic-call",
+             "dynamic function invocation: the function called, of type " +
+                 std::string(CalleeT ? CalleeT->str() : "Any") + ", on `(" +
+                 Args +
+                 ")` cannot be resolved statically (the callee's type is not "
+                 "concrete)");
+      return;
+    }
     report(CI, stmtLoc(CI, I), "dynamic-call",
            "dynamic function invocation: `" + Name + "(" + Args +
                ")` cannot be resolved statically (an argument type is not "
