@@ -225,6 +225,7 @@ private:
   void lowerWhile(const Node *N);
   void lowerFor(const Node *N);
   void lowerStepFor(const Node *N);
+  void lowerIterFor(const Node *N, IRValue Iterable);
   /// The loop variable's assignment and the body, in the body's scope;
   /// the label `continue` jumps to, or UINT32_MAX when nothing reaches it.
   uint32_t lowerLoopBody(const Node *N, IRValue Value);
@@ -659,8 +660,11 @@ void Lowerer::lowerWhile(const Node *N) {
 void Lowerer::lowerFor(const Node *N) {
   const Node *Iter = N->Kids[0];
   if (Iter->Kind != NodeKind::Range) {
-    error(Iter->Range, "only `for i in a:b` and `for i in a:s:b` loops are supported");
-    return;
+    // Anything else iterates through the prelude's protocol: arrays,
+    // tuples, eachindex (85_iterate.jl).
+    IRValue R = lower(Iter, true);
+    Cur = N->Range;
+    return lowerIterFor(N, R);
   }
   if (Iter->Kids.size() == 3)
     return lowerStepFor(N);
@@ -702,7 +706,17 @@ void Lowerer::lowerStepFor(const Node *N) {
   for (const Node *K : N->Kids[0]->Kids)
     Parts.push_back(lower(K, true));
   Cur = N->Range;
-  IRValue R = call(std::move(Parts));
+  lowerIterFor(N, call(std::move(Parts)));
+}
+
+void Lowerer::lowerIterFor(const Node *N, IRValue R) {
+  // The iterable is evaluated once, as Julia's `iterate` sees it: a
+  // variable the body reassigns does not change what the loop walks.
+  if (R.K == IRValue::Slot) {
+    uint32_t Held = newTemp();
+    assign(Held, R);
+    R = IRValue::slot(Held);
+  }
   uint32_t State = newTemp();
   assign(State, callGlobal("range_start", {R}));
   uint32_t Head = label();

@@ -145,6 +145,34 @@ TEST(InterpreterTest, TupleOrderBoolShiftsAndCountZeros) {
   }
 }
 
+// `for x in it` beyond ranges: an array's elements, eachindex and axes
+// (Base.OneTo), a tuple's elements, a number; the iterable is evaluated
+// once, so reassigning it in the body does not change the walk.
+TEST(InterpreterTest, ForWalksArraysTuplesAndIndexRanges) {
+  Program P(
+      "function s(a::DeviceArray{Float32,1})\n  t = 0f0\n  for x in a\n"
+      "    t += x\n  end\n  return t\nend\n"
+      "function e(a::DeviceArray{Float32,1})\n  t = 0f0\n"
+      "  for i in eachindex(a)\n    t += i * a[i]\n  end\n  return t\nend\n"
+      "function tu(n::Int)\n  t = 0\n  for x in (n, 2n, 3n)\n    t += x\n"
+      "  end\n  return t\nend\n"
+      "function nu(n::Int)\n  t = 0\n  for x in n\n    t += x\n  end\n"
+      "  return t\nend\n"
+      "function ax(a::DeviceArray{Float32,2})\n  c = 0\n  for j in axes(a, 2)\n"
+      "    for i in axes(a, 1)\n      c += j\n    end\n  end\n  return c\nend\n"
+      "function once(n::Int)\n  t = (1, 2, 3)\n  c = 0\n  for x in t\n"
+      "    t = (0, 0, 0)\n    c += x\n  end\n  return c\nend\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("s(ones(Float32, 3))", Device), "3.0f0");
+    EXPECT_EQ(P.value("e(ones(Float32, 3))", Device), "6.0f0");
+    EXPECT_EQ(P.value("tu(2)", Device), "12");
+    EXPECT_EQ(P.value("nu(5)", Device), "5");
+    EXPECT_EQ(P.value("ax(ones(Float32, 2, 3))", Device), "12");
+    EXPECT_EQ(P.value("once(0)", Device), "6");
+  }
+}
+
 TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {
   Program P("q(a::Int32, b::Int32) = div(a, b)\n"
             "r(a::Int64, b::Int64) = rem(a, b)\n"
