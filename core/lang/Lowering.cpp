@@ -812,6 +812,8 @@ void Lowerer::assignTo(const Node *Target, IRValue V) {
                    : "`" + Target->Kids[0]->Name.string() + "` ") +
               "at the top level and pass it what it uses as arguments");
     break;
+  case NodeKind::Error:
+    break; // the parser reported it
   default:
     error(Target->Range, "invalid assignment target");
     break;

@@ -780,8 +780,16 @@ Node *Parser::parsePostfix(Node *Base) {
       if (T.SpaceBefore)
         return error(T.range(), "space before `[` not allowed in indexing");
       uint32_t OB = advance().Begin;
-      if (tok().isKw("end"))
-        return error(tok().range(), "`end` inside indexing is not supported");
+      if (tok().isKw("end")) {
+        // Past the brackets, so that this `end` does not close the block
+        // (and the `]` after it is no second error).
+        Node *E =
+            error(tok().range(), "`end` inside indexing is not supported");
+        skipToListEnd();
+        if (tok().is(Tok::RBracket))
+          advance();
+        return E;
+      }
       std::vector<Node *> Kids{Base};
       parseList(Tok::RBracket, "]", Kids, OB);
       Base = mk(NodeKind::Index, from(B), std::move(Kids));
@@ -809,6 +817,9 @@ Node *Parser::parsePostfix(Node *Base) {
       const Token &F = tok();
       if (F.is(Tok::LParen))
         return error(F.range(), "broadcasting (`f.(x)`) is not supported");
+      if (F.is(Tok::Op) && !Quoted)
+        return error(F.range(), "broadcasting (`." + std::string(F.Text) +
+                                    "`) is not supported: write the loop");
       if (!F.is(Tok::Ident) && !Quoted)
         return error(F.range(), "expected a field name after `.`, found " +
                                     describe(F));
@@ -1089,6 +1100,16 @@ Node *Parser::parseBlock(uint32_t Begin, bool AllowElse) {
       break;
     Node *S = parseStatement();
     Stmts.push_back(S);
+    if (!Panic && tok().isKw("do")) {
+      // `map(x) do i ... end`: skipped through its `end`, so that the
+      // block's body and `end` are not taken for the enclosing code.
+      error(tok().range(), "`do` blocks (anonymous functions) are not "
+                           "supported: define a named function and pass it");
+      advance();
+      skipThroughEnd();
+      Panic = false;
+      continue;
+    }
     if (!Panic && !atStatementEnd())
       error(tok().range(), "extra token " + describe(tok()) +
                                " after end of expression");
