@@ -65,6 +65,15 @@ CompilerConfigOptions makeConfigOptions(const CommandOptions &O) {
 }
 
 llvm::Expected<CompilerConfigRef> makeConfig(const CommandOptions &O) {
+  // A BPF program's entry returns its verdict (a UInt32): it is no kernel,
+  // and the kernel ABI's "must return nothing" would be the wrong complaint.
+  if (O.Kernel && O.Target == "bpf")
+    return makeDiagError(
+        Diagnostic::error("config",
+                          "--kernel does not apply to the bpf target: a BPF "
+                          "program's entry returns its verdict (a UInt32), not "
+                          "`nothing` as a kernel does",
+                          {}));
   return CompilerConfig::create(makeConfigOptions(O));
 }
 

@@ -75,6 +75,13 @@ CompilerConfig::create(const CompilerConfigOptions &Opts) {
                                        : "--blocks-per-sm (.minnctapersm)") +
                        " is a PTX launch bound; the " + Opts.Target +
                        " target has no such bound");
+  // A BPF program is one run of one function on one packet: no threads
+  // to bound.
+  if (Opts.Target == "bpf" && (Opts.MaxThreads || Opts.MinThreads))
+    return configError(
+        std::string(Opts.MaxThreads ? "--maxthreads" : "--minthreads") +
+        " is a launch bound of GPU kernels; a bpf program has "
+        "no threads to bound");
   std::shared_ptr<CompilerConfig> C(new CompilerConfig(Opts));
   C->Tgt = *TgtOr;
   C->Kernel = Opts.Kernel.value_or(C->Tgt->kernelByDefault());
