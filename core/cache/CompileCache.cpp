@@ -230,8 +230,11 @@ CompileCache::slowPath(Entry &E, World W, const std::atomic<bool> *Cancel) {
     }
     E.LastFailed = false;
     E.LastFailure.clear();
-    if ((*Compiled)->FromDisk)
+    // Read back from the disk cache: a miss, but no compile.
+    if ((*Compiled)->FromDisk) {
       ++E.Slow.DiskHits;
+      --E.Slow.Compiles;
+    }
     const CachedArtefact *New = Compiled->get();
     E.Published.push_back(std::move(*Compiled));
     E.Artefact.store(New, std::memory_order_release);
@@ -368,7 +371,7 @@ CacheStats CompileCache::stats() const {
     S.Failures += E->Slow.Failures;
     S.Invalidations += E->Slow.Invalidations;
     S.DiskHits += E->Slow.DiskHits;
-    if (E->Slow.Compiles) {
+    if (E->Slow.Compiles || E->Slow.DiskHits) {
       S.LastCompileMs = E->Slow.LastCompileMs;
       S.LastCompileAllocs = E->Slow.LastCompileAllocs;
     }

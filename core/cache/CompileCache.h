@@ -64,7 +64,9 @@ struct CachedArtefact {
 struct CacheEntryStats {
   uint64_t Hits = 0;          ///< answered by the lock-free path
   uint64_t Misses = 0;        ///< calls that took the slow path
-  uint64_t Compiles = 0;      ///< compiles started (successful or not)
+  /// Compiles started (successful or not); a miss the disk cache answered
+  /// is a DiskHit instead.
+  uint64_t Compiles = 0;
   uint64_t Failures = 0;      ///< compiles that failed
   uint64_t Invalidations = 0; ///< artefacts found stale after a world bump
   uint64_t DiskHits = 0;      ///< compiles answered by the disk cache

@@ -82,6 +82,8 @@ TEST(CacheCli, DiskCacheAcrossProcessesAndCorruption) {
   llvm::json::Object Second = reportCache({"--cache-dir", Dir});
   EXPECT_EQ(Second.getObject("disk")->getBoolean("hit"), true);
   EXPECT_EQ(Second.getObject("disk")->getInteger("writes"), 0);
+  EXPECT_EQ(Second.getInteger("misses"), 1);
+  EXPECT_EQ(Second.getInteger("compiles"), 0) << "a load counted as a compile";
 
   // Corrupt it: the third process detects it, recompiles and rewrites.
   {
