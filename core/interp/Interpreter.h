@@ -37,7 +37,8 @@ struct InterpOptions {
   /// program that does not terminate is a fault, not a hang).
   uint64_t MaxSteps = 200'000'000;
   /// Frames on one thread's stack; deeper is a StackOverflowError.
-  unsigned MaxDepth = 10'000;
+  /// Ordinary recursion 10 000 deep runs, as in Julia and on the host.
+  unsigned MaxDepth = 100'000;
 };
 
 /// Runs `Root` (inferred in world W) over Grid × Block on the given
