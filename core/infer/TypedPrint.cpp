@@ -325,6 +325,16 @@ struct Printer {
     Out += "  from " + M.signatureString();
     if (L.known())
       Out += " @ " + L.str();
+    // The values of the method's `where` variables, as Julia lists them.
+    const auto &SP = CI.MI->SparamValues;
+    if (!M.Sparams.empty() && SP.size() == M.Sparams.size()) {
+      Out += "\nStatic Parameters";
+      for (size_t I = 0; I < SP.size(); ++I)
+        Out += "\n  " + std::string(M.Sparams[I]->varName().str()) + " = " +
+               (!SP[I]                ? std::string("#undef")
+                : SP[I]->isIntValue() ? std::to_string(SP[I]->intValue())
+                                      : SP[I]->str());
+    }
     Out += "\nArguments\n";
     for (uint32_t I = 0; I <= C.NumArgs && I < C.Slots.size(); ++I) {
       Type *T = I < C.SlotTypes.size() ? C.SlotTypes[I] : nullptr;
