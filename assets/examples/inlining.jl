@@ -2,7 +2,7 @@
 # separate functions (a `call` in LLVM IR, `call.uni` in PTX).
 # Teaches: what inlining does to the code and to the line tables (hover a line of
 # the inlined `clamp01` in the asm: its source line and the call site both light up).
-# Look at: code_llvm (`julia_kept_...` is still called), pipeline (the inliner pass).
+# Look at: code_llvm (`julia_kept_...` is still called), remarks --pass typed-inline (Julia's inliner).
 # job: inline_demo(DeviceArray{Float32,1})
 # targets: ptx gcn native
 # run: inline_demo(collect(Float32, 1:8)) --threads 8
