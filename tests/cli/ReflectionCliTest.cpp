@@ -322,9 +322,10 @@ TEST(ReflectionCli, ReportTimesPtxasApartAndKeepsItsWarnings) {
                   "count of 16 to lower bound of 24"))
       << R.Out;
   for (const llvm::json::Value &S : *V->getAsObject()->getArray("stages"))
-    if (S.getAsObject()->getString("stage") == "asm")
+    if (S.getAsObject()->getString("stage") == "asm") {
       EXPECT_LT(*S.getAsObject()->getNumber("wall_ms"), 400.0)
           << "the asm stage counted ptxas";
+    }
   auto Text =
       runPrism({"report", example("saxpy.jl"), Saxpy, "--target", "ptx"}, Env);
   EXPECT_TRUE(has(Text.Out, "  spills         12 bytes stored, 20 loaded\n"))
