@@ -229,8 +229,10 @@ private:
   /// The loop variable's assignment and the body, in the body's scope;
   /// the label `continue` jumps to, or UINT32_MAX when nothing reaches it.
   uint32_t lowerLoopBody(const Node *N, IRValue Value);
-  /// Pops the loop, patching its exits (and `Last`, if any) to after it.
-  void finishLoop(uint32_t Exit, uint32_t Last);
+  /// Pops the loop, patching its exits (and `Last`, if any) to after it;
+  /// the inner loop of `for i in a, j in b` (For's Bits = 1) hands its
+  /// `break`s to the enclosing loop, which they leave too.
+  void finishLoop(uint32_t Exit, uint32_t Last, bool BreaksLeaveOuter = false);
   IRValue lowerAssign(const Node *N);
   IRValue lowerOpAssign(const Node *N);
   void assignTo(const Node *Target, IRValue V);
@@ -695,7 +697,7 @@ void Lowerer::lowerFor(const Node *N) {
     assign(Counter, callGlobal("+", {IRValue::slot(Counter), One}));
     jumpTo(Head);
   }
-  finishLoop(Exit, Last);
+  finishLoop(Exit, Last, N->Bits == 1);
 }
 
 void Lowerer::lowerStepFor(const Node *N) {
@@ -727,7 +729,7 @@ void Lowerer::lowerIterFor(const Node *N, IRValue R) {
     assign(State, callGlobal("range_next", {R, IRValue::slot(State)}));
     jumpTo(Head);
   }
-  finishLoop(Exit, UINT32_MAX);
+  finishLoop(Exit, UINT32_MAX, N->Bits == 1);
 }
 
 uint32_t Lowerer::lowerLoopBody(const Node *N, IRValue Value) {
@@ -751,13 +753,17 @@ uint32_t Lowerer::lowerLoopBody(const Node *N, IRValue Value) {
   return Next;
 }
 
-void Lowerer::finishLoop(uint32_t Exit, uint32_t Last) {
+void Lowerer::finishLoop(uint32_t Exit, uint32_t Last, bool BreaksLeaveOuter) {
   Loop L = std::move(Loops.back());
   Loops.pop_back();
   uint32_t End = label();
   patch(Exit, End);
   if (Last != UINT32_MAX)
     patch(Last, End);
+  if (BreaksLeaveOuter && !Loops.empty()) {
+    llvm::append_range(Loops.back().Breaks, L.Breaks);
+    return;
+  }
   for (uint32_t B : L.Breaks)
     patch(B, End);
 }

@@ -138,6 +138,8 @@ private:
   bool GaveUp = false;
   unsigned Depth = 0;
   bool DepthReported = false;
+  /// Names the loops of `for (a, b) in it` destructure from.
+  unsigned HiddenLoopVars = 0;
   /// Inside a ternary's middle operand `c ? a : b`, `:` ends `a`.
   bool NoRangeColon = false;
   uint32_t PrevEnd = 0;
@@ -1202,23 +1204,54 @@ Node *Parser::parseFor() {
   const Token &F = advance();
   if (!G.Ok)
     return errorNode(F.range());
-  Symbol Var;
-  Node *Iter = nullptr;
-  if (!tok().is(Tok::Ident)) {
-    error(tok().range(), "expected a loop variable after `for`, found " +
-                             describe(tok()));
-  } else {
-    Var = Symbol::get(advance().Text);
-    if (tok().isKw("in") || tok().isOp("=")) {
+  // `for i in a, (j, x) in b`: each clause a variable or a tuple of them.
+  struct Clause {
+    Symbol Var;
+    Node *Pattern = nullptr; ///< `(j, x)`, assigned from the hidden Var
+    Node *Iter = nullptr;
+  };
+  std::vector<Clause> Clauses;
+  while (!Panic) {
+    Clause C;
+    if (tok().is(Tok::Ident)) {
+      C.Var = Symbol::get(advance().Text);
+    } else if (tok().is(Tok::LParen)) {
+      // Destructured as `(j, x) = value` at the body's start, from a
+      // variable of the loop's own.
+      uint32_t B = advance().Begin;
+      std::vector<Node *> Names;
+      while (tok().is(Tok::Ident)) {
+        const Token &T = advance();
+        Names.push_back(ident(Symbol::get(T.Text), T.range()));
+        if (!tok().is(Tok::Comma))
+          break;
+        advance();
+      }
+      if (Names.empty() || !tok().is(Tok::RParen)) {
+        error(tok().range(), "expected loop variables `(a, b)` after `for`, "
+                             "found " +
+                                 describe(tok()));
+        break;
+      }
       advance();
-      Iter = parseAssign(false);
-      if (!Panic && tok().is(Tok::Comma))
-        error(tok().range(),
-              "several loop variables in one `for` are not supported; nest the loops");
+      C.Pattern = mk(NodeKind::Tuple, from(B), std::move(Names));
+      C.Var = Symbol::get("#for" + std::to_string(++HiddenLoopVars) + "#");
     } else {
+      error(tok().range(),
+            "expected a loop variable after `for`, found " + describe(tok()));
+      break;
+    }
+    if (!tok().isKw("in") && !tok().isOp("=") && !tok().isOp("∈")) {
       error(tok().range(), "expected `in` after the loop variable, found " +
                                describe(tok()));
+      break;
     }
+    advance();
+    C.Iter = parseAssign(false);
+    Clauses.push_back(C);
+    if (Panic || !tok().is(Tok::Comma))
+      break;
+    advance();
   }
   if (Panic) {
     syncLine();
@@ -1226,10 +1259,26 @@ Node *Parser::parseFor() {
       return errorNode(from(F.Begin));
   }
   Node *Body = parseBlock(PrevEnd);
-  if (Panic || !expectEnd(F) || !Iter)
+  if (Panic || !expectEnd(F) || Clauses.empty())
     return errorNode(from(F.Begin));
-  Node *N = mk(NodeKind::For, from(F.Begin), {Iter, Body});
-  N->Name = Var;
+  // Innermost first: each clause's loop holds the next; `break` anywhere
+  // leaves them all (Bits = 1 on the inner ones), as in Julia.
+  Node *N = nullptr;
+  for (size_t I = Clauses.size(); I-- > 0;) {
+    const Clause &C = Clauses[I];
+    Node *Inner = N ? mk(NodeKind::Block, N->Range, {N}) : Body;
+    if (C.Pattern) {
+      std::vector<Node *> Kids{mk(NodeKind::Assign, C.Pattern->Range,
+                                  {C.Pattern, ident(C.Var, C.Pattern->Range)})};
+      Kids.insert(Kids.end(), Inner->Kids.begin(), Inner->Kids.end());
+      Inner = mk(NodeKind::Block, Inner->Range, std::move(Kids));
+    }
+    Node *Loop = mk(NodeKind::For, from(F.Begin), {C.Iter, Inner});
+    Loop->Name = C.Var;
+    if (N)
+      N->Bits = 1;
+    N = Loop;
+  }
   return N;
 }
 

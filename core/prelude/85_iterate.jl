@@ -39,3 +39,24 @@ end
 @inline range_done(x::Number, st) = st
 @inline range_value(x::Number, st) = x
 @inline range_next(x::Number, st) = true
+
+# Julia's enumerate and zip (of two): tuples of what their iterables give,
+# taken apart by `for (i, x) in enumerate(a)`. zip stops at the shorter.
+struct Enumerate{I}
+    itr::I
+end
+@inline enumerate(itr) = Enumerate(itr)
+@inline range_start(e::Enumerate) = (1, range_start(e.itr))
+@inline range_done(e::Enumerate, st) = range_done(e.itr, st[2])
+@inline range_value(e::Enumerate, st) = (st[1], range_value(e.itr, st[2]))
+@inline range_next(e::Enumerate, st) = (st[1] + 1, range_next(e.itr, st[2]))
+
+struct Zip2{A,B}
+    a::A
+    b::B
+end
+@inline zip(a, b) = Zip2(a, b)
+@inline range_start(z::Zip2) = (range_start(z.a), range_start(z.b))
+@inline range_done(z::Zip2, st) = range_done(z.a, st[1]) || range_done(z.b, st[2])
+@inline range_value(z::Zip2, st) = (range_value(z.a, st[1]), range_value(z.b, st[2]))
+@inline range_next(z::Zip2, st) = (range_next(z.a, st[1]), range_next(z.b, st[2]))

@@ -173,6 +173,34 @@ TEST(InterpreterTest, ForWalksArraysTuplesAndIndexRanges) {
   }
 }
 
+// `for (i, x) in enumerate(a)`, zip, and several loop variables in one
+// `for`, where `break` leaves them all and `continue` goes to the next of
+// the innermost, as in Julia.
+TEST(InterpreterTest, ForDestructuresAndNestsAsJuliaDoes) {
+  Program P(
+      "function en(a::DeviceArray{Float32,1})\n  t = 0f0\n"
+      "  for (i, x) in enumerate(a)\n    t += i * x\n  end\n  return t\nend\n"
+      "function zz(a::DeviceArray{Float32,1}, b::DeviceArray{Float32,1})\n"
+      "  t = 0f0\n  for (x, y) in zip(a, b)\n    t += x * y\n  end\n"
+      "  return t\nend\n"
+      "function nest(n::Int)\n  c = 0\n  for i in 1:n, j in 1:i\n"
+      "    c += j\n  end\n  return c\nend\n"
+      "function brk(n::Int)\n  c = 0\n  for i in 1:n, j in 1:n\n"
+      "    if i * j > 6\n      break\n    end\n    c += 1\n  end\n"
+      "  return c\nend\n"
+      "function cont(n::Int)\n  c = 0\n  for i in 1:n, j in 1:n\n"
+      "    j == 2 && continue\n    c += 10i + j\n  end\n  return c\nend\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("en(ones(Float32, 4))", Device), "10.0f0");
+    EXPECT_EQ(P.value("zz(ones(Float32, 3), ones(Float32, 5))", Device),
+              "3.0f0");
+    EXPECT_EQ(P.value("nest(3)", Device), "10");
+    EXPECT_EQ(P.value("brk(4)", Device), "7");
+    EXPECT_EQ(P.value("cont(3)", Device), "132");
+  }
+}
+
 TEST(InterpreterTest, DivisionThrowsAsJuliaDoes) {
   Program P("q(a::Int32, b::Int32) = div(a, b)\n"
             "r(a::Int64, b::Int64) = rem(a, b)\n"

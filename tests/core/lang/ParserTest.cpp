@@ -445,8 +445,10 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
        "method instead"},
       {"f(x) = [1, 2]", "1:8: array literals are not supported"},
       {"f(x) = a[end]", "1:10: `end` inside indexing is not supported"},
-      {"function f()\n  for (a, b) in t\n  end\nend",
-       "2:7: expected a loop variable after `for`, found `(`"},
+      {"function f()\n  for (a, 1) in t\n  end\nend",
+       "2:11: expected loop variables `(a, b)` after `for`, found `1`"},
+      {"function f()\n  for 1 in t\n  end\nend",
+       "2:7: expected a loop variable after `for`, found `1`"},
       {"@inline struct S end", "1:9: unexpected `struct`"},
       // Encoding and garbage.
       {"f() = 1\n\xff\xfe", "2:1: invalid UTF-8 byte 0xff"},
