@@ -25,6 +25,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <unordered_map>
 
 namespace prism {
@@ -106,9 +108,42 @@ std::string readableNumber(llvm::StringRef Val) {
   return Buf;
 }
 
+/// The user's lines that the prelude code at \p File:\p Line:\p Col was
+/// inlined into in \p F (`reduce.jl:11 or 16`): an argument of a remark
+/// (GVN's "in favor of store (80_array.jl:7)") carries only its innermost
+/// place, which every inlined copy shares; \p Opcode (`store`), when the
+/// argument names one, narrows the candidates. Empty when none is found.
+std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
+                        unsigned Line, unsigned Col, llvm::StringRef Opcode) {
+  std::map<std::string, std::set<unsigned>> Lines;
+  for (const llvm::Instruction &I : llvm::instructions(F)) {
+    const llvm::DILocation *L = I.getDebugLoc().get();
+    if (!L || L->getLine() != Line || L->getColumn() != Col ||
+        L->getFilename() != File ||
+        (!Opcode.empty() && Opcode != I.getOpcodeName()))
+      continue;
+    while (L->getInlinedAt())
+      L = L->getInlinedAt();
+    if (!llvm::StringRef(L->getFilename()).startswith("prelude/"))
+      Lines[llvm::sys::path::filename(L->getFilename()).str()].insert(
+          L->getLine());
+  }
+  std::string S;
+  for (const auto &[Name, Set] : Lines) {
+    if (!S.empty())
+      S += " or ";
+    S += Name + ":";
+    size_t K = 0;
+    for (unsigned N : Set)
+      S += (K++ ? " or " : "") + std::to_string(N);
+  }
+  return S;
+}
+
 /// The whole message, with the arguments LLVM keeps out of getMsg() (GVN's
 /// "because it is clobbered by ..."), and where an instruction it names is
-/// (in a tagged module through \p Tags).
+/// (in a tagged module through \p Tags; prelude code at the user's lines
+/// it was inlined into).
 std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
                       std::span<const llvm::DILocation *const> Tags) {
   std::string S;
@@ -130,8 +165,21 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
       const llvm::DILocation *Tagged = untagLine(Line, Tags);
       if (!Tagged)
         continue;
+      while (Tagged->getInlinedAt() &&
+             llvm::StringRef(Tagged->getFilename()).startswith("prelude/"))
+        Tagged = Tagged->getInlinedAt();
       File = Tagged->getFilename().str();
       Line = Tagged->getLine();
+    } else if (llvm::StringRef(File).startswith("prelude/")) {
+      llvm::StringRef Named = llvm::StringRef(A.Val).trim();
+      if (Named.contains(' '))
+        Named = "";
+      std::string User =
+          userLinesOf(R.getFunction(), File, Line, A.Loc.getColumn(), Named);
+      if (!User.empty()) {
+        S += " (" + User + ")";
+        continue;
+      }
     }
     S += " (" + llvm::sys::path::filename(File).str() + ":" +
          std::to_string(Line) + ")";
