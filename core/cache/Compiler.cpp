@@ -445,6 +445,13 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return optimizeModule(*Result.Module, TM, OO);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
+    // A GPU thread runs scalar code (the warp is the vector): the loop
+    // vectoriser's "loop not vectorized" is noise there, not a reason.
+    if (Opts.Remarks && Tgt.warpModel(Config.arch()))
+      llvm::erase_if(report().Remarks.mut(), [](const OptRemark &R) {
+        return R.Pass == "loop-vectorize" &&
+               llvm::StringRef(R.Message).startswith("loop not vectorized");
+      });
     // How each warp touches memory and which branches split it, as
     // remarks on the optimised code.
     if (Opt && Opts.Remarks && Config.kernel())
