@@ -281,6 +281,13 @@ std::vector<uint32_t> Lowerer::enterLoopScope(const Node *Body,
     SlotOf[For->Name] = CI->Slots.size();
     CI->Slots.push_back({For->Name, false});
   }
+  // So are the names of `for (i, x) in ...`.
+  if (For && For->Kind == NodeKind::For && For->Kids.size() > 2)
+    for (const Node *P : For->Kids[2]->Kids)
+      if (P->Kind == NodeKind::Ident && !SParamOf.count(P->Name)) {
+        SlotOf[P->Name] = CI->Slots.size();
+        CI->Slots.push_back({P->Name, false});
+      }
   uint32_t First = CI->Slots.size();
   collectLocals(Body);
   std::vector<uint32_t> Own;
@@ -736,10 +743,13 @@ uint32_t Lowerer::lowerLoopBody(const Node *N, IRValue Value) {
   auto Outer = SlotOf;
   std::vector<uint32_t> Own = enterLoopScope(N->Kids[1], N);
   auto VarSlot = SlotOf.find(N->Name);
-  if (VarSlot != SlotOf.end() && !SParamOf.count(N->Name))
+  if (VarSlot != SlotOf.end() && !SParamOf.count(N->Name)) {
     assign(VarSlot->second, Value);
-  else
+    if (N->Kids.size() > 2) // `for (i, x) in ...`: taken apart
+      assignTo(N->Kids[2], IRValue::slot(VarSlot->second));
+  } else {
     error(N->Range, "cannot use static parameter `" + N->Name.string() + "` as a loop variable");
+  }
   newIteration(N->Kids[1], Own);
   Loops.push_back({});
   lower(N->Kids[1], false);

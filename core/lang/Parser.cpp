@@ -1213,6 +1213,12 @@ Node *Parser::parseFor() {
   std::vector<Clause> Clauses;
   while (!Panic) {
     Clause C;
+    if (tok().is(Tok::Ident) && tok().Text == "outer" &&
+        (peekNext().is(Tok::Ident) || peekNext().is(Tok::LParen))) {
+      error(tok().range(), "`for outer x` is not supported: assign the loop "
+                           "variable to an outer one in the body");
+      break;
+    }
     if (tok().is(Tok::Ident)) {
       C.Var = Symbol::get(advance().Text);
     } else if (tok().is(Tok::LParen)) {
@@ -1226,6 +1232,11 @@ Node *Parser::parseFor() {
         if (!tok().is(Tok::Comma))
           break;
         advance();
+      }
+      if (tok().is(Tok::LParen)) {
+        error(tok().range(), "nested loop-variable patterns (`for (i, (a, "
+                             "b)) in ...`) are not supported");
+        break;
       }
       if (Names.empty() || !tok().is(Tok::RParen)) {
         error(tok().range(), "expected loop variables `(a, b)` after `for`, "
@@ -1267,13 +1278,10 @@ Node *Parser::parseFor() {
   for (size_t I = Clauses.size(); I-- > 0;) {
     const Clause &C = Clauses[I];
     Node *Inner = N ? mk(NodeKind::Block, N->Range, {N}) : Body;
-    if (C.Pattern) {
-      std::vector<Node *> Kids{mk(NodeKind::Assign, C.Pattern->Range,
-                                  {C.Pattern, ident(C.Var, C.Pattern->Range)})};
-      Kids.insert(Kids.end(), Inner->Kids.begin(), Inner->Kids.end());
-      Inner = mk(NodeKind::Block, Inner->Range, std::move(Kids));
-    }
-    Node *Loop = mk(NodeKind::For, from(F.Begin), {C.Iter, Inner});
+    std::vector<Node *> Kids{C.Iter, Inner};
+    if (C.Pattern)
+      Kids.push_back(C.Pattern); // new variables of the loop, as Name is
+    Node *Loop = mk(NodeKind::For, from(F.Begin), std::move(Kids));
     Loop->Name = C.Var;
     if (N)
       N->Bits = 1;
