@@ -158,6 +158,11 @@ floatmin(::Type{Float64}) = bitcast(Float64, 0x0010000000000000)
 # Julia's isequal: `==`, except that NaN is equal to NaN and -0.0 is not
 # equal to 0.0 (the equality of hashing and sorting).
 @inline isequal(x, y) = x == y
+# An integer and a float: as `==`, but -0.0 is not 0 (Base's signequal).
+@inline isequal(x::Real, y::AbstractFloat) =
+    (isnan(x) & isnan(y)) | ((signbit(x) == signbit(y)) & (x == y))
+@inline isequal(x::AbstractFloat, y::Real) =
+    (isnan(x) & isnan(y)) | ((signbit(x) == signbit(y)) & (x == y))
 @inline isequal(x::AbstractFloat, y::AbstractFloat) =
     (isnan(x) & isnan(y)) | ((signbit(x) == signbit(y)) & (x == y))
 

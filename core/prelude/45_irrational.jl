@@ -74,3 +74,6 @@ promote_rule(::Type{S}, ::Type{T}) where {S<:AbstractIrrational, T<:AbstractIrra
 @inline ==(x::AbstractIrrational, y::AbstractIrrational) = Float64(x) == Float64(y)
 @inline <(x::AbstractIrrational, y::AbstractIrrational) = Float64(x) < Float64(y)
 @inline <=(x::AbstractIrrational, y::AbstractIrrational) = Float64(x) <= Float64(y)
+
+# Base's irrationals are positive: isequal(π, x) asks for the sign.
+@inline signbit(x::AbstractIrrational) = false

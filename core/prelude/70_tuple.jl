@@ -98,7 +98,8 @@
     y = b[1]
     return x == y ? tail(a) < tail(b) : x < y
 end
-@inline <=(a::Tuple, b::Tuple) = !(b < a)
+# Base's generic `<=`: NaN makes both sides false ((NaN,) <= (NaN,) is false).
+@inline <=(a::Tuple, b::Tuple) = (a < b) | (a == b)
 @inline isless(::Tuple{}, ::Tuple{}) = false
 @inline isless(::Tuple{}, ::Tuple) = true
 @inline isless(::Tuple, ::Tuple{}) = false
