@@ -130,9 +130,23 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
   // Julia's showerror prints nothing past the name; the stack says more.
   if (static_cast<ThrowKind>(E.Kind) == ThrowKind::StackOverflowError)
     return D;
-  // The prelude throws ArgumentError only for a range's zero step.
+  // The prelude's ArgumentError holds no message: the place of its throw
+  // says which it is.
   if (static_cast<ThrowKind>(E.Kind) == ThrowKind::ArgumentError) {
-    D.note("ArgumentError: step cannot be zero");
+    // The innermost prelude frame (the throw itself is placed at the
+    // user's line).
+    llvm::StringRef From;
+    for (const BacktraceFrame &F : E.Stack)
+      if (isPreludePath(F.Loc.FileName)) {
+        From = llvm::sys::path::filename(F.Loc.FileName);
+        break;
+      }
+    D.note(From == "70_tuple.jl"
+               ? "ArgumentError: the prelude compares tuples of up to 16 "
+                 "elements"
+           : From == "40_float.jl"
+               ? "ArgumentError: reinterpret between types of different sizes"
+               : "ArgumentError: step cannot be zero");
     return D;
   }
   D.note(std::string("exception kind: ") +

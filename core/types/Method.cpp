@@ -238,6 +238,17 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
   Type *CalleeT = ArgTypes.empty() ? nullptr : ArgTypes[0];
   std::string Call = callSignatureString(
       CalleeT, ArgTypes.empty() ? ArgTypes : ArgTypes.subspan(1), F.Name);
+  // `for x in it` starts with the prelude's range_start(it) (Julia's
+  // iterate): its candidates are prelude internals, the type is the news.
+  if (R.Status == LookupStatus::NoMethod && F.Name.str() == "range_start" &&
+      ArgTypes.size() == 2)
+    return Diagnostic::error(
+        "no-method",
+        "`for` cannot iterate a value of type " + ArgTypes[1]->str() +
+            " (no method matching range_start(::" + ArgTypes[1]->str() +
+            "), the prelude's iterate): iterable are arrays, tuples, "
+            "ranges, eachindex, axes, enumerate, zip and numbers",
+        std::move(CallSite));
   if (R.Status == LookupStatus::NoMethod) {
     Diagnostic D = Diagnostic::error("no-method", "no method matching " + Call,
                                      std::move(CallSite));

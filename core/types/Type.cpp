@@ -201,7 +201,12 @@ void printType(std::string &Out, const Type *T) {
               std::all_of(Ps.begin(), Ps.end(), isAnonVar);
   if (Bare)
     return;
-  printParams(Out, Ps);
+  // Trailing anonymous variables are the parameters left open, which Julia
+  // leaves out: `DeviceArray{Float32}` for `DeviceArray{Float32, #N}`.
+  size_t Shown = Ps.size();
+  while (Shown > 0 && isAnonVar(Ps[Shown - 1]))
+    --Shown;
+  printParams(Out, Ps.first(Shown));
 }
 } // namespace
 

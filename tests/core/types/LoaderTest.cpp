@@ -365,6 +365,9 @@ TEST(Loader, BareParametricArgumentsAreIndependent) {
        *A2[] = {C.float32(), C.intValue(2)};
   Type *HArgs[] = {H->type(), C.apply(AN, A1), C.apply(AN, A2)};
   EXPECT_EQ(H->lookup(HArgs, Env.currentWorld()).Status, LookupStatus::Found);
+  // The parameters left open print as Julia leaves them out.
+  EXPECT_EQ(H->lookup(HArgs, Env.currentWorld()).Match.M->Sig[1]->str(),
+            "DeviceArray{Float32}");
   auto Again = load(Env, "bare2.jl", "f(x::Tuple, y::Tuple) = 4\n");
   ASSERT_OK(Again);
   EXPECT_EQ(Again->Replaced.size(), 1u);
