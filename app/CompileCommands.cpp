@@ -446,6 +446,18 @@ static llvm::json::Value accessCounts(const std::vector<OptRemark> &Remarks) {
                             {"runtime_stride", N(C.RuntimeStride)}};
 }
 
+/// The costly operations prism-arith found (null when none: not a GPU
+/// kernel, or nothing to report).
+static llvm::json::Value
+arithmeticCounts(const std::vector<OptRemark> &Remarks) {
+  ArithmeticCounts C = countArithmeticRemarks(Remarks);
+  if (!C.total())
+    return nullptr;
+  return llvm::json::Object{
+      {"float64_conversions", static_cast<int64_t>(C.Float64)},
+      {"wide_divisions", static_cast<int64_t>(C.WideDivisions)}};
+}
+
 /// The branch-divergence verdicts (null when the job has none: not ptx, or
 /// no branch on the thread index).
 static llvm::json::Value branchCounts(const std::vector<OptRemark> &Remarks) {
@@ -720,6 +732,7 @@ int runReport(const CommandOptions &O) {
         {"remarks", remarkCounts(R.Remarks)},
         {"accesses", accessCounts(R.Remarks)},
         {"branches", branchCounts(R.Remarks)},
+        {"arithmetic", arithmeticCounts(R.Remarks)},
         {"occupancy", occupancyJson(R, Threads)},
         {"cache", cacheJson(R.Cache)},
         {"process", llvm::json::Object{{"peak_rss_kib", peakRssKiB()}}},
@@ -795,6 +808,11 @@ int runReport(const CommandOptions &O) {
         B.Divergent, B.PartlyDivergent, B.Boundary, B.WarpUniform,
         B.DataDependent, B.Unknown, Warp);
   }
+  if (ArithmeticCounts A = countArithmeticRemarks(R.Remarks); A.total())
+    llvm::outs() << llvm::formatv(
+        "  costly arithmetic: {0} conversions into or out of Float64, {1} "
+        "64-bit divisions by a variable (prism remarks --pass prism-arith)\n",
+        A.Float64, A.WideDivisions);
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {

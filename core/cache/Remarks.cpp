@@ -460,6 +460,14 @@ AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks) {
                          {"RuntimeStride", &C::RuntimeStride}});
 }
 
+ArithmeticCounts countArithmeticRemarks(const std::vector<OptRemark> &Remarks) {
+  using C = ArithmeticCounts;
+  return countByName<C>(Remarks, "prism-arith",
+                        {{"Float64Widened", &C::Float64},
+                         {"Float64Narrowed", &C::Float64},
+                         {"WideDivision", &C::WideDivisions}});
+}
+
 void addInliningRemarks(const InferResult &R, std::vector<OptRemark> &Out) {
   auto Name = [](const MethodInstance *MI) {
     return MI && MI->Def ? MI->Def->Name.string() : std::string();

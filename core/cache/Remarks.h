@@ -89,6 +89,14 @@ struct AccessCounts {
 };
 AccessCounts countAccessRemarks(const std::vector<OptRemark> &Remarks);
 
+/// The operations the `prism-arith` remarks reported, by kind.
+struct ArithmeticCounts {
+  size_t Float64 = 0;       ///< conversions into or out of Float64
+  size_t WideDivisions = 0; ///< 64-bit division or remainder by a variable
+  size_t total() const { return Float64 + WideDivisions; }
+};
+ArithmeticCounts countArithmeticRemarks(const std::vector<OptRemark> &Remarks);
+
 /// Drops the frames outside the job's own function \p JobFunction (a
 /// native launch wrapper the kernel was inlined into), so that a remark's
 /// outermost frame is the job's line.

@@ -445,6 +445,8 @@ TEST(ReflectionCli, ReportCountsMemoryAccessPatterns) {
   ASSERT_TRUE(A) << J.Out;
   EXPECT_EQ(A->getInteger("coalesced"), 3); // x[i], y[i] read, y[i] written
   EXPECT_EQ(A->getInteger("uncoalesced"), 0);
+  // saxpy has no Float64 and no division.
+  EXPECT_TRUE(has(J.Out, "\"arithmetic\": null")) << J.Out;
   // The host has no warps.
   auto H = runPrism({"report", example("saxpy.jl"), Saxpy, "--json"});
   EXPECT_TRUE(has(H.Out, "\"accesses\": null")) << H.Out;
