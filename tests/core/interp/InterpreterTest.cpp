@@ -189,7 +189,12 @@ TEST(InterpreterTest, ForDestructuresAndNestsAsJuliaDoes) {
       "    if i * j > 6\n      break\n    end\n    c += 1\n  end\n"
       "  return c\nend\n"
       "function cont(n::Int)\n  c = 0\n  for i in 1:n, j in 1:n\n"
-      "    j == 2 && continue\n    c += 10i + j\n  end\n  return c\nend\n");
+      "    j == 2 && continue\n    c += 10i + j\n  end\n  return c\nend\n"
+      "function own(a::DeviceArray{Float32,1})\n  i = 7\n  x = 1\n"
+      "  for (i, x) in enumerate(a)\n  end\n  return (i, x)\nend\n"
+      "nanle() = ((NaN,) <= (NaN,), (1, NaN) <= (1, 2.0), (1, 2) <= (1, 2))\n"
+      "zeq() = (isequal(0, -0.0), isequal(-0f0, Int32(0)), isequal(0, 0.0),"
+      " isequal((0,), (-0.0,)))\n");
   for (const char *Device : {InterpDeviceName, "host"}) {
     SCOPED_TRACE(Device);
     EXPECT_EQ(P.value("en(ones(Float32, 4))", Device), "10.0f0");
@@ -198,6 +203,12 @@ TEST(InterpreterTest, ForDestructuresAndNestsAsJuliaDoes) {
     EXPECT_EQ(P.value("nest(3)", Device), "10");
     EXPECT_EQ(P.value("brk(4)", Device), "7");
     EXPECT_EQ(P.value("cont(3)", Device), "132");
+    // The pattern's names are the loop's own, as a loop variable is.
+    EXPECT_EQ(P.value("own(ones(Float32, 2))", Device), "(7, 1)");
+    // Base's generic `<=` (`<` or `==`): NaN makes it false.
+    EXPECT_EQ(P.value("nanle()", Device), "(false, false, true)");
+    // isequal of an integer and a float tells -0.0 from 0.
+    EXPECT_EQ(P.value("zeq()", Device), "(false, false, true, false)");
   }
 }
 
