@@ -14,7 +14,6 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -140,15 +139,12 @@ private:
     const llvm::DILocation *Full = nullptr;
     if (DI.isLocationAvailable()) {
       Full = untagLine(L.getLine(), LineTags);
-      if (!Full && L.getLine() < LocationTagBase)
-        for (const llvm::Instruction &I : llvm::instructions(F))
-          if (const llvm::DILocation *IL = I.getDebugLoc().get();
-              IL && IL->getLine() == L.getLine() &&
-              IL->getColumn() == L.getColumn() &&
-              IL->getFilename() == L.getRelativePath()) {
-            Full = IL;
-            break;
-          }
+      if (!Full && L.getLine() < LocationTagBase) {
+        auto At =
+            instructionsAt(F, L.getRelativePath(), L.getLine(), L.getColumn());
+        if (!At.empty())
+          Full = At.front()->getDebugLoc().get();
+      }
     }
     if (Full) {
       locateDebugLoc(Full, D);
@@ -445,25 +441,26 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       return optimizeModule(*Result.Module, TM, OO);
     }();
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
+    std::optional<WarpModel> W =
+        Opts.Remarks ? Tgt.warpModel(Config.arch()) : std::nullopt;
     // A GPU thread runs scalar code (the warp is the vector): the loop
     // vectoriser's "loop not vectorized" is noise there, not a reason.
-    if (Opts.Remarks && Tgt.warpModel(Config.arch()))
+    if (W)
       llvm::erase_if(report().Remarks.mut(), [](const OptRemark &R) {
         return R.Pass == "loop-vectorize" &&
                llvm::StringRef(R.Message).startswith("loop not vectorized");
       });
     // How each warp touches memory and which branches split it, as
     // remarks on the optimised code.
-    if (Opt && Opts.Remarks && Config.kernel())
-      if (std::optional<WarpModel> W = Tgt.warpModel(Config.arch())) {
-        W->Block = Opts.Block;
-        std::string Fn = Job.Spec.Func ? Job.Spec.Func->Name.string() : "";
-        if (W->ModelsMemory)
-          addAccessRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
-        addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
-        addArithmeticRemarks(*Result.Module, Tgt.name(), Fn,
-                             report().Remarks.mut());
-      }
+    if (Opt && W && Config.kernel()) {
+      W->Block = Opts.Block;
+      std::string Fn = Job.Spec.Func ? Job.Spec.Func->Name.string() : "";
+      if (W->ModelsMemory)
+        addAccessRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
+      addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
+      addArithmeticRemarks(*Result.Module, Tgt.name(), Fn,
+                           report().Remarks.mut());
+    }
     if (!Opt) {
       fail(Opt.takeError());
       return std::move(Result);

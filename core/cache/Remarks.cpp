@@ -116,15 +116,13 @@ std::string readableNumber(llvm::StringRef Val) {
 std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
                         unsigned Line, unsigned Col, llvm::StringRef Opcode) {
   std::map<std::string, std::set<unsigned>> Lines;
-  for (const llvm::Instruction &I : llvm::instructions(F)) {
-    const llvm::DILocation *L = I.getDebugLoc().get();
-    if (!L || L->getLine() != Line || L->getColumn() != Col ||
-        L->getFilename() != File ||
-        (!Opcode.empty() && Opcode != I.getOpcodeName()))
+  for (const llvm::Instruction *I : instructionsAt(F, File, Line, Col)) {
+    if (!Opcode.empty() && Opcode != I->getOpcodeName())
       continue;
+    const llvm::DILocation *L = I->getDebugLoc().get();
     while (L->getInlinedAt())
       L = L->getInlinedAt();
-    if (!llvm::StringRef(L->getFilename()).startswith("prelude/"))
+    if (!isPreludePath(L->getFilename()))
       Lines[llvm::sys::path::filename(L->getFilename()).str()].insert(
           L->getLine());
   }
@@ -165,12 +163,11 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
       const llvm::DILocation *Tagged = untagLine(Line, Tags);
       if (!Tagged)
         continue;
-      while (Tagged->getInlinedAt() &&
-             llvm::StringRef(Tagged->getFilename()).startswith("prelude/"))
+      while (Tagged->getInlinedAt() && isPreludePath(Tagged->getFilename()))
         Tagged = Tagged->getInlinedAt();
       File = Tagged->getFilename().str();
       Line = Tagged->getLine();
-    } else if (llvm::StringRef(File).startswith("prelude/")) {
+    } else if (isPreludePath(File)) {
       llvm::StringRef Named = llvm::StringRef(A.Val).trim();
       if (Named.contains(' '))
         Named = "";

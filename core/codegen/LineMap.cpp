@@ -1,5 +1,7 @@
 #include "codegen/LineMap.h"
 
+#include "prelude/Embedded.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -20,6 +22,19 @@ static std::string frameFunction(const llvm::DILocation *L) {
   if (const llvm::DISubprogram *SP = L->getScope()->getSubprogram())
     return SP->getName().str();
   return "";
+}
+
+std::vector<const llvm::Instruction *> instructionsAt(const llvm::Function &F,
+                                                      llvm::StringRef File,
+                                                      unsigned Line,
+                                                      unsigned Col) {
+  std::vector<const llvm::Instruction *> Out;
+  for (const llvm::Instruction &I : llvm::instructions(F))
+    if (const llvm::DILocation *L = I.getDebugLoc().get();
+        L && L->getLine() == Line && L->getColumn() == Col &&
+        L->getFilename() == File)
+      Out.push_back(&I);
+  return Out;
 }
 
 LineOrigin lineOriginOf(const llvm::DILocation *L) {
@@ -141,7 +156,7 @@ std::string describeOrigin(const LineOrigin &O) {
   // launch wrapper around the entry add nothing.
   for (size_t I = 2; I < N; ++I) {
     const SourceFrame &User = O.Frames[I];
-    if (User.Artificial || llvm::StringRef(User.File).startswith("prelude/"))
+    if (User.Artificial || isPreludePath(User.File))
       continue;
     S += ", within " + User.Function + " at " + baseName(User.File) + ":" +
          std::to_string(User.Line);

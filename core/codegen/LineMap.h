@@ -28,6 +28,8 @@
 
 namespace llvm {
 class DILocation;
+class Function;
+class Instruction;
 class Module;
 } // namespace llvm
 
@@ -35,6 +37,15 @@ namespace prism {
 
 /// The frames of a DILocation, innermost first.
 LineOrigin lineOriginOf(const llvm::DILocation *L);
+
+/// The instructions of \p F whose own (innermost) place is
+/// \p File:\p Line:\p Col, in order: what a diagnostic's or a remark
+/// argument's location names, which carries no inlining chain. Each
+/// inlined copy of that code is one of them.
+std::vector<const llvm::Instruction *> instructionsAt(const llvm::Function &F,
+                                                      llvm::StringRef File,
+                                                      unsigned Line,
+                                                      unsigned Col);
 
 /// Prints `M` and returns one origin per line of the result.
 std::string printModuleWithLines(const llvm::Module &M,

@@ -30,34 +30,38 @@ enum class LitType : uint8_t {
 
 enum class NodeKind : uint8_t {
   // Leaves.
-  Literal,    ///< Lit/Bits
-  Ident,      ///< Name (also operators used as values: `+`, and `nothing`)
-  Quote,      ///< Name: a symbol, `:π` (a type parameter in `Irrational{:π}`)
+  Literal, ///< Lit/Bits
+  Ident,   ///< Name (also operators used as values: `+`, and `nothing`)
+  Quote,   ///< Name: a symbol, `:π` (a type parameter in `Irrational{:π}`)
   // Expressions.
-  Call,       ///< Kids[0] callee, Kids[1..] arguments (operators are calls)
-  Curly,      ///< Kids[0] base, Kids[1..] parameters: `DeviceArray{Float32,1}`
-  Dot,        ///< Kids[0] object, Name field: `x.f`
-  Index,      ///< Kids[0] array, Kids[1..] indices: `a[i, j]`
-  Tuple,      ///< Kids elements: `(a, b)`, `(a,)`, `()`
-  Ternary,    ///< Kids cond, then, else: `c ? a : b`
-  And,        ///< Kids lhs, rhs: `a && b`
-  Or,         ///< Kids lhs, rhs: `a || b`
-  Assign,     ///< Kids lhs, rhs; lhs is Ident, Index, Dot or Tuple (destructuring)
+  Call,    ///< Kids[0] callee, Kids[1..] arguments (operators are calls)
+  Curly,   ///< Kids[0] base, Kids[1..] parameters: `DeviceArray{Float32,1}`
+  Dot,     ///< Kids[0] object, Name field: `x.f`
+  Index,   ///< Kids[0] array, Kids[1..] indices: `a[i, j]`
+  Tuple,   ///< Kids elements: `(a, b)`, `(a,)`, `()`
+  Ternary, ///< Kids cond, then, else: `c ? a : b`
+  And,     ///< Kids lhs, rhs: `a && b`
+  Or,      ///< Kids lhs, rhs: `a || b`
+  Assign,  ///< Kids lhs, rhs; lhs is Ident, Index, Dot or Tuple (destructuring)
   OpAssign,   ///< Name operator ("+", "÷", "<<"...), Kids lhs, rhs: `a += b`
   TypeAssert, ///< Kids expr, type: `x::T`
   Range,      ///< Kids start, stop or start, step, stop: `a:b`, `a:s:b`
   Macro,      ///< Name "inbounds"/"boundscheck"/"inline"/"noinline", Kids args
   // Statements.
-  Block,      ///< Kids statements (`begin ... end`, function bodies, branches)
-  If,         ///< Kids cond, then-Block[, else: Block or nested If for elseif]
-  While,      ///< Kids cond, body-Block
-  For,        ///< Name loop variable, Kids iterable (usually Range), body-Block
+  Block, ///< Kids statements (`begin ... end`, function bodies, branches)
+  If,    ///< Kids cond, then-Block[, else: Block or nested If for elseif]
+  While, ///< Kids cond, body-Block
+  /// Name loop variable, Kids iterable (usually Range), body-Block and, for
+  /// `for (i, x) in it`, a Tuple of the names taken apart from the hidden
+  /// Name. Bits = 1 on the inner loops of `for i in a, j in b`, whose
+  /// `break` leaves the outer one too.
+  For,
   Break,
   Continue,
-  Return,     ///< Kids [value]; bare `return` has no kids
+  Return, ///< Kids [value]; bare `return` has no kids
   // Only in signatures, and the parser's recovery.
-  Where,      ///< Kids[0] signature, Kids[1..] vars (Ident, or Call `<:`/`>:`)
-  Error,      ///< placeholder for a construct that failed to parse
+  Where, ///< Kids[0] signature, Kids[1..] vars (Ident, or Call `<:`/`>:`)
+  Error, ///< placeholder for a construct that failed to parse
 };
 
 struct Node {

@@ -1222,8 +1222,8 @@ Node *Parser::parseFor() {
     if (tok().is(Tok::Ident)) {
       C.Var = Symbol::get(advance().Text);
     } else if (tok().is(Tok::LParen)) {
-      // Destructured as `(j, x) = value` at the body's start, from a
-      // variable of the loop's own.
+      // A hidden loop variable, taken apart into the pattern's names
+      // (the For's third kid) at the start of each iteration.
       uint32_t B = advance().Begin;
       std::vector<Node *> Names;
       while (tok().is(Tok::Ident)) {

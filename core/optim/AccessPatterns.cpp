@@ -31,6 +31,17 @@ int64_t floorDiv(int64_t A, int64_t B) {
   return A >= 0 ? A / B : -((-A + B - 1) / B);
 }
 
+/// Whether a lane's address still holds a thread-dependent value SCEV kept
+/// opaque: equal opaque terms would cancel as if every lane had one value.
+bool keepsOpaqueThreadValue(
+    const llvm::SCEV *At,
+    const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep) {
+  return llvm::SCEVExprContains(At, [&](const llvm::SCEV *X) {
+    const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+    return U && Dep.count(U->getValue());
+  });
+}
+
 /// Each lane's address relative to lane 0 of the block's first warp, with
 /// the values in Fixed as given; none when an offset is not a constant
 /// (then *Stride, when asked, is lane 1's expression), or when a
@@ -46,10 +57,7 @@ laneOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes,
   const llvm::SCEV *Lane0 = nullptr;
   for (unsigned Lane = 0; Lane < Lanes.lanes(); ++Lane) {
     const llvm::SCEV *At = Lanes.at(Addr, 0, Lane, SE, Fixed);
-    if (llvm::SCEVExprContains(At, [&](const llvm::SCEV *X) {
-          const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
-          return U && Dep.count(U->getValue());
-        }))
+    if (keepsOpaqueThreadValue(At, Dep))
       return std::nullopt;
     if (!Lane0) {
       Lane0 = At;
@@ -91,10 +99,7 @@ rowOffsets(const llvm::SCEV *Addr, const WarpLanes &Lanes, unsigned RowLen,
   for (unsigned Lane = 0; Lane < Lanes.lanes(); ++Lane) {
     const llvm::SCEV *At = Lanes.at(Addr, 0, Lane, SE);
     if (llvm::isa<llvm::SCEVCouldNotCompute>(At) ||
-        llvm::SCEVExprContains(At, [&](const llvm::SCEV *X) {
-          const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
-          return U && Dep.count(U->getValue());
-        }))
+        keepsOpaqueThreadValue(At, Dep))
       return std::nullopt;
     if (Lane % RowLen == 0) {
       if (Lane == RowLen)
