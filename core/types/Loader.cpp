@@ -585,23 +585,8 @@ private:
       // Julia warns when a file defines a method twice, and when it
       // overwrites one of Base's.
       if (!IsPrelude &&
-          (Old->IsPrelude || llvm::is_contained(Result.Added, Old))) {
-        DiagLoc At = Old->location();
-        std::string Where = llvm::sys::path::filename(At.FileName).str() + ":" +
-                            std::to_string(At.Line);
-        Diagnostic D = Diagnostic::error(
-            "redefinition",
-            "method definition `" + Raw->signatureString() +
-                (Old->IsPrelude
-                     ? "` overwrites the prelude's (Base's) at " + Where +
-                           ", for every caller, the prelude's own too"
-                     : "` overwrites the one at " + Where +
-                           ", which is never called"),
-            Raw->location());
-        D.Sev = Severity::Warning;
-        D.note("the overwritten definition", At);
-        Result.Warnings.push_back(std::move(D));
-      }
+          (Old->IsPrelude || llvm::is_contained(Result.Added, Old)))
+        Result.Warnings.push_back(overwriteWarning(*Raw, *Old));
     }
     Result.Added.push_back(Raw);
   }
@@ -1132,6 +1117,23 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
     break;
   }
   return typeError(File, E.Range, "invalid type expression");
+}
+
+Diagnostic overwriteWarning(const Method &New, const Method &Old) {
+  DiagLoc At = Old.location();
+  std::string Where = llvm::sys::path::filename(At.FileName).str() + ":" +
+                      std::to_string(At.Line);
+  Diagnostic D = Diagnostic::error(
+      "redefinition",
+      "method definition `" + New.signatureString() +
+          (Old.IsPrelude ? "` overwrites the prelude's (Base's) at " + Where +
+                               ", for every caller, the prelude's own too"
+                         : "` overwrites the one at " + Where +
+                               ", which is never called"),
+      New.location());
+  D.Sev = Severity::Warning;
+  D.note("the overwritten definition", At);
+  return D;
 }
 
 llvm::Expected<LoadResult> loadFile(GlobalEnv &Env,

@@ -27,6 +27,10 @@ struct LoadResult {
   std::vector<Diagnostic> Warnings;
 };
 
+/// Julia's warning that defining New overwrote Old (same signature): a
+/// method defined twice in one file, or one of the prelude's (Base's).
+Diagnostic overwriteWarning(const Method &New, const Method &Old);
+
 /// Loads every definition of a parsed file; gathers all errors (parse errors
 /// included) into one DiagnosticError.
 llvm::Expected<LoadResult> loadFile(GlobalEnv &Env,

@@ -207,17 +207,21 @@ std::vector<Method *> GenericFunction::methodsIn(World W) const {
   return Out;
 }
 
+bool sameSignature(const Method &A, const Method &B) {
+  return A.Sig.size() == B.Sig.size() &&
+         matchTypes(A.Sig, B.Sig, B.Sparams, nullptr) &&
+         matchTypes(B.Sig, A.Sig, A.Sparams, nullptr);
+}
+
 Method *GenericFunction::addMethod(std::unique_ptr<Method> M) {
   assert(M && M->PrimaryWorld != 0 && "addMethod needs a world");
   std::lock_guard<std::mutex> G(Lock);
   M->Func = this;
   Method *Replaced = nullptr;
   for (const auto &Old : Methods) {
-    if (Old->DeletedWorld.load(std::memory_order_acquire) != WorldInfinity ||
-        Old->Sig.size() != M->Sig.size())
+    if (Old->DeletedWorld.load(std::memory_order_acquire) != WorldInfinity)
       continue;
-    if (matchTypes(Old->Sig, M->Sig, M->Sparams, nullptr) &&
-        matchTypes(M->Sig, Old->Sig, Old->Sparams, nullptr)) {
+    if (sameSignature(*Old, *M)) {
       Old->DeletedWorld.store(M->PrimaryWorld, std::memory_order_release);
       Replaced = Old.get();
       break;

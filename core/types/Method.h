@@ -112,6 +112,10 @@ private:
   mutable std::atomic<Type *> SelfType{nullptr};
 };
 
+/// A and B have the same signature up to renaming of `where` variables:
+/// defining B replaces A.
+bool sameSignature(const Method &A, const Method &B);
+
 /// `A` strictly more specific than `B` (Julia's `morespecific`): A's
 /// signature is a subtype of B's (where-variables by their bounds, B's bound
 /// as needed) and not the other way round. Used by dispatch and ambiguity

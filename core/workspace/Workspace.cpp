@@ -1,4 +1,5 @@
 #include "workspace/Workspace.h"
+#include "workspace/DefinitionSync.h"
 
 #include "infer/Inference.h"
 #include "lang/Parser.h"
@@ -85,10 +86,8 @@ struct Workspace::State {
   std::vector<Diagnostic> PreludeErrors;
   std::string Path, Source, Recoverable;
   bool Dirty = false;
-  /// Texts of the definitions loaded so far: an edit loads only new texts.
-  std::multiset<std::string> LoadedDefs;
-  /// Parsed files whose nodes loaded Methods point into; kept alive.
-  std::vector<std::shared_ptr<const ast::ParsedFile>> Parsed;
+  /// The definitions loaded so far: an edit loads only new texts.
+  DefinitionSync Defs;
   std::vector<Diagnostic> Diags;
   std::vector<WatchedJob> Jobs;
   std::vector<InvalidationEvent> Log;
@@ -151,18 +150,6 @@ static double msSince(std::chrono::steady_clock::time_point Start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - Start)
       .count();
-}
-
-static std::string defText(const ast::ParsedFile &F, const ast::TopLevel &D) {
-  SrcRange R = std::visit([](auto *Def) { return Def->Range; }, D);
-  std::string_view T = F.File->text();
-  if (R.End > T.size() || R.Begin > R.End)
-    return {};
-  // The first line is part of the key: a definition that moved keeps its
-  // text but not its line numbers, and stale debug lines would misplace the
-  // source correlation of every stage pane.
-  return std::to_string(F.File->lineCol(R.Begin).Line) + ":" +
-         std::string(T.substr(R.Begin, R.End - R.Begin));
 }
 
 std::string Workspace::autosavePathFor(const std::string &FilePath) {
@@ -494,32 +481,24 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     return;
   }
 
-  // Load only the definitions whose text is new (Revise-style): unchanged
-  // methods keep their CodeInstances, so their jobs stay valid.
-  std::multiset<std::string> Texts;
-  auto Changed = std::make_shared<ast::ParsedFile>(File);
-  for (const ast::TopLevel &D : Parsed->Defs) {
-    std::string T = defText(*Parsed, D);
-    if (!S->LoadedDefs.count(T))
-      Changed->Defs.push_back(D);
-    Texts.insert(std::move(T));
-  }
-  if (!Changed->Defs.empty())
-    S->Parsed.push_back(Parsed); // Changed's nodes live in Parsed's arena
-
+  // Load only the definitions whose text is new, and delete the methods of
+  // those that left the file (Revise-style): unchanged methods keep their
+  // CodeInstances, so their jobs stay valid.
   InvalidationEvent Ev;
   Ev.Trigger = FromDisk ? "open" : "edit";
-  if (!Changed->Defs.empty()) {
-    auto Loaded = loadFile(*S->Env, Changed);
-    if (!Loaded) {
-      std::vector<Diagnostic> Ds = takeDiagnostics(Loaded.takeError());
-      S->Diags.insert(S->Diags.end(), Ds.begin(), Ds.end());
-      return;
-    }
-    S->LoadedDefs = std::move(Texts);
-    Ev.NewWorld = Loaded->LastWorld;
-    for (Method *M : Loaded->Added)
-      Ev.Redefined.push_back(M->signatureString());
+  auto Loaded = S->Defs.apply(*S->Env, Parsed);
+  if (!Loaded) {
+    std::vector<Diagnostic> Ds = takeDiagnostics(Loaded.takeError());
+    S->Diags.insert(S->Diags.end(), Ds.begin(), Ds.end());
+    return;
+  }
+  llvm::append_range(S->Diags, S->Defs.warnings());
+  Ev.NewWorld = S->Env->currentWorld();
+  for (Method *M : Loaded->Added)
+    Ev.Redefined.push_back(M->signatureString());
+  for (Method *M : S->Defs.deleted())
+    Ev.Redefined.push_back(M->signatureString() + " (deleted)");
+  if (!Ev.Redefined.empty()) {
     std::unordered_set<const CodeInstance *> DeadSet;
     for (std::unique_ptr<InferenceEngine> &E : S->Engines) {
       if (!E)
@@ -549,9 +528,6 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
         Ev.Kept.push_back(J.State.Spec.label());
       }
     }
-  } else {
-    S->LoadedDefs = std::move(Texts);
-    Ev.NewWorld = S->Env->currentWorld();
   }
   InvalidationEvent &Logged = logEvent(std::move(Ev));
   compilePending(Logged.Redefined.empty() ? "opened"

@@ -791,3 +791,79 @@ end
   EXPECT_EQ(S->Log.back().Sequence, Events) << "an unchanged block is no event";
   EXPECT_EQ(S->Jobs[3].Spec.Block, (std::array<unsigned, 3>{64, 1, 1}));
 }
+
+// The file is the truth, as Revise keeps it: a definition that a later one
+// in the file overwrites stays overwritten when it is edited, and Julia's
+// overwrite warning reaches the file's diagnostics.
+TEST_F(WorkspaceTest, AnOverwrittenDefinitionStaysOverwrittenWhenEdited) {
+  const char *Twice = "f(i::Int) = i + 100\n"
+                      "f(i::Int) = i + 200\n"
+                      "k(i::Int) = f(i) * 2\n";
+  std::string Path = writeTemp(Twice);
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.addJob(nativeJob("k(Int)"));
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  ASSERT_EQ(S->Diagnostics.size(), 1u);
+  EXPECT_EQ(S->Diagnostics[0].Sev, Severity::Warning);
+  EXPECT_NE(S->Diagnostics[0].Message.find("overwrites"), std::string::npos);
+  const JobState *K = findJob(*S, "k(Int)");
+  ASSERT_TRUE(K && K->Report);
+  EXPECT_NE(K->Report->stage(Stage::LLVMOpt).Text.find("400"),
+            std::string::npos);
+
+  std::string Edited = Twice;
+  Edited.replace(Edited.find("100"), 3, "300");
+  WS.setSource(Edited);
+  WS.waitIdle();
+  S = WS.snapshot();
+  K = findJob(*S, "k(Int)");
+  ASSERT_TRUE(K && K->Report);
+  const std::string &Opt = K->Report->stage(Stage::LLVMOpt).Text;
+  EXPECT_NE(Opt.find("400"), std::string::npos) << Opt;
+  EXPECT_EQ(Opt.find("600"), std::string::npos) << Opt;
+  EXPECT_EQ(S->Diagnostics.size(), 1u) << "still warned after the edit";
+
+  // Without the second definition the first is the one, warned no more.
+  Edited.erase(Edited.find("f(i::Int) = i + 200\n"), 20);
+  WS.setSource(Edited);
+  WS.waitIdle();
+  S = WS.snapshot();
+  K = findJob(*S, "k(Int)");
+  ASSERT_TRUE(K && K->Report);
+  EXPECT_NE(K->Report->stage(Stage::LLVMOpt).Text.find("600"),
+            std::string::npos);
+  EXPECT_TRUE(S->Diagnostics.empty());
+  llvm::sys::fs::remove(Path);
+}
+
+// Deleting a definition deletes its method (Revise's rule): its callers
+// fail to compile, as in Julia after Revise (the function is left with no
+// methods), rather than keep running the deleted code.
+TEST_F(WorkspaceTest, DeletingADefinitionDeletesItsMethod) {
+  const char *Two = "g(i::Int) = i + 5\n"
+                    "k(i::Int) = g(i) * 2\n";
+  std::string Path = writeTemp(Two);
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(Path);
+  WS.addJob(nativeJob("k(Int)"));
+  WS.waitIdle();
+  ASSERT_EQ(findJob(*WS.snapshot(), "k(Int)")->Status, JobStatus::Ok);
+
+  WS.setSource("\nk(i::Int) = g(i) * 2\n");
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  const JobState *K = findJob(*S, "k(Int)");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(K->Status, JobStatus::Error);
+  ASSERT_TRUE(K->Report);
+  bool NoMethod = false;
+  for (const Diagnostic &D : K->Report->Diagnostics)
+    NoMethod |=
+        D.Message.find("no method matching g(::Int64)") != std::string::npos;
+  EXPECT_TRUE(NoMethod);
+  ASSERT_FALSE(S->Log.empty());
+  EXPECT_EQ(S->Log.back().Redefined.size(), 1u) << "g(i::Int) deleted";
+  llvm::sys::fs::remove(Path);
+}
