@@ -91,8 +91,9 @@ const Topic Topics[] = {
      "global access or a shared-memory bank conflict as a missed remark on "
      "its line. Pass prism-arith (ptx and gcn kernels) finds arithmetic "
      "that costs far more than it reads: Float64 mixed into Float32 code (a "
-     "Float64 literal such as `x[i] * 0.1`) and 64-bit integer division by "
-     "a value known only at run time."},
+     "Float64 literal such as `x[i] * 0.1`), an integer made Float64 (`i * "
+     "0.5`), each with the --arch's double-precision rate, and 64-bit "
+     "integer division by a value known only at run time."},
     {"occupancy",
      "Occupancy is how many warps an SM keeps resident, out of the most it "
      "can (64 on sm_80 and sm_90, 48 on sm_86, sm_87 and sm_89, 32 on sm_75). "

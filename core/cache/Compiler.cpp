@@ -436,6 +436,11 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     };
     if (Opts.Remarks)
       Diagnostics->collectRemarks(&report().Remarks.mut(), Stage::LLVMOpt);
+    // Where library code without debug info is called, before the inliner
+    // gives it the calls' locations.
+    std::optional<LibraryCallSites> Library;
+    if (Opts.Remarks && Config.kernel())
+      Library.emplace(*Result.Module);
     llvm::Expected<OptimizeResult> Opt = [&] {
       std::lock_guard<std::mutex> Lock(Config.targetMachineLock());
       return optimizeModule(*Result.Module, TM, OO);
@@ -458,7 +463,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       if (W->ModelsMemory)
         addAccessRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
       addDivergenceRemarks(*Result.Module, *W, Fn, report().Remarks.mut());
-      addArithmeticRemarks(*Result.Module, Tgt.name(), Fn,
+      addArithmeticRemarks(*Result.Module, Tgt.name(), Config.arch(),
+                           Library ? &*Library : nullptr, Fn,
                            report().Remarks.mut());
     }
     if (!Opt) {

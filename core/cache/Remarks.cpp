@@ -279,6 +279,15 @@ OptRemark analysisRemark(RemarkKind Kind, const char *Pass, const char *Name,
   trimToJob(R, JobFunction);
   return R;
 }
+
+/// The note that an analysis stopped after its first \p Max findings in F.
+OptRemark limitRemark(const char *Pass, size_t Max, const char *What,
+                      const llvm::Function &F, llvm::StringRef JobFunction) {
+  return analysisRemark(RemarkKind::Analysis, Pass, "Limit",
+                        "only the first " + std::to_string(Max) + " " + What +
+                            " of `" + F.getName().str() + "` were analysed",
+                        F, nullptr, JobFunction);
+}
 } // namespace
 
 void addAccessRemarks(llvm::Module &M, const WarpModel &W,
@@ -286,11 +295,8 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
   for (llvm::Function &F : M) {
     std::vector<MemoryAccess> Accesses = analyseMemoryAccesses(F, W);
     if (Accesses.size() >= MaxAccessesPerFunction)
-      Out.push_back(analysisRemark(
-          RemarkKind::Analysis, "prism-access", "Limit",
-          "only the first " + std::to_string(MaxAccessesPerFunction) +
-              " memory accesses of `" + F.getName().str() + "` were judged",
-          F, nullptr, JobFunction));
+      Out.push_back(limitRemark("prism-access", MaxAccessesPerFunction,
+                                "memory accesses", F, JobFunction));
     for (const MemoryAccess &A : Accesses)
       Out.push_back(analysisRemark(A.Judged == MemoryAccess::Verdict::Poor
                                        ? RemarkKind::Missed
@@ -301,19 +307,18 @@ void addAccessRemarks(llvm::Module &M, const WarpModel &W,
 }
 
 void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
+                          llvm::StringRef Arch, const LibraryCallSites *Library,
                           llvm::StringRef JobFunction,
                           std::vector<OptRemark> &Out) {
   for (llvm::Function &F : M) {
-    std::vector<CostlyOp> Ops = findCostlyArithmetic(F, Target);
+    std::vector<CostlyOp> Ops = findCostlyArithmetic(F, Target, Arch, Library);
     if (Ops.size() >= MaxCostlyOpsPerFunction)
-      Out.push_back(analysisRemark(
-          RemarkKind::Analysis, "prism-arith", "Limit",
-          "only the first " + std::to_string(MaxCostlyOpsPerFunction) +
-              " costly operations of `" + F.getName().str() + "` were reported",
-          F, nullptr, JobFunction));
+      Out.push_back(limitRemark("prism-arith", MaxCostlyOpsPerFunction,
+                                "costly operations", F, JobFunction));
     for (const CostlyOp &Op : Ops)
-      Out.push_back(analysisRemark(RemarkKind::Missed, "prism-arith", Op.name(),
-                                   Op.Message, F, Op.Inst, JobFunction));
+      Out.push_back(analysisRemark(
+          Op.Costly ? RemarkKind::Missed : RemarkKind::Analysis, "prism-arith",
+          Op.name(), Op.Message, F, Op.Inst, JobFunction));
   }
 }
 
@@ -462,6 +467,7 @@ ArithmeticCounts countArithmeticRemarks(const std::vector<OptRemark> &Remarks) {
   return countByName<C>(Remarks, "prism-arith",
                         {{"Float64Widened", &C::Float64},
                          {"Float64Narrowed", &C::Float64},
+                         {"Float64FromInteger", &C::Float64},
                          {"WideDivision", &C::WideDivisions}});
 }
 
@@ -543,8 +549,12 @@ std::string formatRemark(const OptRemark &R, size_t Count) {
   const std::vector<SourceFrame> &Fr = R.Origin.Frames;
   if (!Fr.empty()) {
     const SourceFrame &Own = Fr.back();
-    S += Own.File + ":" + std::to_string(Own.Line) + ":" +
-         std::to_string(Own.Col) + ": ";
+    // A function-level remark has the subprogram's line and no column:
+    // print `file:line:` as GNU tools do rather than a column 0.
+    S += Own.File + ":" + std::to_string(Own.Line) + ":";
+    if (Own.Col)
+      S += std::to_string(Own.Col) + ":";
+    S += " ";
   } else {
     S += R.Function + ": ";
   }

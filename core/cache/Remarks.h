@@ -10,6 +10,7 @@
 #include "cache/JobReport.h"
 #include "infer/Inference.h"
 #include "optim/AccessPatterns.h"
+#include "optim/CostlyArithmetic.h"
 #include "optim/Divergence.h"
 
 #include <span>
@@ -61,8 +62,11 @@ void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
 
 /// Remarks on arithmetic that costs far more on a GPU than it looks (pass
 /// `prism-arith`, see optim/CostlyArithmetic.h): Float64 mixed into
-/// Float32 code, 64-bit integer division by a run-time value; all missed.
+/// Float32 code, 64-bit integer division by a run-time value; missed, but
+/// analysis for Float64 where \p Arch runs it at the Float32 rate. Code of
+/// \p Library is left out.
 void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
+                          llvm::StringRef Arch, const LibraryCallSites *Library,
                           llvm::StringRef JobFunction,
                           std::vector<OptRemark> &Out);
 

@@ -1,8 +1,10 @@
 #include "optim/CostlyArithmetic.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 namespace prism {
 
@@ -19,26 +21,97 @@ bool isNarrowFloat(const llvm::Type *T) {
   return T->isFloatTy() || T->isHalfTy();
 }
 
+/// Double precision's throughput on an arch: 1/Divisor of Float32's, and
+/// the sentence that says so.
+struct Float64Rate {
+  unsigned Divisor;
+  std::string Text;
+};
+
+Float64Rate float64Rate(llvm::StringRef Target, llvm::StringRef Arch) {
+  auto Of = [](unsigned D, llvm::StringRef On) {
+    return Float64Rate{
+        D, (D == 1 ? std::string("at the Float32 rate")
+                   : "at 1/" + std::to_string(D) + " of the Float32 rate") +
+               " on " + On.str()};
+  };
+  if (Target == "gcn") {
+    if (Arch == "gfx90a")
+      return Of(1, "gfx90a (Instinct MI200)");
+    if (Arch == "gfx908")
+      return Of(2, "gfx908 (Instinct MI100)");
+    if (Arch.startswith("gfx94"))
+      return Of(2, Arch.str() + " (Instinct MI300)");
+    if (Arch.startswith("gfx10") || Arch.startswith("gfx11"))
+      return Of(16, Arch.str() + " (Radeon RDNA GPUs)");
+    return {16, "at 1/16 of the Float32 rate on Radeon GPUs (the same rate "
+                "on Instinct MI200, 1/2 on MI100 and MI300)"};
+  }
+  // Code for an arch also runs on the GPUs of later minor versions of it,
+  // whose rates may differ.
+  if (Arch == "sm_70")
+    return Of(2, "sm_70 (V100); 1/32 on the Turing GPUs that also run it");
+  if (Arch == "sm_75")
+    return Of(32, "sm_75 (Turing: GeForce RTX 20 series, T4)");
+  if (Arch == "sm_80")
+    return Of(2, "an A100 (sm_80), and 1/64 on the GeForce and workstation "
+                 "GPUs that also run sm_80 code (sm_86, sm_89)");
+  if (Arch == "sm_86")
+    return Of(64, "sm_86 (GeForce RTX 30 series, RTX A-series)");
+  if (Arch == "sm_89")
+    return Of(64, "sm_89 (GeForce RTX 40 series, L4, L40)");
+  if (Arch == "sm_90")
+    return Of(2, "an H100 (sm_90)");
+  return {64, "at 1/64 of the Float32 rate on GeForce-class NVIDIA GPUs (1/2 "
+              "on A100 and H100)"};
+}
+
+/// Whether F reads, writes or takes a double: then Float64 arithmetic in
+/// it is the kernel's own precision, not an accident.
+bool usesFloat64Data(const llvm::Function &F) {
+  for (const llvm::Argument &A : F.args())
+    if (A.getType()->isDoubleTy())
+      return true;
+  for (const llvm::Instruction &I : llvm::instructions(F))
+    if ((llvm::isa<llvm::LoadInst>(I) && I.getType()->isDoubleTy()) ||
+        (llvm::isa<llvm::StoreInst>(I) &&
+         I.getOperand(0)->getType()->isDoubleTy()))
+      return true;
+  return false;
+}
 } // namespace
 
-/// How much slower double precision is, on the target's vendor's GPUs.
-std::string float64Rate(llvm::StringRef Target) {
-  if (Target == "gcn")
-    return "at 1/16 of the Float32 rate on Radeon GPUs (the same rate on "
-           "Instinct MI200, 1/2 on MI300)";
-  return "at 1/64 of the Float32 rate on GeForce-class NVIDIA GPUs (1/2 on "
-         "A100 and H100)";
+LibraryCallSites::LibraryCallSites(const llvm::Module &M) {
+  for (const llvm::Function &F : M)
+    for (const llvm::Instruction &I : llvm::instructions(F)) {
+      const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I);
+      const llvm::Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      const llvm::DILocation *L = I.getDebugLoc().get();
+      if (Callee && L && !Callee->isDeclaration() && !Callee->getSubprogram())
+        Sites.insert({L->getScope(), L->getLine(), L->getColumn()});
+    }
+}
+
+bool LibraryCallSites::contains(const llvm::Instruction &I) const {
+  const llvm::DILocation *L = I.getDebugLoc().get();
+  return L && Sites.count({L->getScope(), L->getLine(), L->getColumn()});
 }
 
 std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
-                                           llvm::StringRef Target) {
+                                           llvm::StringRef Target,
+                                           llvm::StringRef Arch,
+                                           const LibraryCallSites *Library) {
   std::vector<CostlyOp> Out;
-  const std::string Rate = float64Rate(Target);
+  const Float64Rate Rate = float64Rate(Target, Arch);
+  const bool Float64Data = usesFloat64Data(F);
   for (const llvm::Instruction &I : llvm::instructions(F)) {
     if (Out.size() >= MaxCostlyOpsPerFunction)
       break;
+    if (Library && Library->contains(I))
+      continue;
     CostlyOp Op;
     Op.Inst = &I;
+    Op.Costly = Rate.Divisor > 1;
     if (const auto *Ext = llvm::dyn_cast<llvm::FPExtInst>(&I)) {
       if (!Ext->getType()->isDoubleTy() ||
           !isNarrowFloat(Ext->getSrcTy()))
@@ -47,18 +120,31 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
       Op.Message = std::string(juliaFloatName(Ext->getSrcTy())) +
                    " value widened to Float64: what it meets runs in double "
                    "precision, " +
-                   Rate +
+                   Rate.Text +
                    ", in two registers per value. A Float64 literal does "
-                   "this (`x[i] * 1.5`): write `1.5f0`, or `Float32(...)`";
+                   "this (`x[i] * 0.1`): write `0.1f0`, or `Float32(...)`";
     } else if (const auto *Trunc = llvm::dyn_cast<llvm::FPTruncInst>(&I)) {
       if (!Trunc->getSrcTy()->isDoubleTy() || !isNarrowFloat(Trunc->getType()))
         continue;
       Op.What = CostlyOp::Kind::Float64Narrowed;
       Op.Message = std::string("Float64 value narrowed to ") +
                    juliaFloatName(Trunc->getType()) +
-                   ": it was computed in double precision, " + Rate +
-                   ". A Float64 literal or `Float64(...)` in Float32 code "
-                   "does this: write `0.5f0`, `Float32(...)`";
+                   ": it was computed in double precision, " + Rate.Text +
+                   ". A Float64 literal, `Float64(...)` or `/` of two "
+                   "integers (a Float64) in Float32 code does this: write "
+                   "`0.5f0`, `Float32(...)`";
+    } else if (llvm::isa<llvm::SIToFPInst>(I) ||
+               llvm::isa<llvm::UIToFPInst>(I)) {
+      if (!I.getType()->isDoubleTy() || Float64Data)
+        continue;
+      Op.What = CostlyOp::Kind::Float64FromInteger;
+      Op.Message =
+          "integer converted to Float64 in a kernel whose memory holds no "
+          "Float64: the arithmetic it meets runs in double precision, " +
+          Rate.Text +
+          ". A Float64 literal with an integer (`i * 0.5`) or `/` of two "
+          "integers does this: write `i * 0.5f0`, `Float32(i) / 2f0`, or "
+          "`÷` for an integer result";
     } else if (const auto *Bin = llvm::dyn_cast<llvm::BinaryOperator>(&I)) {
       unsigned Opc = Bin->getOpcode();
       if (Opc != llvm::Instruction::SDiv && Opc != llvm::Instruction::UDiv &&
@@ -69,6 +155,7 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
         continue;
       bool Div = Opc == llvm::Instruction::SDiv || Opc == llvm::Instruction::UDiv;
       Op.What = CostlyOp::Kind::WideDivision;
+      Op.Costly = true;
       Op.Message =
           std::string("64-bit integer ") + (Div ? "division" : "remainder") +
           " by a value known only at run time: GPUs have no divide "
@@ -90,6 +177,8 @@ const char *CostlyOp::name() const {
     return "Float64Widened";
   case Kind::Float64Narrowed:
     return "Float64Narrowed";
+  case Kind::Float64FromInteger:
+    return "Float64FromInteger";
   case Kind::WideDivision:
     return "WideDivision";
   }

@@ -1,10 +1,12 @@
 // Arithmetic that costs far more on a GPU than it looks, as `prism-arith`
 // remarks of a compile: Float64 mixed into Float32 code (but not a kernel
 // that is Float64 throughout, nor a product LLVM already narrowed back to
-// Float32), and 64-bit division by a run-time value (not by a constant).
+// Float32, nor libdevice's own), an index made Float64, and 64-bit division
+// by a run-time value (not by a constant); each quoting its arch's rate.
 #include "optim/CostlyArithmetic.h"
 
 #include "core/targets/GpuTestUtil.h"
+#include "targets/PtxTarget.h"
 
 #include <gtest/gtest.h>
 
@@ -37,28 +39,47 @@ function lin!(y::DeviceArray{Float32,1}, n::Int)
     @inbounds y[k] = (k - 1) % n + (k - 1) ÷ n + k ÷ 32
     return nothing
 end
+function index64!(y::DeviceArray{Float32,1}, x::DeviceArray{Int32,1})
+    i = threadIdx().x
+    @inbounds y[i] = x[i] * 0.3 > 2.5 ? 1f0 : 0f0
+    return nothing
+end
+function sines!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = threadIdx().x
+    @inbounds y[i] = sin(x[i])
+    return nothing
+end
 )";
 
 class CostlyArithmeticTest : public GpuJobTest {
 protected:
-  /// The `prism-arith` remarks of \p Sig on \p Target: name → lines.
+  /// The `prism-arith` remarks of \p Sig on \p Target (and \p Arch).
+  std::vector<OptRemark> arith(const char *Target, const std::string &Sig,
+                               const std::string &Arch = "") {
+    GpuJobOptions O;
+    O.Arch = Arch;
+    CompileResult R = compileFor(Target, Sig, Stage::Asm, O);
+    EXPECT_TRUE(R.ok()) << diags(*R.Report);
+    std::vector<OptRemark> Out;
+    if (R.Report)
+      for (const OptRemark &M : R.Report->Remarks)
+        if (M.Pass == "prism-arith")
+          Out.push_back(M);
+    return Out;
+  }
+  /// The same as name → line.
   std::multimap<std::string, unsigned> remarks(const char *Target,
                                                const std::string &Sig) {
-    CompileResult R = compileFor(Target, Sig);
-    EXPECT_TRUE(R.ok()) << diags(*R.Report);
     std::multimap<std::string, unsigned> Out;
-    if (!R.Report)
-      return Out;
-    for (const OptRemark &M : R.Report->Remarks)
-      if (M.Pass == "prism-arith") {
-        EXPECT_EQ(M.Kind, RemarkKind::Missed) << M.Message;
-        Out.emplace(M.Name, M.Origin.Frames.empty()
-                                ? 0u
-                                : unsigned(M.Origin.Frames.back().Line));
-      }
+    for (const OptRemark &M : arith(Target, Sig))
+      Out.emplace(M.Name, M.Origin.Frames.empty()
+                              ? 0u
+                              : unsigned(M.Origin.Frames.back().Line));
     return Out;
   }
 };
+
+} // namespace
 
 TEST_F(CostlyArithmeticTest, Float64InFloat32CodeIsReportedAtItsLine) {
   loadText("arith.jl", Source);
@@ -93,24 +114,58 @@ TEST_F(CostlyArithmeticTest, WideDivisionByARunTimeValueOnly) {
   EXPECT_EQ(Lin.size(), 2u);
 }
 
-TEST_F(CostlyArithmeticTest, MessagesQuoteTheTargetsVendor) {
+TEST_F(CostlyArithmeticTest, MessagesQuoteTheArchsRate) {
   loadText("arith.jl", Source);
-  CompileResult Ptx = compileFor(
-      "ptx", "mixed!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
-  CompileResult Gcn = compileFor(
-      "gcn", "mixed!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
-  ASSERT_TRUE(Ptx.ok() && Gcn.ok());
-  std::set<std::string> PtxText, GcnText;
-  for (const OptRemark &M : Ptx.Report->Remarks)
-    if (M.Pass == "prism-arith")
-      PtxText.insert(M.Message);
-  for (const OptRemark &M : Gcn.Report->Remarks)
-    if (M.Pass == "prism-arith")
-      GcnText.insert(M.Message);
-  ASSERT_FALSE(PtxText.empty());
-  ASSERT_FALSE(GcnText.empty());
-  EXPECT_NE(PtxText.begin()->find("GeForce"), std::string::npos);
-  EXPECT_NE(GcnText.begin()->find("Radeon"), std::string::npos);
+  const std::string Sig =
+      "mixed!(DeviceArray{Float32,1}, DeviceArray{Float32,1})";
+  struct Case {
+    const char *Target, *Arch, *Says;
+    RemarkKind Kind;
+  } Cases[] = {
+      {"ptx", "sm_86", "at 1/64 of the Float32 rate on sm_86",
+       RemarkKind::Missed},
+      {"ptx", "sm_90", "at 1/2 of the Float32 rate on an H100",
+       RemarkKind::Missed},
+      // sm_80 code runs on GeForce GPUs too.
+      {"ptx", "sm_80", "1/64 on the GeForce", RemarkKind::Missed},
+      {"gcn", "gfx1030", "at 1/16 of the Float32 rate on gfx1030",
+       RemarkKind::Missed},
+      // MI200 runs double precision at the Float32 rate: only analysis.
+      {"gcn", "gfx90a", "at the Float32 rate on gfx90a", RemarkKind::Analysis},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(std::string(C.Target) + " " + C.Arch);
+    std::vector<OptRemark> Rs = arith(C.Target, Sig, C.Arch);
+    ASSERT_FALSE(Rs.empty());
+    for (const OptRemark &R : Rs) {
+      EXPECT_NE(R.Message.find(C.Says), std::string::npos) << R.Message;
+      EXPECT_EQ(R.Kind, C.Kind) << R.Message;
+    }
+  }
+  // A 64-bit division costs the same everywhere.
+  for (const OptRemark &R :
+       arith("gcn", "lin!(DeviceArray{Float32,1}, Int64)", "gfx90a"))
+    EXPECT_EQ(R.Kind, RemarkKind::Missed) << R.Message;
 }
 
-} // namespace
+TEST_F(CostlyArithmeticTest, AnIndexMadeFloat64IsReported) {
+  loadText("arith.jl", Source);
+  // `x[i] * 0.3` with Int32 x: double precision that never meets a
+  // Float32, in a kernel whose memory holds none.
+  auto R =
+      remarks("ptx", "index64!(DeviceArray{Float32,1}, DeviceArray{Int32,1})");
+  EXPECT_EQ(R.count("Float64FromInteger"), 1u);
+  for (const auto &[Name, Line] : R)
+    EXPECT_EQ(Line, 23u) << Name;
+}
+
+TEST_F(CostlyArithmeticTest, LibdevicesOwnFloat64IsNotTheUsers) {
+  if (!findLibdevice())
+    GTEST_SKIP() << "libdevice.10.bc not found";
+  loadText("arith.jl", Source);
+  // libdevice's sinf reduces huge arguments in double precision, at the
+  // call's line after inlining; the user wrote no Float64.
+  EXPECT_TRUE(
+      arith("ptx", "sines!(DeviceArray{Float32,1}, DeviceArray{Float32,1})")
+          .empty());
+}
