@@ -706,8 +706,13 @@ void Optimizer::foldAndClean() {
           SlotRead[V.Index] = true;
     for (size_t PC = 0; PC < N; ++PC) {
       Stmt &S = Out.Code[PC];
+      // getfield of a tuple at an index known only at run time is pure
+      // but throws Julia's BoundsError when it is out of range: kept.
+      bool MayThrow = Out.Builtins[PC] == Builtin::GetField &&
+                      S.Args.size() > 2 && S.Args[2].K != IRValue::Const;
       bool DeadCall = S.K == StmtKind::Call && !Uses[PC] && !Out.Invokes[PC] &&
-                      isPure(Out.Builtins[PC]) && !Out.SSATypes[PC].isBottom();
+                      isPure(Out.Builtins[PC]) && !MayThrow &&
+                      !Out.SSATypes[PC].isBottom();
       bool DeadStore = S.K == StmtKind::Assign && S.Slot > Out.NumArgs &&
                        S.Slot < SlotRead.size() && !SlotRead[S.Slot];
       if ((DeadCall || DeadStore) && !Checks[PC]) {

@@ -118,6 +118,10 @@ end
     a, b = promote(x, y)
     return max(a, b)
 end
+@inline function minmax(x::Real, y::Real)
+    a, b = promote(x, y)
+    return minmax(a, b)
+end
 @inline function &(x::Integer, y::Integer)
     a, b = promote(x, y)
     return a & b

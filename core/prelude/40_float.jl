@@ -12,6 +12,9 @@
 @inline <=(x::T, y::T) where {T<:IEEEFloat} = le_float(x, y)
 
 @inline fma(x::T, y::T, z::T) where {T<:IEEEFloat} = fma_float(x, y, z)
+# Base's: in Float32, where the product of two Float16 is exact, then rounded.
+@inline fma(x::Float16, y::Float16, z::Float16) =
+    Float16(muladd(Float32(x), Float32(y), Float32(z)))
 @inline muladd(x::T, y::T, z::T) where {T<:IEEEFloat} = muladd_float(x, y, z)
 
 # The remainder of truncated division (C's fmod), sign of the dividend.

@@ -76,4 +76,5 @@ end
 @inline max(x, y) = isless(y, x) ? x : y
 @inline min(x, y) = isless(y, x) ? y : x
 @inline minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
+@inline minmax(x::T, y::T) where {T<:Real} = isless(y, x) ? (y, x) : (x, y)
 @inline minmax(x::T, y::T) where {T<:IEEEFloat} = (min(x, y), max(x, y))
