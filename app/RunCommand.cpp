@@ -97,8 +97,8 @@ std::string arraySummary(const HostValue &A) {
                   Sum == double(int64_t(Sum)) && std::abs(Sum) < 1e15 ? "%.1f"
                                                                       : "%.9g",
                   Sum);
-  return S + "  (" + Dims + std::to_string(N) + " elements, checksum " + Buf +
-         ")";
+  return S + "  (" + Dims + std::to_string(N) +
+         (N == 1 ? " element" : " elements") + ", checksum " + Buf + ")";
 }
 
 /// The loaded kernel's facts as JSON: integers as numbers, the rest as text.

@@ -342,6 +342,17 @@ private:
       return typedArrayLiteral(N);
     case NodeKind::Call:
       return callExpr(N);
+    case NodeKind::Assign:
+      // `k!(a, threads=256)`, as if it were CUDA.jl's `@cuda threads=256`.
+      if (const Node &L = *N.Kids[0];
+          L.Kind == NodeKind::Ident &&
+          (L.Name.str() == "threads" || L.Name.str() == "blocks"))
+        return error(N, "`" + text(N) +
+                            "`: a launch's shape is not an argument; give it "
+                            "as an option, `--" +
+                            std::string(L.Name.str()) + " " + text(*N.Kids[1]) +
+                            "`");
+      [[fallthrough]];
     default:
       return error(N, "`" + text(N) +
                           "` is not allowed in CALL (arguments are literals, "

@@ -204,9 +204,13 @@ std::optional<Dim3> parseDim3(llvm::StringRef S) {
 }
 
 std::string blockShapeError(const Dim3 &Block) {
+  // Both of CUDA's limits in one message: 1024 threads in all, and at most
+  // 1024, 1024 and 64 in x, y and z.
   if (Block.X > 1024 || Block.Y > 1024 || Block.Z > 64)
-    return "--threads: a block is at most 1024 × 1024 × 64 threads (CUDA's "
-           "limit, kept on every device); got " +
+    return "--threads: a block has at most " +
+           std::to_string(NativeMaxThreadsPerBlock) +
+           " threads, at most 1024, 1024 and 64 in x, y and z (CUDA's "
+           "limits, kept on every device); got " +
            std::to_string(Block.X) + "," + std::to_string(Block.Y) + "," +
            std::to_string(Block.Z);
   if (Block.count() > NativeMaxThreadsPerBlock)

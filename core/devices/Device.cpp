@@ -135,10 +135,11 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
   if (static_cast<ThrowKind>(E.Kind) == ThrowKind::ArgumentError) {
     // The innermost prelude frame (the throw itself is placed at the
     // user's line).
-    llvm::StringRef From;
+    llvm::StringRef From, Function;
     for (const BacktraceFrame &F : E.Stack)
       if (isPreludePath(F.Loc.FileName)) {
         From = llvm::sys::path::filename(F.Loc.FileName);
+        Function = F.Function;
         break;
       }
     D.note(From == "70_tuple.jl"
@@ -146,6 +147,9 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                  "elements"
            : From == "40_float.jl"
                ? "ArgumentError: reinterpret between types of different sizes"
+           // Base says "range step" for a float range (twiceprecision.jl).
+           : Function == "floatrange"
+               ? "ArgumentError: range step cannot be zero"
                : "ArgumentError: step cannot be zero");
     return D;
   }

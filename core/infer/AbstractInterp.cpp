@@ -104,8 +104,8 @@ private:
     return DiagLoc::fromRange(F.Src->File, stmt(PC).Range);
   }
   /// The name Name where it stands as a whole identifier inside statement
-  /// PC's range (an IR global keeps no range of its own); the statement's
-  /// range when it is not there.
+  /// PC's range or after it on its last line (an IR global keeps no range
+  /// of its own); the statement's range when it is not there.
   DiagLoc locOfName(uint32_t PC, std::string_view Name) const {
     SrcRange R = stmt(PC).Range;
     if (F.Src->File && R.valid() && !Name.empty()) {
@@ -114,8 +114,11 @@ private:
         return std::isalnum(static_cast<unsigned char>(C)) || C == '_' ||
                C == '!' || static_cast<unsigned char>(C) >= 0x80;
       };
+      // To the end of the statement's last line: `a[i] = q` is a
+      // setindex! whose range is `a[i]`, with `q` beside it.
+      size_t End = std::min(Text.find('\n', R.End), Text.size());
       for (size_t P = Text.find(Name, R.Begin);
-           P != std::string_view::npos && P + Name.size() <= R.End;
+           P != std::string_view::npos && P + Name.size() <= End;
            P = Text.find(Name, P + 1)) {
         size_t E = P + Name.size();
         if ((P == 0 || !IsIdent(Text[P - 1])) &&
@@ -127,6 +130,7 @@ private:
   }
   void error(uint32_t PC, Diagnostic D) { F.StmtErrors[PC].push_back(std::move(D)); }
   void undefinedName(uint32_t PC, Symbol Name);
+  std::string nearestName(llvm::StringRef Name) const;
   void reportUnreachedUndefinedNames();
 
   /// Joins State into the entry state of statement To and queues To when
@@ -333,7 +337,36 @@ void Interpreter::undefinedName(uint32_t PC, Symbol Name) {
   if (Name.str() == ":")
     D.Message = "a range (`a:b`, `a:s:b`) is not a value in the kernel "
                 "language: only a `for` loop iterates one (`for i in a:b`)";
+  else if (std::string Near = nearestName(Name.str()); !Near.empty())
+    D.note("did you mean `" + Near + "`?");
   error(PC, std::move(D));
+}
+
+/// The function, type or local variable whose name is closest to the
+/// misspelt \p Name (`lenght` → `length`), within two edits (one for
+/// names of four letters or fewer); empty when none is.
+std::string Interpreter::nearestName(llvm::StringRef Name) const {
+  unsigned Limit = Name.size() <= 2 ? 0 : Name.size() <= 4 ? 1 : 2;
+  std::string Best;
+  unsigned BestDistance = Limit + 1;
+  auto Consider = [&](llvm::StringRef Candidate) {
+    // Lowering's and the prelude's own names are not the user's to call.
+    if (Candidate.empty() || Candidate == Name || Candidate.front() == '#' ||
+        Candidate.front() == '_' || Candidate.contains('#'))
+      return;
+    unsigned D = Name.edit_distance(Candidate, true, Limit);
+    if (D < BestDistance || (D == BestDistance && Candidate < Best)) {
+      BestDistance = D;
+      Best = Candidate.str();
+    }
+  };
+  if (Limit == 0)
+    return "";
+  for (const GenericFunction *GF : E.Env.functions())
+    Consider(GF->Name.str());
+  for (const SlotInfo &S : F.Src->Slots)
+    Consider(S.Name.str());
+  return Best;
 }
 
 /// An undefined name has no value (Union{}), so the code after it is

@@ -57,6 +57,18 @@ BuiltinResult getField(std::span<const LatticeType> A) {
       Idx.Const->K == ConstValue::Sym)
     return fail("type " + T->str() + " has no field " +
                 std::string(Idx.Const->Name.str()));
+  // `threadIdx.x`, the call's parentheses forgotten: Julia's error, and
+  // what was meant.
+  if (T->isFunctionType() && Idx.Const && Idx.Const->K == ConstValue::Sym) {
+    std::string Name = T->str(); // typeof(threadIdx)
+    if (Name.rfind("typeof(", 0) == 0 && Name.back() == ')')
+      Name = Name.substr(7, Name.size() - 8);
+    std::string Field(Idx.Const->Name.str());
+    return fail("type " + T->str() + " has no field " + Field +
+                ": a function has none; to take the field of what it "
+                "returns, call it: `" +
+                Name + "()." + Field + "`");
+  }
   if (!T->isDataType() || T->isAbstract() || !(T->isStruct() || T->isTuple()))
     return ok(anyLattice());
   std::vector<Type *> Fields = fieldTypesOf(T);

@@ -941,6 +941,16 @@ Node *Parser::parseMacro() {
               {ident(Symbol::get("atomic_add!"), M.range()), Lhs->Kids[0],
                Lhs->Kids[1], V});
   }
+  if (Name == "cuda") {
+    // CUDA.jl's host-side launch: a kernel file holds only kernels here.
+    errorInPlace(M.range(),
+                 "`@cuda` launches from host code, which kernel files do not "
+                 "have: launch from the command line, `prism run FILE "
+                 "'k!(args...)' --threads N --blocks M`");
+    while (!atStatementEnd())
+      advance();
+    return errorNode(from(B));
+  }
   if (Name != "inbounds" && Name != "boundscheck") {
     // Parse what it applies to, so that the rest of the file still reads
     // as it is written (no errors at a later `end`).
@@ -1160,7 +1170,16 @@ Node *Parser::parseIf() {
       continue;
     }
     if (tok().isKw("else")) {
-      advance();
+      uint32_t ElseBegin = advance().Begin;
+      // `else if` on one line is Julia's error too; going on as if it were
+      // `elseif` matches the one `end` its author wrote.
+      if (Toks[P].isKw("if")) {
+        errorInPlace({ElseBegin, Toks[P].End},
+                     "use `elseif` instead of `else if`");
+        ArmBegin = ElseBegin;
+        advance();
+        continue;
+      }
       Else = parseBlock(PrevEnd);
       if (Panic)
         return errorNode(from(IfTok.Begin));

@@ -133,7 +133,16 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
                   "complex argument.\nReplace x^y with (x+0im)^y, "
                   "Complex(x)^y, or similar.";
   } else if (M == ":powbysq") {
+    // Base's advice, less the forms that need arithmetic on the power.
     B.Out.Text += "Cannot raise an integer x to a negative power ";
+    B.scalar({0}, F[0]);
+    B.Out.Text += ".\nMake x or ";
+    B.scalar({0}, F[0]);
+    B.Out.Text += " a float by adding a zero decimal (e.g., 2.0^";
+    B.scalar({0}, F[0]);
+    B.Out.Text += " instead of 2^";
+    B.scalar({0}, F[0]);
+    B.Out.Text += "), or write float(x)^";
     B.scalar({0}, F[0]);
     B.Out.Text += ".";
   } else {

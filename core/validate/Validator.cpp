@@ -69,6 +69,32 @@ DiagLoc methodLoc(const CodeInstance &CI) {
   return {};
 }
 
+/// The kernel-language call that reads device intrinsic \p B.
+std::string deviceCallOf(Builtin B) {
+  switch (B) {
+  case Builtin::ThreadIdxX:
+  case Builtin::ThreadIdxY:
+  case Builtin::ThreadIdxZ:
+    return "threadIdx()";
+  case Builtin::BlockIdxX:
+  case Builtin::BlockIdxY:
+  case Builtin::BlockIdxZ:
+    return "blockIdx()";
+  case Builtin::BlockDimX:
+  case Builtin::BlockDimY:
+  case Builtin::BlockDimZ:
+    return "blockDim()";
+  case Builtin::GridDimX:
+  case Builtin::GridDimY:
+  case Builtin::GridDimZ:
+    return "gridDim()";
+  case Builtin::SyncThreads:
+    return "sync_threads()";
+  default:
+    return builtinName(B);
+  }
+}
+
 class TypedValidator {
 public:
   TypedValidator(const InferResult &R, const CompilerConfig &C,
@@ -286,8 +312,12 @@ private:
     case Builtin::BlockDimX: case Builtin::BlockDimY: case Builtin::BlockDimZ:
     case Builtin::GridDimX: case Builtin::GridDimY: case Builtin::GridDimZ:
     case Builtin::SyncThreads:
+      // Named as the user wrote it: threadIdx() reads three intrinsics.
       if (!Tgt.supportsDeviceIntrinsics())
-        Restrict(std::string("the device intrinsic `") + builtinName(Bi) + "`");
+        report(CI, stmtLoc(CI, I), "target-restriction",
+               "`" + deviceCallOf(Bi) + "` is not supported on the " +
+                   Tgt.name() + " target: a " + Tgt.name() +
+                   " program is a single thread, with no block or grid");
       break;
     case Builtin::SharedArray: {
       if (!Tgt.supportsSharedMemory()) {
@@ -356,12 +386,11 @@ const DiagLoc *userFrame(const Diagnostic &D) {
 /// same restriction in every prelude function it reaches: one float error
 /// per arithmetic helper, one intrinsic per dimension of `blockIdx()`.
 /// Restrictions are merged per line of the user's code that led to them:
-/// one error for each message there, and the intrinsics of one call named
-/// together (`the device intrinsics `block_idx_x`, `block_idx_y`,
-/// `block_idx_z` are not supported`). The first keeps its place and
-/// backtrace; every other kind of error is left as it is.
+/// one error for each message there, and the device calls of one line
+/// named together (``blockIdx()` and `threadIdx()` are not supported``).
+/// The first keeps its place and backtrace; every other kind of error is
+/// left as it is.
 std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
-  static constexpr llvm::StringLiteral Intrinsic = "the device intrinsic `";
   std::vector<Diagnostic> Out;
   std::map<std::tuple<std::string, uint32_t, std::string>, size_t> Seen;
   std::map<size_t, std::vector<std::string>> Names;
@@ -371,10 +400,12 @@ std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
       Out.push_back(std::move(D));
       continue;
     }
+    // "`blockIdx()` is not supported on ...": the calls of one line named
+    // in one message.
     std::string Key = D.Message, Name;
     llvm::StringRef M = D.Message;
-    if (M.startswith(Intrinsic)) {
-      auto [N, Rest] = M.drop_front(Intrinsic.size()).split('`');
+    if (M.startswith("`") && M.contains("` is not supported on the ")) {
+      auto [N, Rest] = M.drop_front().split('`');
       Name = N.str();
       Key = Rest.str();
     }
@@ -384,10 +415,8 @@ std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
       if (!Name.empty())
         Names[Out.size()].push_back(Name);
       Out.push_back(std::move(D));
-    } else if (!Name.empty()) {
-      std::vector<std::string> &Ns = Names[It->second];
-      if (llvm::find(Ns, Name) == Ns.end())
-        Ns.push_back(Name);
+    } else if (!Name.empty() && !llvm::is_contained(Names[It->second], Name)) {
+      Names[It->second].push_back(Name);
     }
   }
   for (auto &[I, Ns] : Names) {
@@ -395,13 +424,15 @@ std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
       continue;
     std::string List;
     for (size_t K = 0; K < Ns.size(); ++K)
-      List += (K ? ", `" : "`") + Ns[K] + "`";
-    llvm::StringRef Rest = llvm::StringRef(Out[I].Message)
-                               .drop_front(Intrinsic.size())
-                               .split('`')
-                               .second; // " is not supported on the T target"
-    Out[I].Message =
-        "the device intrinsics " + List + Rest.str().replace(0, 4, " are ");
+      List += std::string(K == 0               ? ""
+                          : K + 1 == Ns.size() ? " and "
+                                               : ", ") +
+              "`" + Ns[K] + "`";
+    std::string Rest = llvm::StringRef(Out[I].Message)
+                           .drop_front()
+                           .split('`')
+                           .second.str(); // " is not supported on ..."
+    Out[I].Message = List + " are" + Rest.substr(3);
   }
   return Out;
 }

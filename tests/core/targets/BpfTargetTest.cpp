@@ -182,7 +182,7 @@ TEST_F(BpfTargetTest, ThreadIdxIsADiagnostic) {
   CompileResult R = compileSig("tid(UInt32)");
   ASSERT_FALSE(R.ok());
   const Diagnostic *D =
-      findDiag(*R.Report, "target-restriction", "device intrinsic");
+      findDiag(*R.Report, "target-restriction", "`threadIdx()`");
   ASSERT_NE(D, nullptr) << diags(*R.Report);
   EXPECT_NE(D->Message.find("bpf"), std::string::npos) << D->Message;
   // The user's line is the diagnostic's location or in its backtrace.
