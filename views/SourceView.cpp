@@ -308,11 +308,15 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
                                              : "diagnostics appear here");
     return;
   }
-  size_t Errors = std::count_if(Diags.begin(), Diags.end(), [](const Diagnostic *D) {
-    return D->Sev == Severity::Error;
-  });
-  ImGui::Text("%zu error%s, %zu other", Errors, Errors == 1 ? "" : "s",
-              Diags.size() - Errors);
+  auto Count = [&](Severity S) {
+    return size_t(std::count_if(Diags.begin(), Diags.end(),
+                                [S](const Diagnostic *D) { return D->Sev == S; }));
+  };
+  size_t Errors = Count(Severity::Error), Warnings = Count(Severity::Warning);
+  size_t Other = Diags.size() - Errors - Warnings;
+  ImGui::Text("%zu error%s, %zu warning%s%s", Errors, Errors == 1 ? "" : "s",
+              Warnings, Warnings == 1 ? "" : "s",
+              Other ? (", " + std::to_string(Other) + " other").c_str() : "");
   ImGui::BeginChild("##diags", ImVec2(0, 0), false);
   for (size_t I = 0; I < Diags.size(); ++I) {
     const Diagnostic &D = *Diags[I];

@@ -78,7 +78,7 @@ DefinitionSync::apply(GlobalEnv &Env,
       New.push_back(I);
   if (!New.empty())
     if (llvm::Error E = load(Env, F, New, All))
-      return std::move(E);
+      return E;
 
   // The methods of definitions that left the file, in a world of their own.
   for (auto It = Loaded.begin(); It != Loaded.end();) {
@@ -129,7 +129,7 @@ DefinitionSync::apply(GlobalEnv &Env,
   }
   if (!Again.empty())
     if (llvm::Error E = load(Env, F, Again, All))
-      return std::move(E);
+      return E;
 
   findWarnings(Keys);
   return All;
