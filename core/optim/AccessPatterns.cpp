@@ -19,6 +19,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 #include <set>
@@ -176,14 +177,43 @@ struct RuntimeRows {
   std::string Stride, Assumption;
 };
 
-void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
-           const std::string &Shape, const RuntimeRows *Rows = nullptr) {
+/// The lanes of a warp that run an access under a branch on the thread
+/// index (`if t <= 2`): bit L for lane L.
+struct ActiveLanes {
+  uint64_t Bits = 0;
+  unsigned Count = 0;
+  unsigned Line = 0; ///< the branch's line, when it has one
+};
+
+void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
+           const std::string &Shape, const RuntimeRows *Rows = nullptr,
+           const ActiveLanes *Active = nullptr) {
   // The first lane of the warp's second row of threadIdx().x, if it has one.
-  unsigned RowLane = M.blockKnown() && M.Block[0] < Off.size() ? M.Block[0] : 0;
+  unsigned RowLane =
+      M.blockKnown() && M.Block[0] < AllOff.size() ? M.Block[0] : 0;
+  // Only the lanes that run the access touch memory; each keeps its place
+  // (a wave64's halves are served apart).
+  auto Runs = [&](size_t Lane) {
+    return !Active || (Lane < 64 && (Active->Bits >> Lane & 1));
+  };
+  std::vector<int64_t> Off;
+  for (size_t L = 0; L < AllOff.size(); ++L)
+    if (Runs(L))
+      Off.push_back(AllOff[L]);
+  std::string Who =
+      Active ? llvm::formatv("; only {0} of a {1}'s {2} lanes run it{3}",
+                             Active->Count, M.Warp, AllOff.size(),
+                             Active->Line ? llvm::formatv(" (the branch at "
+                                                          "line {0})",
+                                                          Active->Line)
+                                                .str()
+                                          : std::string())
+                   .str()
+             : std::string();
   bool Uniform =
       std::all_of(Off.begin(), Off.end(), [](int64_t O) { return O == 0; });
-  if (Off.size() > 1)
-    A.StrideBytes = Off[1];
+  if (AllOff.size() > 1)
+    A.StrideBytes = AllOff[1];
   const char *Space =
       A.Where == MemoryAccess::Space::Global ? "global" : "shared";
   std::string What = llvm::formatv("{0} {1} of {2}-byte values", Space,
@@ -195,22 +225,27 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
                           .str()
                     : std::string("the lanes' addresses are irregular");
   if (RowLane && A.StrideBytes)
-    Apart += llvm::formatv(", consecutive threadIdx().y {0} bytes",
-                           Rows ? Rows->Stride : std::to_string(Off[RowLane]));
+    Apart +=
+        llvm::formatv(", consecutive threadIdx().y {0} bytes",
+                      Rows ? Rows->Stride : std::to_string(AllOff[RowLane]));
   if (!Shape.empty())
     Apart += " (" + Shape + ")";
   if (Uniform) {
     A.Judged = MemoryAccess::Verdict::Uniform;
-    A.Message =
-        What + ": one address for the whole " + M.warps() + " (a broadcast)";
+    A.Message = What + ": one address for the whole " + M.warps() +
+                " (a broadcast)" + Who;
     return;
   }
   std::set<int64_t> Distinct(Off.begin(), Off.end());
   if (A.Where == MemoryAccess::Space::Global) {
+    // The warp's lowest address starts a sector, whichever lane has it: a
+    // reversed walk (`x[n - i + 1]`) is as coalesced as a forward one.
     std::set<int64_t> Sectors;
+    const int64_t Low = *std::min_element(Off.begin(), Off.end());
     for (int64_t O : Off) {
-      Sectors.insert(floorDiv(O, M.SectorBytes));
-      Sectors.insert(floorDiv(O + int64_t(A.ElementBytes) - 1, M.SectorBytes));
+      Sectors.insert(floorDiv(O - Low, M.SectorBytes));
+      Sectors.insert(
+          floorDiv(O - Low + int64_t(A.ElementBytes) - 1, M.SectorBytes));
     }
     A.Sectors = unsigned(Sectors.size());
     A.IdealSectors = unsigned(
@@ -239,6 +274,7 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
           RowLane, RowBytes, M.SectorBytes, M.Sector);
     if (Rows)
       A.Message += " (assuming " + Rows->Assumption + ")";
+    A.Message += Who;
     return;
   }
   // Shared memory: different words in one bank are served one after the
@@ -247,17 +283,17 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
   // bank per word, and the lanes are served in groups whose values fill
   // the banks once (a warp's 8-byte values in two halves of 16 lanes): those
   // passes are the access's minimum, not a conflict.
-  size_t Group = M.BankLanes ? M.BankLanes : Off.size();
+  size_t Group = M.BankLanes ? M.BankLanes : AllOff.size();
   const unsigned WordsPerValue =
       std::max(1u, unsigned((A.ElementBytes + M.BankBytes - 1) / M.BankBytes));
   if (WordsPerValue > 1)
     Group = std::min(Group, size_t(std::max(1u, M.Banks / WordsPerValue)));
   unsigned Ways = 1;
-  for (size_t First = 0; First < Off.size(); First += Group) {
+  for (size_t First = 0; First < AllOff.size(); First += Group) {
     std::map<int64_t, std::set<int64_t>> WordsPerBank;
-    for (int64_t O : Off.slice(First, std::min(Group, Off.size() - First)))
-      for (unsigned K = 0; K < WordsPerValue; ++K) {
-        int64_t Word = floorDiv(O, M.BankBytes) + K;
+    for (size_t L = First; L < std::min(First + Group, AllOff.size()); ++L)
+      for (unsigned K = 0; Runs(L) && K < WordsPerValue; ++K) {
+        int64_t Word = floorDiv(AllOff[L], M.BankBytes) + K;
         WordsPerBank[((Word % M.Banks) + M.Banks) % M.Banks].insert(Word);
       }
     for (const auto &[Bank, Words] : WordsPerBank)
@@ -266,11 +302,11 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
   A.ConflictWays = Ways;
   if (Ways == 1) {
     A.Judged = MemoryAccess::Verdict::Good;
-    A.Message = What + " without bank conflicts: " + Apart;
+    A.Message = What + " without bank conflicts: " + Apart + Who;
     return;
   }
   A.Judged = MemoryAccess::Verdict::Poor;
-  std::string Served = Group < Off.size()
+  std::string Served = Group < AllOff.size()
                            ? llvm::formatv("of the {0} lanes served together "
                                            "(part of a {1})",
                                            Group, M.Warp)
@@ -278,8 +314,82 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> Off, const WarpModel &M,
                            : "threads of a " + M.warps();
   A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {0} "
                             "{4} wait on one of the {3} banks and the access "
-                            "is replayed {0} times",
-                            Ways, What, Apart, M.Banks, Served);
+                            "is replayed {0} times{5}",
+                            Ways, What, Apart, M.Banks, Served, Who);
+}
+
+/// Whether every path from BB ends in a throw (a bounds check's error
+/// block): a lane that goes there stops the kernel.
+bool throwsOnly(const llvm::BasicBlock *BB) {
+  for (unsigned Steps = 0; BB && Steps < 8; ++Steps) {
+    if (llvm::isa<llvm::UnreachableInst>(BB->getTerminator()))
+      return true;
+    BB = BB->getSingleSuccessor();
+  }
+  return false;
+}
+
+/// The lanes of the warp (warp 0) that reach \p I: each branch on the
+/// thread index that I is reached through one side of (`if t <= 2` around
+/// it) decided per lane, with the loop counters in \p Fixed. Branches to a
+/// throw and branches the lanes cannot decide (`i <= length(y)`) are left
+/// out, so the lanes may be fewer still. None when every lane runs it.
+std::optional<ActiveLanes>
+activeLanes(const llvm::Instruction &I, const WarpLanes &Lanes,
+            const llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+            const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
+            llvm::ValueToSCEVMapTy &SamePhis,
+            const llvm::ValueToSCEVMapTy &Fixed) {
+  const unsigned N = std::min(Lanes.lanes(), 64u);
+  const uint64_t All = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+  ActiveLanes Out;
+  Out.Bits = All;
+  const llvm::BasicBlock *At = I.getParent();
+  for (const llvm::DomTreeNode *Node = DT.getNode(At); Node && Node->getIDom();
+       Node = Node->getIDom()) {
+    const llvm::BasicBlock *D = Node->getIDom()->getBlock();
+    const auto *Br = llvm::dyn_cast<llvm::BranchInst>(D->getTerminator());
+    if (!Br || !Br->isConditional() || !Dep.count(Br->getCondition()) ||
+        Br->getSuccessor(0) == Br->getSuccessor(1))
+      continue;
+    std::optional<bool> Side;
+    for (unsigned K = 0; K < 2 && !Side; ++K)
+      if (DT.dominates(llvm::BasicBlockEdge(D, Br->getSuccessor(K)), At))
+        Side = K == 0;
+    if (!Side || throwsOnly(Br->getSuccessor(*Side ? 1 : 0)))
+      continue;
+    uint64_t Taken = 0;
+    bool Decided = true;
+    for (unsigned L = 0; L < N && Decided; ++L) {
+      std::optional<bool> V = decideCondition(
+          Br->getCondition(),
+          [&](const llvm::ICmpInst &C) -> std::optional<bool> {
+            if (!SE.isSCEVable(C.getOperand(0)->getType()))
+              return std::nullopt;
+            auto Lane = [&](llvm::Value *X) {
+              return Lanes.at(llvm::SCEVParameterRewriter::rewrite(
+                                  SE.getSCEV(X), SE, SamePhis),
+                              0, L, SE, Fixed);
+            };
+            return SE.evaluatePredicate(C.getPredicate(), Lane(C.getOperand(0)),
+                                        Lane(C.getOperand(1)));
+          });
+      Decided = V.has_value();
+      if (V && *V == *Side)
+        Taken |= uint64_t(1) << L;
+    }
+    if (!Decided)
+      continue;
+    Out.Bits &= Taken;
+    if (Taken != All && !Out.Line)
+      if (const llvm::DILocation *DL = Br->getDebugLoc().get())
+        Out.Line = DL->getLine();
+  }
+  Out.Count = unsigned(std::popcount(Out.Bits));
+  // Every lane, or none of warp 0's (`if t > 32`: another warp's access).
+  if (Out.Bits == All || !Out.Count)
+    return std::nullopt;
+  return Out;
 }
 
 } // namespace
@@ -349,6 +459,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     const llvm::SCEV *Stride = nullptr;
     std::optional<std::vector<int64_t>> Off =
         laneOffsets(Addr, Lanes, Dep, llvm::ValueToSCEVMapTy(), SE, &Stride);
+    std::optional<ActiveLanes> Active =
+        activeLanes(I, Lanes, DT, SE, Dep, SamePhis, llvm::ValueToSCEVMapTy());
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
@@ -370,11 +482,20 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
             break;
           }
           Off = std::move(SampleOff);
+          // The lanes a guard lets through may change with the counter
+          // too: then the whole warp is judged, as without guards.
+          auto SampleActive =
+              activeLanes(I, Lanes, DT, SE, Dep, SamePhis, Fixed);
+          if (Sample == 0)
+            Active = SampleActive;
+          else if (!SampleActive || !Active ||
+                   SampleActive->Bits != Active->Bits)
+            Active.reset();
         }
       }
     }
     if (Off) {
-      judge(A, *Off, M, Shape);
+      judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr);
       Out.push_back(std::move(A));
       continue;
     }

@@ -288,46 +288,14 @@ struct Analysis {
   std::optional<bool> evaluate(const llvm::Value *V,
                                llvm::ArrayRef<Leaf> Leaves, unsigned Warp,
                                unsigned Lane,
-                               const llvm::ValueToSCEVMapTy &Fixed,
-                               unsigned Depth = 0) {
-    if (const auto *K = llvm::dyn_cast<llvm::ConstantInt>(V))
-      return !K->isZero();
-    if (const auto *C = llvm::dyn_cast<llvm::ICmpInst>(V)) {
-      for (const Leaf &X : Leaves) // leavesOf made their SCEVs once
-        if (X.Cmp == C)
-          return decide(*C, X.L, X.R, Warp, Lane, Fixed);
-      return std::nullopt;
-    }
-    const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
-    if (!I || Depth >= 6)
-      return std::nullopt;
-    auto Eval = [&](const llvm::Value *Op) {
-      return evaluate(Op, Leaves, Warp, Lane, Fixed, Depth + 1);
-    };
-    if (const auto *S = llvm::dyn_cast<llvm::SelectInst>(I)) {
-      if (std::optional<bool> Cond = Eval(S->getCondition()))
-        return Eval(*Cond ? S->getTrueValue() : S->getFalseValue());
-      std::optional<bool> T = Eval(S->getTrueValue()),
-                          F = Eval(S->getFalseValue());
-      return T && F && *T == *F ? T : std::nullopt;
-    }
-    if (I->getOpcode() != llvm::Instruction::And &&
-        I->getOpcode() != llvm::Instruction::Or &&
-        I->getOpcode() != llvm::Instruction::Xor)
-      return std::nullopt;
-    std::optional<bool> A = Eval(I->getOperand(0)), B = Eval(I->getOperand(1));
-    switch (I->getOpcode()) {
-    case llvm::Instruction::And:
-      if ((A && !*A) || (B && !*B))
-        return false;
-      return A && B ? std::optional<bool>(true) : std::nullopt;
-    case llvm::Instruction::Or:
-      if ((A && *A) || (B && *B))
-        return true;
-      return A && B ? std::optional<bool>(false) : std::nullopt;
-    default:
-      return A && B ? std::optional<bool>(*A != *B) : std::nullopt;
-    }
+                               const llvm::ValueToSCEVMapTy &Fixed) {
+    return decideCondition(
+        V, [&](const llvm::ICmpInst &C) -> std::optional<bool> {
+          for (const Leaf &X : Leaves) // leavesOf made their SCEVs once
+            if (X.Cmp == &C)
+              return decide(C, X.L, X.R, Warp, Lane, Fixed);
+          return std::nullopt;
+        });
   }
   /// Whether L - R of a comparison grows or shrinks steadily with the lane
   /// (then the comparison flips at most once along a warp).

@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -27,6 +28,7 @@
 
 namespace llvm {
 class DataLayout;
+class ICmpInst;
 class Function;
 class Instruction;
 class LoopInfo;
@@ -157,5 +159,14 @@ llvm::SmallVector<llvm::Value *, 4> loopCountersIn(const llvm::SCEV *S,
 
 /// LLVM's text for \p S.
 std::string scevText(const llvm::SCEV *S);
+
+/// A condition built of comparisons with and/or/xor/select (`a && b` is a
+/// select) as one lane decides it, \p Compare deciding each comparison;
+/// three-valued: `false && unknown` is false, anything else unknown is
+/// none.
+std::optional<bool> decideCondition(
+    const llvm::Value *V,
+    llvm::function_ref<std::optional<bool>(const llvm::ICmpInst &)> Compare,
+    unsigned Depth = 0);
 
 } // namespace prism

@@ -327,3 +327,55 @@ end
 }
 
 } // namespace
+
+// Only the lanes a branch on the thread index lets through touch memory:
+// `if t <= 2` around a 32-word stride is 2-way, not 32-way, and the
+// strided reduction's `if index <= 256` thins out with each round. A
+// reversed walk is as coalesced as a forward one.
+TEST_F(AccessPatternsTest, OnlyTheLanesABranchLetsThroughAreCounted) {
+  loadText(
+      "guard.jl",
+      R"(function guard!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    s = CuStaticSharedArray(Float32, 1024)
+    @inbounds s[t] = 1.0f0
+    sync_threads()
+    if t <= 2
+        @inbounds y[t] = s[(t - 1) * 32 + 1]
+    end
+    @inbounds y[t] = x[length(x) - t + 1]
+    return nothing
+end
+)");
+  CompileResult R = compileFor(
+      "ptx", "guard!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = nullptr;
+  for (llvm::Function &Fn : *R.Module)
+    if (!Fn.isDeclaration() && Fn.getName().contains("guard"))
+      F = &Fn;
+  ASSERT_TRUE(F);
+  bool SawGuarded = false, SawReversed = false;
+  for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp())) {
+    if (lineOf(A) == 7 && A.Where == MemoryAccess::Space::Shared) {
+      SawGuarded = true;
+      EXPECT_EQ(A.ConflictWays, 2u) << A.Message;
+      EXPECT_NE(A.Message.find("only 2 of a warp's 32 lanes run it (the "
+                               "branch at line 6)"),
+                std::string::npos)
+          << A.Message;
+    }
+    if (lineOf(A) == 7 && A.Where == MemoryAccess::Space::Global) {
+      EXPECT_EQ(A.Sectors, 1u) << A.Message;
+    }
+    if (lineOf(A) == 9 && !A.Store) {
+      SawReversed = true;
+      EXPECT_EQ(A.StrideBytes, -4);
+      EXPECT_EQ(A.Sectors, 4u) << A.Message;
+      EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Good) << A.Message;
+    }
+  }
+  EXPECT_TRUE(SawGuarded);
+  EXPECT_TRUE(SawReversed);
+}
