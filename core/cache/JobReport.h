@@ -60,7 +60,8 @@ struct ResourceUsage {
   std::optional<int> Registers, StackBytes, SharedBytes, ConstBytes,
       LocalBytes; ///< ptx (ptxas -v), cuda device
   /// ptx: bytes ptxas spilled to local memory (stores) and read back
-  /// (loads); both count every spill site once, not per execution.
+  /// (loads); gcn: the same of the backend's spills to scratch. Both count
+  /// every spill site once, not per execution.
   std::optional<int> Spills, SpillLoads;
   std::optional<int> VGPRs, SGPRs, ScratchBytes, LDSBytes; ///< gcn
   std::optional<int> AGPRs; ///< gcn: accumulation registers (MFMA; gfx908+)

@@ -420,6 +420,32 @@ void GcnTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
     if (!Field)
       Field = numberAfter(L, Key);
   };
+  // Spills to scratch memory, as ptxas counts them: the bytes of each
+  // spill store and reload in the entry's code, once per site. The backend
+  // marks them (`; 4-byte Folded Spill`); an SGPR spilled into a VGPR lane
+  // (v_writelane) is no memory access and is left out.
+  int SpillBytes = 0, ReloadBytes = 0;
+  bool Verbose = false;
+  for (llvm::StringRef L : Lines) {
+    if (L.contains("; -- End function"))
+      break;
+    bool Spill = L.contains("-byte Folded Spill"),
+         Reload = L.contains("-byte Folded Reload");
+    llvm::StringRef Op = L.trim().take_until([](char C) { return C == ' '; });
+    Verbose |= L.contains("; %bb.");
+    if ((!Spill && !Reload) || !(Op.contains("store") || Op.contains("load")))
+      continue;
+    size_t Dash = L.find("-byte Folded");
+    size_t Semi = L.rfind(';', Dash);
+    int Bytes = 0;
+    if (Semi != llvm::StringRef::npos &&
+        !L.slice(Semi + 1, Dash).trim().getAsInteger(10, Bytes))
+      (Spill ? SpillBytes : ReloadBytes) += Bytes;
+  }
+  if (Verbose) {
+    Out.Spills = SpillBytes;
+    Out.SpillLoads = ReloadBytes;
+  }
   for (llvm::StringRef L : Lines) {
     L = L.trim();
     if (!L.startswith(";"))

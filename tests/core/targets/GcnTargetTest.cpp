@@ -192,10 +192,41 @@ TEST_F(GcnTargetTest, SharedMemoryBarrierAndResourceFigures) {
   EXPECT_GT(*U.VGPRs, 0);
   EXPECT_GT(*U.SGPRs, 0);
   EXPECT_EQ(*U.ScratchBytes, 0);
+  EXPECT_EQ(U.Spills, 0);
+  EXPECT_EQ(U.SpillLoads, 0);
   EXPECT_EQ(*U.LDSBytes, 1024);
   ASSERT_TRUE(U.Instructions);
   EXPECT_GT(*U.Instructions, 10);
   EXPECT_EQ(U.Source, "gcn asm gfx90a");
+}
+
+// Spills to scratch are counted as ptxas counts its own: the bytes of each
+// spill store and reload site, from the backend's `Folded Spill` marks.
+TEST_F(GcnTargetTest, SpillsAreCountedInBytesOfStoresAndReloads) {
+  // 136 values live at once: more than the 128 VGPRs a 64-thread workgroup
+  // may keep at 4 waves per SIMD.
+  std::string Src = "function heavy!(y::DeviceArray{Float32,1}, "
+                    "x::DeviceArray{Float32,1})\n"
+                    "    i = threadIdx().x\n";
+  const int N = 136;
+  for (int K = 0; K < N; ++K)
+    Src += "    @inbounds a" + std::to_string(K) + " = x[i + " +
+           std::to_string(K * 1024) + "]\n";
+  Src += "    s = 0f0\n";
+  for (int K = 0; K < N; ++K)
+    Src += "    s = s * a" + std::to_string(K) + " + a" +
+           std::to_string(N - 1 - K) + "\n";
+  Src += "    @inbounds y[i] = s\n    return nothing\nend\n";
+  loadText("heavy.jl", Src);
+  CompileResult R =
+      gcn("heavy!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Asm = text(R, Stage::Asm);
+  const ResourceUsage &U = R.Report->Resources;
+  ASSERT_TRUE(U.Spills && U.SpillLoads) << U.Note;
+  EXPECT_EQ(*U.Spills, 4 * int(count(Asm, "4-byte Folded Spill")));
+  EXPECT_EQ(*U.SpillLoads, 4 * int(count(Asm, "4-byte Folded Reload")));
+  EXPECT_GT(*U.Spills, 0) << "no spill: the kernel is not heavy enough";
 }
 
 TEST_F(GcnTargetTest, ThrowsTrap) {
