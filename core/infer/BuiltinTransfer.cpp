@@ -1,5 +1,7 @@
 #include "infer/BuiltinTransfer.h"
 
+#include "types/Loader.h"
+
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -399,6 +401,8 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
                 " parameters for type " + std::string(N->Name.str()));
   else
     R = ctx().apply(N, Params);
+  if (std::string Error = nonConcreteFieldError(R); !Error.empty())
+    return fail(std::move(Error));
   return ok(LatticeType(ctx().typeOfType(R), constType(R)));
 }
 } // namespace

@@ -586,6 +586,9 @@ std::vector<Token> Lexer::run() {
         Space = S;
         push(Tok::Macro, Start, Src.substr(NameBegin, Pos - NameBegin));
         (void)NameTok;
+      } else if (Pos < Src.size() && Src[Pos] == '.') {
+        ++Pos; // `@.`, broadcasting: the parser names it
+        push(Tok::Macro, Start, ".");
       } else {
         error(Start, Pos, "expected a macro name after `@`");
       }

@@ -792,6 +792,29 @@ Node *Parser::parsePostfix(Node *Base) {
           advance();
         return E;
       }
+      // `b[:, j]`: a lone `:` between the brackets' commas is a slice.
+      for (size_t Q = P, Depth = 1; Q + 1 < Toks.size() && Depth; ++Q) {
+        Tok K = Toks[Q].Kind;
+        if (K == Tok::LBracket || K == Tok::LParen || K == Tok::LBrace)
+          ++Depth;
+        else if (K == Tok::RBracket || K == Tok::RParen || K == Tok::RBrace)
+          --Depth;
+        else if (Depth == 1 && Toks[Q].isOp(":") &&
+                 (Q == P || Toks[Q - 1].is(Tok::Comma)) &&
+                 (Toks[Q + 1].is(Tok::Comma) ||
+                  Toks[Q + 1].is(Tok::RBracket))) {
+          Node *E = error(Toks[Q].range(),
+                          "slices (`a[:, j]`) are not supported: a kernel "
+                          "indexes one element at a time (a loop over "
+                          "`axes(a, 1)`)");
+          skipToListEnd();
+          if (tok().is(Tok::RBracket))
+            advance();
+          return E;
+        }
+        if (K == Tok::Eof)
+          break;
+      }
       std::vector<Node *> Kids{Base};
       parseList(Tok::RBracket, "]", Kids, OB);
       Base = mk(NodeKind::Index, from(B), std::move(Kids));
@@ -941,6 +964,13 @@ Node *Parser::parseMacro() {
               {ident(Symbol::get("atomic_add!"), M.range()), Lhs->Kids[0],
                Lhs->Kids[1], V});
   }
+  if (Name == ".") {
+    errorInPlace(M.range(), "broadcasting (`@.`) is not supported: write "
+                            "the loop");
+    while (!atStatementEnd())
+      advance();
+    return errorNode(from(B));
+  }
   if (Name == "cuda") {
     // CUDA.jl's host-side launch: a kernel file holds only kernels here.
     errorInPlace(M.range(),
@@ -1012,9 +1042,23 @@ Node *Parser::parsePrimary() {
     return ident(Symbol::get(T.Text), T.range());
   case Tok::LParen:
     return parseParen();
-  case Tok::LBracket:
+  case Tok::LBracket: {
+    // `[f(x) for x in a]`: a `for` inside the brackets, at their own depth.
+    int Depth = 0;
+    for (size_t Q = P; Q < Toks.size() && Toks[Q].Kind != Tok::Eof; ++Q) {
+      Tok K = Toks[Q].Kind;
+      Depth += K == Tok::LBracket || K == Tok::LParen || K == Tok::LBrace;
+      Depth -= K == Tok::RBracket || K == Tok::RParen || K == Tok::RBrace;
+      if (Depth <= 0)
+        break;
+      if (Depth == 1 && Toks[Q].isKw("for"))
+        return error(T.range(),
+                     "comprehensions are not supported: a kernel allocates "
+                     "no arrays; write a `for` loop");
+    }
     return error(T.range(), "array literals are not supported",
                  DiagCode::ArrayLiteral);
+  }
   case Tok::Invalid:
     advance(); // the lexer reported it
     return mk(NodeKind::Error, T.range());

@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cctype>
 #include <cmath>
@@ -244,6 +245,14 @@ struct ErrorSink {
   }
 };
 
+/// Whether the type expression \p N names \p Name anywhere in it.
+bool mentions(const ast::Node &N, Symbol Name) {
+  if (N.Kind == ast::NodeKind::Ident && N.Name == Name)
+    return true;
+  return llvm::any_of(
+      N.Kids, [&](const ast::Node *K) { return K && mentions(*K, Name); });
+}
+
 class FileLoader {
 public:
   FileLoader(GlobalEnv &Env, std::shared_ptr<const ast::ParsedFile> F,
@@ -260,27 +269,40 @@ public:
     // methods.
     // Types whose definition failed: their later uses are not errors of
     // their own (one wrong field, not one error per method that names it).
+    // A name used before its own definition (a field of a type defined
+    // further down) is an error of its own, kept: only errors after the
+    // failed definition are dropped.
     std::set<std::string> Broken;
+    auto DropFollowOns = [&](size_t From) {
+      auto Follows = [&](const Diagnostic &D) {
+        for (const std::string &Name : Broken)
+          if (D.Message == "undefined type name `" + Name + "`")
+            return true;
+        return false;
+      };
+      Errors.Diags.erase(std::remove_if(Errors.Diags.begin() + From,
+                                        Errors.Diags.end(), Follows),
+                         Errors.Diags.end());
+    };
     for (const ast::TopLevel &D : PF->Defs) {
+      size_t From = Errors.Diags.size();
       if (auto *const *A = std::get_if<ast::AbstractDef *>(&D)) {
         if (!Errors.ok(loadAbstract(**A)))
           Broken.insert((*A)->Name.string());
       } else if (auto *const *S = std::get_if<ast::StructDef *>(&D)) {
-        if (!Errors.ok(loadStruct(**S)))
+        bool Ok = Errors.ok(loadStruct(**S));
+        DropFollowOns(From);
+        if (!Ok)
           Broken.insert((*S)->Name.string());
       } else if (auto *const *C = std::get_if<ast::ConstDef *>(&D)) {
         Errors.take(loadConst(**C));
       }
     }
+    size_t From = Errors.Diags.size();
     for (const ast::TopLevel &D : PF->Defs)
       if (auto *const *Fn = std::get_if<ast::FunctionDef *>(&D))
         Errors.take(loadFunction(**Fn));
-    llvm::erase_if(Errors.Diags, [&](const Diagnostic &D) {
-      for (const std::string &Name : Broken)
-        if (D.Message == "undefined type name `" + Name + "`")
-          return true;
-      return false;
-    });
+    DropFollowOns(From);
     if (!Errors.Diags.empty())
       return makeDiagError(std::move(Errors.Diags));
     return std::move(Result);
@@ -430,6 +452,16 @@ private:
     ErrorSink FieldErrors;
     for (const ast::Param &P : D.Fields) {
       Type *FT = TypeContext::get().any();
+      if (P.Type && mentions(*P.Type, D.Name)) {
+        // Julia would store it by reference; kernel structs are values.
+        FieldErrors.take(typeError(
+            File, P.Range,
+            "struct `" + D.Name.string() + "` cannot contain itself (field `" +
+                P.Name.string() +
+                "`): a kernel's structs are values stored inline, with no "
+                "references to build a linked structure from"));
+        continue;
+      }
       if (P.Type) {
         auto T = evalTypeExpr(Env, *P.Type, File, *Vars);
         if (!FieldErrors.ok(T))
@@ -1100,7 +1132,10 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
                          "type parameter `" + P->str() + "` of `" + N->Name.string() +
                              "` is not a subtype of its bound `" + Hi->str() + "`");
     }
-    return C.apply(N, Ps);
+    Type *R = C.apply(N, Ps);
+    if (std::string Error = nonConcreteFieldError(R); !Error.empty())
+      return typeError(File, E.Range, std::move(Error));
+    return R;
   }
   case ast::NodeKind::Call:
     // `typeof(f)`: the singleton type of a function.
@@ -1117,6 +1152,21 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
     break;
   }
   return typeError(File, E.Range, "invalid type expression");
+}
+
+std::string nonConcreteFieldError(Type *R) {
+  // The rule every field type obeys at the definition, checked once the
+  // parameters are known.
+  if (!R->isDataType() || !R->isStruct() || R->hasTypeVars())
+    return "";
+  const std::vector<Symbol> &Names = R->name()->FieldNames;
+  for (size_t I = 0; I < R->fieldTypes().size(); ++I)
+    if (Type *F = R->fieldTypes()[I]; !F->isConcrete())
+      return "field `" +
+             (I < Names.size() ? Names[I].string() : std::to_string(I + 1)) +
+             "` of `" + R->str() + "` would have non-concrete type `" +
+             F->str() + "`; field types must be concrete after substitution";
+  return "";
 }
 
 Diagnostic overwriteWarning(const Method &New, const Method &Old) {

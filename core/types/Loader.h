@@ -27,6 +27,12 @@ struct LoadResult {
   std::vector<Diagnostic> Warnings;
 };
 
+/// The error of a struct type whose field is not concrete once its
+/// parameters are bound (`W{Real}` of `struct W{T}; x::T; end`): field
+/// types must be concrete after substitution. Empty when R is fine or not
+/// a fully bound struct.
+std::string nonConcreteFieldError(Type *R);
+
 /// Julia's warning that defining New overwrote Old (same signature): a
 /// method defined twice in one file, or one of the prelude's (Base's).
 Diagnostic overwriteWarning(const Method &New, const Method &Old);
