@@ -183,6 +183,8 @@ struct ActiveLanes {
   uint64_t Bits = 0;
   unsigned Count = 0;
   unsigned Line = 0; ///< the branch's line, when it has one
+  /// Every lane decided: exactly these run it (else at most these).
+  bool Exact = true;
 };
 
 void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
@@ -200,20 +202,28 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
   for (size_t L = 0; L < AllOff.size(); ++L)
     if (Runs(L))
       Off.push_back(AllOff[L]);
+  std::string Branch =
+      Active && Active->Line
+          ? llvm::formatv(" (the branch at line {0})", Active->Line).str()
+          : std::string();
   std::string Who =
-      Active ? llvm::formatv("; only {0} of a {1}'s {2} lanes run it{3}",
-                             Active->Count, M.Warp, AllOff.size(),
-                             Active->Line ? llvm::formatv(" (the branch at "
-                                                          "line {0})",
-                                                          Active->Line)
-                                                .str()
-                                          : std::string())
+      Active ? llvm::formatv("; {0} {1} of a {2}'s {3} lanes run it{4}",
+                             Active->Exact ? "only" : "at most", Active->Count,
+                             M.Warp, AllOff.size(), Branch)
                    .str()
              : std::string();
   bool Uniform =
       std::all_of(Off.begin(), Off.end(), [](int64_t O) { return O == 0; });
-  if (AllOff.size() > 1)
-    A.StrideBytes = AllOff[1];
+  // A stride only where the lanes of a row of threadIdx().x are evenly
+  // spaced (`x[(i + 1) ÷ 2]` reads pairs: 0, 0, 4, 4, ... is no stride).
+  if (AllOff.size() > 1) {
+    size_t Row = RowLane ? RowLane : AllOff.size();
+    bool Even = true;
+    for (size_t L = 0; L < Row && Even; ++L)
+      Even = AllOff[L] == int64_t(L) * AllOff[1];
+    if (Even)
+      A.StrideBytes = AllOff[1];
+  }
   const char *Space =
       A.Where == MemoryAccess::Space::Global ? "global" : "shared";
   std::string What = llvm::formatv("{0} {1} of {2}-byte values", Space,
@@ -223,7 +233,7 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
                                     "apart",
                                     *A.StrideBytes)
                           .str()
-                    : std::string("the lanes' addresses are irregular");
+                    : std::string("the lanes' addresses are not evenly spaced");
   if (RowLane && A.StrideBytes)
     Apart +=
         llvm::formatv(", consecutive threadIdx().y {0} bytes",
@@ -232,8 +242,11 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
     Apart += " (" + Shape + ")";
   if (Uniform) {
     A.Judged = MemoryAccess::Verdict::Uniform;
-    A.Message = What + ": one address for the whole " + M.warps() +
-                " (a broadcast)" + Who;
+    A.Message = Active && Active->Count == 1
+                    ? What + ": " + (Active->Exact ? "one" : "at most one") +
+                          " lane of a " + M.warps() + " runs it" + Branch
+                    : What + ": one address for the whole " + M.warps() +
+                          " (a broadcast)" + Who;
     return;
   }
   std::set<int64_t> Distinct(Off.begin(), Off.end());
@@ -241,7 +254,7 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
     // The warp's lowest address starts a sector, whichever lane has it: a
     // reversed walk (`x[n - i + 1]`) is as coalesced as a forward one.
     std::set<int64_t> Sectors;
-    const int64_t Low = *std::min_element(Off.begin(), Off.end());
+    const int64_t Low = *std::min_element(AllOff.begin(), AllOff.end());
     for (int64_t O : Off) {
       Sectors.insert(floorDiv(O - Low, M.SectorBytes));
       Sectors.insert(
@@ -329,21 +342,30 @@ bool throwsOnly(const llvm::BasicBlock *BB) {
   return false;
 }
 
-/// The lanes of the warp (warp 0) that reach \p I: each branch on the
+/// Warps whose lanes a guard is decided in when the block is not known
+/// (Divergence judges as many).
+constexpr unsigned GuardWarpsWithoutBlock = 8;
+/// Lane decisions of guards per function: beyond it, accesses are judged
+/// over whole warps, as without guards.
+constexpr size_t MaxGuardEvaluations = size_t(1) << 16;
+
+/// The lanes that reach \p I in the warp where most do: each branch on the
 /// thread index that I is reached through one side of (`if t <= 2` around
-/// it) decided per lane, with the loop counters in \p Fixed. Branches to a
-/// throw and branches the lanes cannot decide (`i <= length(y)`) are left
-/// out, so the lanes may be fewer still. None when every lane runs it.
+/// it) decided per lane, in each warp of the block (the first 8 without
+/// it), with the loop counters in \p Fixed. A lane the branch sends the
+/// other way is out; one it cannot decide (`n > 0 && t <= 16` where
+/// `t <= 16` holds) stays, and the count is then at most. Branches to a
+/// throw are left out. None when a whole warp runs it. \p Budget counts
+/// lane decisions.
 std::optional<ActiveLanes>
 activeLanes(const llvm::Instruction &I, const WarpLanes &Lanes,
-            const llvm::DominatorTree &DT, llvm::ScalarEvolution &SE,
+            const WarpModel &M, const llvm::DominatorTree &DT,
+            llvm::ScalarEvolution &SE,
             const llvm::SmallPtrSetImpl<const llvm::Value *> &Dep,
             llvm::ValueToSCEVMapTy &SamePhis,
-            const llvm::ValueToSCEVMapTy &Fixed) {
-  const unsigned N = std::min(Lanes.lanes(), 64u);
-  const uint64_t All = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
-  ActiveLanes Out;
-  Out.Bits = All;
+            const llvm::ValueToSCEVMapTy &Fixed, size_t &Budget) {
+  // The guards, each with the side that leads to I.
+  llvm::SmallVector<std::pair<const llvm::BranchInst *, bool>, 4> Guards;
   const llvm::BasicBlock *At = I.getParent();
   for (const llvm::DomTreeNode *Node = DT.getNode(At); Node && Node->getIDom();
        Node = Node->getIDom()) {
@@ -356,40 +378,61 @@ activeLanes(const llvm::Instruction &I, const WarpLanes &Lanes,
     for (unsigned K = 0; K < 2 && !Side; ++K)
       if (DT.dominates(llvm::BasicBlockEdge(D, Br->getSuccessor(K)), At))
         Side = K == 0;
-    if (!Side || throwsOnly(Br->getSuccessor(*Side ? 1 : 0)))
-      continue;
-    uint64_t Taken = 0;
-    bool Decided = true;
-    for (unsigned L = 0; L < N && Decided; ++L) {
-      std::optional<bool> V = decideCondition(
-          Br->getCondition(),
-          [&](const llvm::ICmpInst &C) -> std::optional<bool> {
-            if (!SE.isSCEVable(C.getOperand(0)->getType()))
-              return std::nullopt;
-            auto Lane = [&](llvm::Value *X) {
-              return Lanes.at(llvm::SCEVParameterRewriter::rewrite(
-                                  SE.getSCEV(X), SE, SamePhis),
-                              0, L, SE, Fixed);
-            };
-            return SE.evaluatePredicate(C.getPredicate(), Lane(C.getOperand(0)),
-                                        Lane(C.getOperand(1)));
-          });
-      Decided = V.has_value();
-      if (V && *V == *Side)
-        Taken |= uint64_t(1) << L;
-    }
-    if (!Decided)
-      continue;
-    Out.Bits &= Taken;
-    if (Taken != All && !Out.Line)
-      if (const llvm::DILocation *DL = Br->getDebugLoc().get())
-        Out.Line = DL->getLine();
+    if (Side && !throwsOnly(Br->getSuccessor(*Side ? 1 : 0)))
+      Guards.push_back({Br, *Side});
   }
-  Out.Count = unsigned(std::popcount(Out.Bits));
-  // Every lane, or none of warp 0's (`if t > 32`: another warp's access).
-  if (Out.Bits == All || !Out.Count)
+  if (Guards.empty())
     return std::nullopt;
-  return Out;
+  const unsigned Warps =
+      Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : GuardWarpsWithoutBlock;
+  std::optional<ActiveLanes> Most;
+  for (unsigned W = 0; W < Warps; ++W) {
+    unsigned N = std::min(Lanes.lanes(), 64u);
+    if (M.blockKnown())
+      N = std::min(N, M.blockThreads() - W * M.WarpSize);
+    const uint64_t All = N == 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+    ActiveLanes Out;
+    Out.Bits = All;
+    for (auto [Br, Side] : Guards) {
+      for (unsigned L = 0; L < N; ++L) {
+        if (!(Out.Bits >> L & 1))
+          continue;
+        if (Budget++ >= MaxGuardEvaluations)
+          return std::nullopt;
+        std::optional<bool> V = decideCondition(
+            Br->getCondition(),
+            [&](const llvm::ICmpInst &C) -> std::optional<bool> {
+              if (!SE.isSCEVable(C.getOperand(0)->getType()))
+                return std::nullopt;
+              auto Lane = [&](llvm::Value *X) {
+                return Lanes.at(llvm::SCEVParameterRewriter::rewrite(
+                                    SE.getSCEV(X), SE, SamePhis),
+                                W, L, SE, Fixed);
+              };
+              return SE.evaluatePredicate(C.getPredicate(),
+                                          Lane(C.getOperand(0)),
+                                          Lane(C.getOperand(1)));
+            });
+        if (!V) {
+          Out.Exact = false;
+        } else if (*V != Side) {
+          Out.Bits &= ~(uint64_t(1) << L);
+          if (!Out.Line)
+            if (const llvm::DILocation *DL = Br->getDebugLoc().get())
+              Out.Line = DL->getLine();
+        }
+      }
+    }
+    // A whole warp runs it: judged as the whole warp.
+    if (Out.Bits == All)
+      return std::nullopt;
+    Out.Count = unsigned(std::popcount(Out.Bits));
+    if (!Most || Out.Count > Most->Count)
+      Most = Out;
+  }
+  if (!Most || !Most->Count)
+    return std::nullopt;
+  return Most;
 }
 
 } // namespace
@@ -414,6 +457,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
   llvm::ScalarEvolution SE(F, TLI, AC, DT, LI);
   const llvm::DataLayout &DL = F.getParent()->getDataLayout();
   llvm::ValueToSCEVMapTy SamePhis = phisOfOneValue(F, LI, SE);
+  size_t GuardBudget = 0;
 
   for (llvm::Instruction &I : llvm::instructions(F)) {
     if (Out.size() >= MaxAccessesPerFunction)
@@ -456,11 +500,22 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         dependsOnLoadedData(Addr, Dep, Tids, SE))
       continue; // a gather, a per-thread select: not an affine function of the
                 // lane
+    // A phi that merges the arms of a branch (two stores sunk out of `if t
+    // % 2 == 0 ... else ...`) may differ per lane, which no lane's
+    // rewriting shows: left unjudged, as a per-thread select is.
+    if (llvm::SCEVExprContains(Addr, [&](const llvm::SCEV *X) {
+          const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+          const auto *Phi =
+              U ? llvm::dyn_cast<llvm::PHINode>(U->getValue()) : nullptr;
+          return Phi && !LI.isLoopHeader(Phi->getParent());
+        }))
+      continue;
     const llvm::SCEV *Stride = nullptr;
     std::optional<std::vector<int64_t>> Off =
         laneOffsets(Addr, Lanes, Dep, llvm::ValueToSCEVMapTy(), SE, &Stride);
     std::optional<ActiveLanes> Active =
-        activeLanes(I, Lanes, DT, SE, Dep, SamePhis, llvm::ValueToSCEVMapTy());
+        activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
+                    llvm::ValueToSCEVMapTy(), GuardBudget);
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
@@ -484,8 +539,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
           Off = std::move(SampleOff);
           // The lanes a guard lets through may change with the counter
           // too: then the whole warp is judged, as without guards.
-          auto SampleActive =
-              activeLanes(I, Lanes, DT, SE, Dep, SamePhis, Fixed);
+          auto SampleActive = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
+                                          Fixed, GuardBudget);
           if (Sample == 0)
             Active = SampleActive;
           else if (!SampleActive || !Active ||
@@ -494,8 +549,32 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
         }
       }
     }
+    // An index built from the block that no lane folds (`x[(i + 1) ÷ 2]`):
+    // the lanes decide it once the block is fixed. With the block shape
+    // known, the first four blocks must agree; without it, the first
+    // block is judged, and said to be.
+    bool FirstBlockOnly = false;
+    if (!Off && Lanes.readsBlockIndex()) {
+      const unsigned Blocks = M.blockKnown() ? 4 : 1;
+      for (unsigned Blk = 0; Blk < Blocks; ++Blk) {
+        llvm::ValueToSCEVMapTy Fixed;
+        Lanes.bindBlock(Blk, Fixed, SE);
+        auto BlockOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
+        if (!BlockOff || (Off && *Off != *BlockOff)) {
+          Off.reset();
+          break;
+        }
+        Off = std::move(BlockOff);
+        if (Blk == 0)
+          Active = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis, Fixed,
+                               GuardBudget);
+      }
+      FirstBlockOnly = Off && !M.blockKnown();
+    }
     if (Off) {
       judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr);
+      if (FirstBlockOnly)
+        A.Message += " (judged in the first block)";
       Out.push_back(std::move(A));
       continue;
     }
@@ -522,7 +601,7 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
           Rows.Stride =
               RowStride ? scevText(RowStride) : "a run-time amount of";
         }
-        judge(A, *RowOff, M, Shape, &Rows);
+        judge(A, *RowOff, M, Shape, &Rows, Active ? &*Active : nullptr);
         Out.push_back(std::move(A));
         continue;
       }

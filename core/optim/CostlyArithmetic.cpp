@@ -40,12 +40,16 @@ Float64Rate float64Rate(llvm::StringRef Target, llvm::StringRef Arch) {
       return Of(1, "gfx90a (Instinct MI200)");
     if (Arch == "gfx908")
       return Of(2, "gfx908 (Instinct MI100)");
+    if (Arch == "gfx906")
+      return Of(2, "gfx906 (Instinct MI50 and MI60; 1/4 on Radeon VII)");
+    if (Arch == "gfx900")
+      return Of(16, "gfx900 (Radeon Vega)");
     if (Arch.startswith("gfx94"))
       return Of(2, Arch.str() + " (Instinct MI300)");
     if (Arch.startswith("gfx10") || Arch.startswith("gfx11"))
       return Of(16, Arch.str() + " (Radeon RDNA GPUs)");
-    return {16, "at 1/16 of the Float32 rate on Radeon GPUs (the same rate "
-                "on Instinct MI200, 1/2 on MI100 and MI300)"};
+    return {16, "at 1/16 of the Float32 rate on Radeon GPUs (at the Float32 "
+                "rate itself on Instinct MI200, 1/2 on MI100 and MI300)"};
   }
   // Code for an arch also runs on the GPUs of later minor versions of it,
   // whose rates may differ.

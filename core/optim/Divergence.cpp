@@ -325,7 +325,10 @@ struct Analysis {
     return Sign != 0;
   }
 
-  BranchDivergence judge(llvm::BranchInst &Br);
+  /// With \p FirstBlock, the block index is fixed to the first block's
+  /// (an index `i % 2` that no lane decides while the block's offset is
+  /// unknown).
+  BranchDivergence judge(llvm::BranchInst &Br, bool FirstBlock = false);
 };
 
 /// "1–5" or "1, 3".
@@ -345,7 +348,7 @@ std::string ranges(const std::vector<unsigned> &Ns) {
   return Out;
 }
 
-BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
+BranchDivergence Analysis::judge(llvm::BranchInst &Br, bool FirstBlock) {
   using V = BranchDivergence::Verdict;
   BranchDivergence B;
   B.Inst = &Br;
@@ -377,6 +380,8 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                           "shape was not given)",
                           B.Warps, M.warps(B.Warps), B.Warps * M.WarpSize)
                 .str();
+  if (FirstBlock)
+    WarpsText += " of the first block";
 
   // The loop counter in the comparison, followed through its iterations.
   llvm::SmallVector<llvm::PHINode *, 4> Phis;
@@ -401,6 +406,9 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
       Rounds.back()[Phis[0]] = Val;
     }
   }
+  if (FirstBlock)
+    for (llvm::ValueToSCEVMapTy &Round : Rounds)
+      Lanes.bindBlock(0, Round, SE);
   // The lanes' trip counts differ: each warp runs until its last thread
   // leaves, so a warp that splits on any iteration pays for it. (An exit
   // on blockDim() is followed lane by lane too, but all leave together.)
@@ -600,6 +608,12 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br) {
                             Bounds, Shape, M.warps(2))
                   .str();
     return B;
+  }
+  // Decided once the block is fixed, in the first block.
+  if (!FirstBlock && Lanes.readsBlockIndex() && Evaluations < MaxEvaluations) {
+    BranchDivergence InFirst = judge(Br, true);
+    if (InFirst.Judged != V::Unknown)
+      return InFirst;
   }
   B.Judged = V::Unknown;
   B.Message = Evaluations >= MaxEvaluations

@@ -33,6 +33,8 @@ WarpLanes::WarpLanes(llvm::Function &F, const WarpModel &Model)
       }
       if (Known && II->getIntrinsicID() == M.BlockDim[D])
         DimReads.push_back({&I, D});
+      if (II->getIntrinsicID() == M.BlockIdx[D])
+        BlockReads.push_back({&I, D});
     }
   }
   if (Reads.empty())
@@ -52,6 +54,12 @@ void WarpLanes::bind(unsigned Warp, unsigned Lane, llvm::ValueToSCEVMapTy &Map,
     Map[I] = SE.getConstant(I->getType(), Idx[D]);
   for (auto [I, D] : DimReads)
     Map[I] = SE.getConstant(I->getType(), M.Block[D]);
+}
+
+void WarpLanes::bindBlock(unsigned Block, llvm::ValueToSCEVMapTy &Map,
+                          llvm::ScalarEvolution &SE) const {
+  for (auto [I, D] : BlockReads)
+    Map[I] = SE.getConstant(I->getType(), D == 0 ? Block : 0);
 }
 
 namespace {

@@ -43,6 +43,8 @@ struct WarpModel {
       llvm::Intrinsic::not_intrinsic, llvm::Intrinsic::not_intrinsic,
       llvm::Intrinsic::not_intrinsic};
   std::array<llvm::Intrinsic::ID, 3> BlockDim = ThreadIdx;
+  /// The intrinsics that read blockIdx (0-based), x y z.
+  std::array<llvm::Intrinsic::ID, 3> BlockIdx = ThreadIdx;
   /// A blockDim read that is not an intrinsic call (gcn loads the workgroup
   /// size from the dispatch packet): its dimension, or none.
   std::optional<unsigned> (*BlockDimRead)(const llvm::Instruction &) = nullptr;
@@ -97,6 +99,14 @@ public:
   /// block is known, blockDim) to \p Map.
   void bind(unsigned Warp, unsigned Lane, llvm::ValueToSCEVMapTy &Map,
             llvm::ScalarEvolution &SE) const;
+  /// Whether the function reads the block index.
+  bool readsBlockIndex() const { return !BlockReads.empty(); }
+  /// Adds block \p Block's index (0-based, in x; y and z 0) to \p Map: an
+  /// index built from the block (`(blockIdx().x - 1) * blockDim().x +
+  /// threadIdx().x`) that no lane can fold otherwise (`i % 2`, `(i + 1) ÷
+  /// 2`) is then decided in that block.
+  void bindBlock(unsigned Block, llvm::ValueToSCEVMapTy &Map,
+                 llvm::ScalarEvolution &SE) const;
   /// \p S as lane \p Lane of warp \p Warp sees it, with \p Fixed's
   /// values too.
   const llvm::SCEV *at(const llvm::SCEV *S, unsigned Warp, unsigned Lane,
@@ -118,6 +128,7 @@ private:
   llvm::SmallVector<llvm::Instruction *, 4> Reads;
   llvm::SmallVector<std::pair<llvm::Instruction *, unsigned>, 4> ReadDim;
   llvm::SmallVector<std::pair<llvm::Instruction *, unsigned>, 4> DimReads;
+  llvm::SmallVector<std::pair<llvm::Instruction *, unsigned>, 4> BlockReads;
   unsigned Lanes = 0, Warps = 0;
 };
 

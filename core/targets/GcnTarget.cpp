@@ -108,6 +108,8 @@ public:
     using namespace llvm::Intrinsic;
     M.ThreadIdx = {amdgcn_workitem_id_x, amdgcn_workitem_id_y,
                    amdgcn_workitem_id_z};
+    M.BlockIdx = {amdgcn_workgroup_id_x, amdgcn_workgroup_id_y,
+                  amdgcn_workgroup_id_z};
     M.BlockDimRead = blockDimRead;
     M.WarpSize = wavefrontSize(Arch.empty() ? defaultArch() : Arch);
     M.Warp = "wavefront";

@@ -129,6 +129,8 @@ public:
                    nvvm_read_ptx_sreg_tid_z};
     M.BlockDim = {nvvm_read_ptx_sreg_ntid_x, nvvm_read_ptx_sreg_ntid_y,
                   nvvm_read_ptx_sreg_ntid_z};
+    M.BlockIdx = {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
+                  nvvm_read_ptx_sreg_ctaid_z};
     M.GlobalAS = 1;
     M.SharedAS = 3;
     M.GenericAS = 0;

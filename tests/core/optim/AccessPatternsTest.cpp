@@ -379,3 +379,38 @@ end
   EXPECT_TRUE(SawGuarded);
   EXPECT_TRUE(SawReversed);
 }
+
+// `x[(i + 1) ÷ 2]` with i from the block: no lane folds the division while
+// the block's offset is unknown; in the first block, lanes read in pairs,
+// two sectors for a warp (it was "a stride known only at run time").
+TEST_F(AccessPatternsTest, ABlockBuiltIndexIsJudgedInTheFirstBlock) {
+  loadText(
+      "half.jl",
+      R"(function half!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    @inbounds y[i] = x[(i + 1) ÷ 2]
+    return nothing
+end
+)");
+  CompileResult R =
+      compileFor("ptx", "half!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+                 Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = nullptr;
+  for (llvm::Function &Fn : *R.Module)
+    if (!Fn.isDeclaration() && Fn.getName().contains("half"))
+      F = &Fn;
+  ASSERT_TRUE(F);
+  bool Saw = false;
+  for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp()))
+    if (!A.Store) {
+      Saw = true;
+      EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Good) << A.Message;
+      EXPECT_EQ(A.Sectors, 2u) << A.Message;
+      EXPECT_FALSE(A.StrideBytes) << "pairs are not a stride";
+      EXPECT_NE(A.Message.find("(judged in the first block)"),
+                std::string::npos)
+          << A.Message;
+    }
+  EXPECT_TRUE(Saw);
+}

@@ -413,3 +413,22 @@ TEST_F(DivergenceTest, AHugeAnalysisStopsAtItsBudget) {
   EXPECT_EQ(Uniform + Unjudged, 8u);
 }
 } // namespace
+
+// A global index's parity: no lane decides `i % 2 == 0` while the block's
+// offset is unknown, but every warp of the first block splits on it.
+TEST_F(DivergenceTest, AGlobalIndexIsDecidedInTheFirstBlock) {
+  loadText("gidx.jl",
+           R"(function gidx!(y::DeviceArray{Float32,1})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    if i % 2 == 0
+        @inbounds y[i] = 1.0f0
+    end
+    return nothing
+end
+)");
+  auto B = branches("gidx!(DeviceArray{Float32,1})", {0, 0, 0});
+  ASSERT_TRUE(B.count(3));
+  EXPECT_EQ(B[3].Judged, BranchDivergence::Verdict::Divergent) << B[3].Message;
+  EXPECT_NE(B[3].Message.find("of the first block"), std::string::npos)
+      << B[3].Message;
+}
