@@ -60,9 +60,17 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
       return E;
     Type *XT = ArgT(0);
     llvm::Value *X = Arg(0);
+    const LatticeType *FL = argLattice(I, 2);
+    // The empty tuple at a run-time index: inference says Union{} (no
+    // value), and Julia's getfield throws BoundsError for every index.
+    if (XT->isTuple() && XT->params().empty() && !(FL && FL->Const) &&
+        S.Args[2].K != IRValue::Const) {
+      emitThrow(I, "BoundsError", nullptr, nullptr,
+                tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str()), {Arg(1)});
+      return nullptr;
+    }
     if (!RT || MS.TL.isGhost(RT))
       return nullptr;
-    const LatticeType *FL = argLattice(I, 2);
     std::optional<ConstValue> FC =
         FL && FL->Const ? FL->Const
         : S.Args[2].K == IRValue::Const ? std::optional(S.Args[2].C)

@@ -5,6 +5,9 @@
 #include "support/Irrational.h"
 #include "types/ShowError.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <cctype>
 #include <cmath>
 #include <random>
@@ -346,12 +349,24 @@ private:
       // `k!(a, threads=256)`, as if it were CUDA.jl's `@cuda threads=256`.
       if (const Node &L = *N.Kids[0];
           L.Kind == NodeKind::Ident &&
-          (L.Name.str() == "threads" || L.Name.str() == "blocks"))
+          (L.Name.str() == "threads" || L.Name.str() == "blocks")) {
+        // The option's own form: `--threads 16,16` for `threads=(16, 16)`.
+        const Node &R = *N.Kids[1];
+        std::string Shape;
+        if (R.Kind == NodeKind::Tuple)
+          for (const Node *K : R.Kids)
+            Shape += (Shape.empty() ? "" : ",") + text(*K);
+        else
+          Shape = text(R);
+        bool Plain = !Shape.empty() && llvm::all_of(Shape, [](char C) {
+          return llvm::isDigit(C) || C == ',';
+        });
         return error(N, "`" + text(N) +
                             "`: a launch's shape is not an argument; give it "
                             "as an option, `--" +
-                            std::string(L.Name.str()) + " " + text(*N.Kids[1]) +
-                            "`");
+                            std::string(L.Name.str()) + " " +
+                            (Plain ? Shape : std::string("X[,Y[,Z]]")) + "`");
+      }
       [[fallthrough]];
     default:
       return error(N, "`" + text(N) +

@@ -2,6 +2,8 @@
 
 #include "types/Loader.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -66,10 +68,16 @@ BuiltinResult getField(std::span<const LatticeType> A) {
     if (Name.rfind("typeof(", 0) == 0 && Name.back() == ')')
       Name = Name.substr(7, Name.size() - 8);
     std::string Field(Idx.Const->Name.str());
+    // The call only where there is one without arguments (`threadIdx()`).
+    bool NoArgs =
+        T->name()->Func &&
+        llvm::any_of(T->name()->Func->methodsIn(WorldInfinity - 1),
+                     [](const Method *M) { return M->Sig.size() == 1; });
     return fail("type " + T->str() + " has no field " + Field +
-                ": a function has none; to take the field of what it "
-                "returns, call it: `" +
-                Name + "()." + Field + "`");
+                (NoArgs ? ": a function has none; to take the field of what "
+                          "it returns, call it: `" +
+                              Name + "()." + Field + "`"
+                        : std::string()));
   }
   if (!T->isDataType() || T->isAbstract() || !(T->isStruct() || T->isTuple()))
     return ok(anyLattice());

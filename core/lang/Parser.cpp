@@ -739,6 +739,14 @@ void Parser::parseList(Tok Close, const char *CloseText,
         error(tok().range(), "splatting (`...`) is not supported");
         break;
       }
+      if (tok().isKw("for")) {
+        // `sum(x for x in a)`, `Float32[i for i in 1:n]`.
+        error(tok().range(), "generators and comprehensions (`f(x) for x "
+                             "in a`) are not supported: a kernel allocates "
+                             "no arrays; write a `for` loop");
+        skipToListEnd();
+        break;
+      }
       Kids.push_back(E);
       if (Panic)
         break;
@@ -782,38 +790,43 @@ Node *Parser::parsePostfix(Node *Base) {
       if (T.SpaceBefore)
         return error(T.range(), "space before `[` not allowed in indexing");
       uint32_t OB = advance().Begin;
-      if (tok().isKw("end")) {
-        // Past the brackets, so that this `end` does not close the block
-        // (and the `]` after it is no second error).
-        Node *E =
-            error(tok().range(), "`end` inside indexing is not supported");
+      // What kernels cannot index with, found before parsing so that the
+      // whole index is one error: `a[end]`, `a[begin]`, `t[2:end]`, a
+      // slice `b[:, j]`. The error is past the brackets, so that an `end`
+      // in them closes no block (and the `]` after it is no second error).
+      auto Refuse = [&](SrcRange R, std::string Msg) {
+        Node *E = error(R, std::move(Msg));
         skipToListEnd();
         if (tok().is(Tok::RBracket))
           advance();
         return E;
-      }
-      // `b[:, j]`: a lone `:` between the brackets' commas is a slice.
+      };
+      unsigned Dim = 1;
       for (size_t Q = P, Depth = 1; Q + 1 < Toks.size() && Depth; ++Q) {
         Tok K = Toks[Q].Kind;
+        if (K == Tok::Eof)
+          break;
         if (K == Tok::LBracket || K == Tok::LParen || K == Tok::LBrace)
           ++Depth;
         else if (K == Tok::RBracket || K == Tok::RParen || K == Tok::RBrace)
           --Depth;
+        else if (Depth == 1 && K == Tok::Comma)
+          ++Dim;
+        else if (Toks[Q].isKw("end"))
+          return Refuse(Toks[Q].range(),
+                        "`end` inside indexing is not supported: write "
+                        "`length(a)` or `size(a, d)`");
+        else if (Toks[Q].isKw("begin"))
+          return Refuse(Toks[Q].range(),
+                        "`begin` inside indexing is not supported: arrays "
+                        "start at 1");
         else if (Depth == 1 && Toks[Q].isOp(":") &&
                  (Q == P || Toks[Q - 1].is(Tok::Comma)) &&
-                 (Toks[Q + 1].is(Tok::Comma) ||
-                  Toks[Q + 1].is(Tok::RBracket))) {
-          Node *E = error(Toks[Q].range(),
-                          "slices (`a[:, j]`) are not supported: a kernel "
-                          "indexes one element at a time (a loop over "
-                          "`axes(a, 1)`)");
-          skipToListEnd();
-          if (tok().is(Tok::RBracket))
-            advance();
-          return E;
-        }
-        if (K == Tok::Eof)
-          break;
+                 (Toks[Q + 1].is(Tok::Comma) || Toks[Q + 1].is(Tok::RBracket)))
+          return Refuse(Toks[Q].range(),
+                        "slices (`a[:, j]`) are not supported: a kernel "
+                        "indexes one element at a time (a loop over `axes(a, " +
+                            std::to_string(Dim) + ")`)");
       }
       std::vector<Node *> Kids{Base};
       parseList(Tok::RBracket, "]", Kids, OB);

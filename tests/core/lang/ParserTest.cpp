@@ -444,7 +444,9 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
        "2:3: inner constructors are not supported; define an outer constructor "
        "method instead"},
       {"f(x) = [1, 2]", "1:8: array literals are not supported"},
-      {"f(x) = a[end]", "1:10: `end` inside indexing is not supported"},
+      {"f(x) = a[end]",
+       "1:10: `end` inside indexing is not supported: write `length(a)` or "
+       "`size(a, d)`"},
       {"function f()\n  for (a, 1) in t\n  end\nend",
        "2:11: expected loop variables `(a, b)` after `for`, found `1`"},
       {"function f()\n  for 1 in t\n  end\nend",
