@@ -47,6 +47,15 @@ protected:
   static WarpModel ptxWarp() {
     return *llvm::cantFail(lookupTarget("ptx"))->warpModel();
   }
+  /// The compiled module's function whose name contains \p Part.
+  static llvm::Function *kernelNamed(const CompileResult &R,
+                                     llvm::StringRef Part) {
+    if (R.Module)
+      for (llvm::Function &Fn : *R.Module)
+        if (!Fn.isDeclaration() && Fn.getName().contains(Part))
+          return &Fn;
+    return nullptr;
+  }
   /// The kernel's line an access came from (its outermost inlined frame).
   static unsigned lineOf(const MemoryAccess &A) {
     const llvm::DILocation *L = A.Inst->getDebugLoc().get();
@@ -61,10 +70,7 @@ TEST_F(AccessPatternsTest, JudgesEachAccessOfAWarp) {
   CompileResult R = compileFor("ptx", Sig, Stage::LLVMOpt);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
   ASSERT_TRUE(R.Module);
-  llvm::Function *F = nullptr;
-  for (llvm::Function &Fn : *R.Module)
-    if (!Fn.isDeclaration() && Fn.getName().contains("acc"))
-      F = &Fn;
+  llvm::Function *F = kernelNamed(R, "acc");
   ASSERT_TRUE(F);
   std::multimap<unsigned, MemoryAccess> ByLine;
   for (MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp()))
@@ -201,10 +207,7 @@ end
       compileFor("gcn", "wave!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
                  Stage::LLVMOpt, O);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
-  llvm::Function *F = nullptr;
-  for (llvm::Function &Fn : *R.Module)
-    if (!Fn.isDeclaration() && Fn.getName().contains("wave"))
-      F = &Fn;
+  llvm::Function *F = kernelNamed(R, "wave");
   ASSERT_TRUE(F);
   WarpModel M = *llvm::cantFail(lookupTarget("gcn"))->warpModel("gfx90a");
   ASSERT_TRUE(M.ModelsMemory);
@@ -292,10 +295,7 @@ end
       "ptx", "copy2d!(DeviceArray{Float32,2}, DeviceArray{Float32,2})",
       Stage::LLVMOpt);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
-  llvm::Function *F = nullptr;
-  for (llvm::Function &Fn : *R.Module)
-    if (!Fn.isDeclaration() && Fn.getName().contains("copy2d"))
-      F = &Fn;
+  llvm::Function *F = kernelNamed(R, "copy2d");
   ASSERT_TRUE(F);
   auto Judge = [&](std::array<unsigned, 3> Block) {
     WarpModel M = ptxWarp();
@@ -351,10 +351,7 @@ end
       "ptx", "guard!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
       Stage::LLVMOpt);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
-  llvm::Function *F = nullptr;
-  for (llvm::Function &Fn : *R.Module)
-    if (!Fn.isDeclaration() && Fn.getName().contains("guard"))
-      F = &Fn;
+  llvm::Function *F = kernelNamed(R, "guard");
   ASSERT_TRUE(F);
   bool SawGuarded = false, SawReversed = false;
   for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp())) {
@@ -396,10 +393,7 @@ end
       compileFor("ptx", "half!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
                  Stage::LLVMOpt);
   ASSERT_TRUE(R.ok()) << diags(*R.Report);
-  llvm::Function *F = nullptr;
-  for (llvm::Function &Fn : *R.Module)
-    if (!Fn.isDeclaration() && Fn.getName().contains("half"))
-      F = &Fn;
+  llvm::Function *F = kernelNamed(R, "half");
   ASSERT_TRUE(F);
   bool Saw = false;
   for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp()))
