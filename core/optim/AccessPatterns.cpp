@@ -189,7 +189,8 @@ struct ActiveLanes {
 
 void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
            const std::string &Shape, const RuntimeRows *Rows = nullptr,
-           const ActiveLanes *Active = nullptr) {
+           const ActiveLanes *Active = nullptr,
+           std::optional<int64_t> Lane0FromBase = std::nullopt) {
   // The first lane of the warp's second row of threadIdx().x, if it has one.
   unsigned RowLane =
       M.blockKnown() && M.Block[0] < AllOff.size() ? M.Block[0] : 0;
@@ -251,19 +252,28 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
   }
   std::set<int64_t> Distinct(Off.begin(), Off.end());
   if (A.Where == MemoryAccess::Space::Global) {
-    // The warp's lowest address starts a sector, whichever lane has it: a
-    // reversed walk (`x[n - i + 1]`) is as coalesced as a forward one.
-    std::set<int64_t> Sectors;
+    // An array starts a sector (cudaMalloc aligns to 256 bytes): where lane
+    // 0's offset from the array's start is a constant (`x[i + 1]`: 4
+    // bytes), the warp lies where it says. Else the warp's lowest address
+    // starts a sector, whichever lane has it: a reversed walk (`x[n - i +
+    // 1]`) is as coalesced as a forward one.
     const int64_t Low = *std::min_element(AllOff.begin(), AllOff.end());
+    const int64_t Shift = Lane0FromBase ? *Lane0FromBase : -Low;
+    const int64_t Into =
+        Shift + Low - floorDiv(Shift + Low, M.SectorBytes) * M.SectorBytes;
+    std::set<int64_t> Sectors;
     for (int64_t O : Off) {
-      Sectors.insert(floorDiv(O - Low, M.SectorBytes));
+      Sectors.insert(floorDiv(O + Shift, M.SectorBytes));
       Sectors.insert(
-          floorDiv(O - Low + int64_t(A.ElementBytes) - 1, M.SectorBytes));
+          floorDiv(O + Shift + int64_t(A.ElementBytes) - 1, M.SectorBytes));
     }
     A.Sectors = unsigned(Sectors.size());
     A.IdealSectors = unsigned(
         (Distinct.size() * A.ElementBytes + M.SectorBytes - 1) / M.SectorBytes);
-    bool Good = A.Sectors <= A.IdealSectors;
+    // A misaligned start costs one more sector, not an uncoalesced access:
+    // said, not missed (a stencil's x[i + 1] beside x[i]).
+    const bool Misaligned = Into && A.Sectors == A.IdealSectors + 1;
+    bool Good = A.Sectors <= A.IdealSectors || Misaligned;
     A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
     A.Message =
         Good ? llvm::formatv("coalesced {0}: {1}, {2} {5}{4} of {3} bytes "
@@ -276,6 +286,10 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
                              What, Apart, A.Sectors, M.SectorBytes,
                              A.IdealSectors, M.Sector, M.Warp)
                    .str();
+    if (Misaligned)
+      A.Message += llvm::formatv(": the {0} starts {1} bytes into a {2}, "
+                                 "one {2} more than an aligned start takes",
+                                 M.Warp, Into, M.Sector);
     // Rows of threadIdx().x too narrow to fill a sector each: the block's
     // shape, not the indexing, wastes the rest.
     uint64_t RowBytes = uint64_t(RowLane) * A.ElementBytes;
@@ -519,9 +533,11 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     // A loop counter SCEV could not fold into the address (a division of
     // it, a narrowed phi): the lanes' pattern may still be the same on
     // every iteration. Try a few iterations; agreeing offsets are the answer.
+    bool SampledCounters = false;
     if (!Off) {
       llvm::SmallVector<llvm::Value *, 4> Counters =
           loopCountersIn(Addr, LI, SE);
+      SampledCounters = !Counters.empty();
       if (!Counters.empty()) {
         for (int64_t Sample : {0, 1, 2, 7}) {
           llvm::ValueToSCEVMapTy Fixed;
@@ -572,7 +588,19 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
       FirstBlockOnly = Off && !M.blockKnown();
     }
     if (Off) {
-      judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr);
+      // Lane 0's offset from the array's start, in the first block (where
+      // the block's offset is 0), when it is a constant.
+      std::optional<int64_t> FromBase;
+      if (A.Where == MemoryAccess::Space::Global && !SampledCounters) {
+        llvm::ValueToSCEVMapTy First;
+        Lanes.bindBlock(0, First, SE);
+        const llvm::SCEV *D =
+            SE.getMinusSCEV(Lanes.at(Addr, 0, 0, SE, First),
+                            SE.getSCEV(const_cast<llvm::Value *>(Base)));
+        if (const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D))
+          FromBase = K->getAPInt().getSExtValue();
+      }
+      judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr, FromBase);
       if (FirstBlockOnly)
         A.Message += " (judged in the first block)";
       Out.push_back(std::move(A));

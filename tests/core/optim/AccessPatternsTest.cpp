@@ -408,3 +408,30 @@ end
     }
   EXPECT_TRUE(Saw);
 }
+
+// An array starts a sector: `x[t + 1]` starts 4 bytes into one, and its
+// warp takes 5 sectors where an aligned one takes 4, said, not missed.
+TEST_F(AccessPatternsTest, AConstantMisalignmentCostsOneSector) {
+  loadText(
+      "shift.jl",
+      R"(function shift!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    @inbounds y[t] = x[t + 1]
+    return nothing
+end
+)");
+  CompileResult R = compileFor(
+      "ptx", "shift!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = kernelNamed(R, "shift");
+  ASSERT_TRUE(F);
+  for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp())) {
+    EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Good) << A.Message;
+    EXPECT_EQ(A.Sectors, A.Store ? 4u : 5u) << A.Message;
+    if (!A.Store)
+      EXPECT_NE(A.Message.find("starts 4 bytes into a sector"),
+                std::string::npos)
+          << A.Message;
+  }
+}
