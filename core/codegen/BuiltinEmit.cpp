@@ -87,12 +87,15 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
       Type *FT = XT->isTuple() ? XT->param(Field) : XT->fieldTypes()[Field];
       return fromMem(B.CreateExtractValue(X, {unsigned(Idx)}), FT);
     }
-    // A run-time index into an NTuple: through memory, with Julia's bounds
-    // check (getfield throws BoundsError).
-    if (!XT->isTuple() || !MS.TL.isArrayTuple(XT) || !X)
-      return internal(I, "getfield with a run-time field of a non-NTuple");
+    // A run-time index: Julia's bounds check first (getfield throws
+    // BoundsError), then the field.
+    if (!X || !ArgT(1)->isInteger())
+      return internal(I, "getfield with a run-time field name");
+    const bool ArrayTuple = XT->isTuple() && MS.TL.isArrayTuple(XT);
+    std::span<Type *const> Fields =
+        XT->isTuple() ? XT->params() : XT->fieldTypes();
     llvm::Value *Idx = Arg(1);
-    uint64_t N = XT->params().size();
+    uint64_t N = Fields.size();
     llvm::Value *Zero = B.CreateSub(Idx, llvm::ConstantInt::get(Idx->getType(), 1));
     llvm::Value *InRange =
         B.CreateICmpULT(Zero, llvm::ConstantInt::get(Idx->getType(), N));
@@ -103,6 +106,23 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     emitThrow(I, "BoundsError", nullptr, nullptr,
               tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str()), {Idx});
     B.SetInsertPoint(Ok);
+    if (!ArrayTuple) {
+      // A struct or tuple whose fields inference found all of the result's
+      // one concrete type (P(a::Int64, b::Int64)): a select per field.
+      llvm::Value *V = nullptr;
+      for (uint64_t K = N; K-- > 0;) {
+        int FI = MS.TL.fieldIndex(XT, static_cast<int>(K));
+        if (Fields[K] != RT || FI < 0)
+          return internal(I, "getfield at a run-time index of fields of "
+                             "different types");
+        llvm::Value *FV = fromMem(B.CreateExtractValue(X, {unsigned(FI)}), RT);
+        V = !V ? FV
+               : B.CreateSelect(B.CreateICmpEQ(Zero, llvm::ConstantInt::get(
+                                                         Idx->getType(), K)),
+                                FV, V);
+      }
+      return V;
+    }
     llvm::IRBuilder<> EntryB(Top, Top->begin());
     llvm::AllocaInst *Tmp = EntryB.CreateAlloca(X->getType(), nullptr, "tuple");
     B.CreateStore(X, Tmp);

@@ -142,7 +142,9 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
         Function = F.Function;
         break;
       }
-    D.note(From == "70_tuple.jl"
+    D.note(Function == "tail"
+               ? "ArgumentError: Cannot call tail on an empty tuple."
+           : From == "70_tuple.jl"
                ? "ArgumentError: the prelude compares tuples of up to 16 "
                  "elements"
            : From == "40_float.jl"

@@ -70,6 +70,7 @@
     f(a[16], b[16])
 
 # Everything but the first element (Base.tail), one method per length.
+@inline tail(t::Tuple{}) = throw(ArgumentError())
 @inline tail(t::NTuple{1,Any}) = ()
 @inline tail(t::NTuple{2,Any}) = (t[2],)
 @inline tail(t::NTuple{3,Any}) = (t[2], t[3])

@@ -77,6 +77,11 @@ llvm::Value *Target::emitSharedArray(llvm::IRBuilderBase &B,
       llvm::UndefValue::get(ArrTy), "shmem", nullptr,
       llvm::GlobalValue::NotThreadLocal, AS.Shared);
   GV->setAlignment(llvm::Align(16));
+  if (llvm::DebugLoc Loc = B.getCurrentDebugLocation())
+    M.getOrInsertNamedMetadata(SharedArraysMetadata)
+        ->addOperand(
+            llvm::MDNode::get(B.getContext(), {llvm::ValueAsMetadata::get(GV),
+                                               Loc.getAsMDNode()}));
   llvm::Type *GenericPtr = llvm::PointerType::get(B.getContext(), AS.Generic);
   return B.CreatePointerBitCastOrAddrSpaceCast(GV, GenericPtr);
 }

@@ -44,6 +44,11 @@ struct AsmCommentStyle {
   bool AsciiOnly;     ///< other characters written as `U+XXXX`
 };
 
+/// Named metadata of `!{ptr @shmem, !DILocation}` pairs: where each static
+/// shared array was declared (a global has no line of its own), for the
+/// shared-memory limit's diagnostic.
+inline constexpr const char *SharedArraysMetadata = "prism.shared_arrays";
+
 struct AddressSpaces {
   unsigned Generic = 0, Global = 0, Shared = 0, Constant = 0, Private = 0;
 };
@@ -95,7 +100,8 @@ public:
   /// of `EltTy` in block-shared memory. Each call site gets its own array;
   /// `Offset` is its byte offset in the kernel's shared segment (targets that
   /// carve shared memory from a runtime buffer use it; the default makes a
-  /// module-level `[N x T]` global in the Shared address space instead).
+  /// module-level `[N x T]` global in the Shared address space instead,
+  /// and records its source line in SharedArraysMetadata).
   virtual llvm::Value *emitSharedArray(llvm::IRBuilderBase &B,
                                        llvm::Type *EltTy, uint64_t N,
                                        uint64_t Offset,

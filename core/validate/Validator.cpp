@@ -3,6 +3,7 @@
 #include "cache/CompilerConfig.h"
 #include "infer/DefiniteAssignment.h"
 #include "prelude/Embedded.h"
+#include "targets/Occupancy.h"
 #include "targets/Target.h"
 #include "types/Method.h"
 #include "types/Type.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <map>
 #include <set>
@@ -437,6 +439,77 @@ std::vector<Diagnostic> coalesceRestrictions(std::vector<Diagnostic> In) {
   return Out;
 }
 
+/// The first instruction with a source line that uses `V`, through
+/// constant expressions (a shared array's address cast).
+const llvm::Instruction *firstLocatedUser(const llvm::Value *V) {
+  for (const llvm::User *U : V->users()) {
+    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(U)) {
+      if (I->getDebugLoc())
+        return I;
+    } else if (llvm::isa<llvm::ConstantExpr>(U)) {
+      if (const llvm::Instruction *I = firstLocatedUser(U))
+        return I;
+    }
+  }
+  return nullptr;
+}
+
+/// Static shared memory (LDS) past what a block may declare: ptxas rejects
+/// the kernel ("uses too much shared data") and the AMDGPU backend stops
+/// ("local memory exceeds limit"), neither at a source line. Said at the
+/// array whose declaration crosses the limit.
+void checkStaticShared(const llvm::Module &M, const CompilerConfig &C,
+                       std::vector<Diagnostic> &Out) {
+  const Target &Tgt = C.target();
+  llvm::StringRef Name = Tgt.name();
+  std::optional<MultiprocessorLimits> L = Name == "ptx"   ? smLimits(C.arch())
+                                          : Name == "gcn" ? cuLimits(C.arch())
+                                                          : std::nullopt;
+  if (!L)
+    return;
+  const unsigned Shared = Tgt.addressSpaces().Shared;
+  const llvm::DataLayout &DL = M.getDataLayout();
+  uint64_t Bytes = 0;
+  const llvm::GlobalVariable *Crossing = nullptr;
+  for (const llvm::GlobalVariable &GV : M.globals()) {
+    if (GV.getAddressSpace() != Shared || !GV.hasInitializer())
+      continue; // an external one would be dynamic shared memory
+    Bytes = llvm::alignTo(Bytes, GV.getAlign().valueOrOne()) +
+            DL.getTypeAllocSize(GV.getValueType());
+    if (Bytes > uint64_t(L->SharedPerBlock)) {
+      Crossing = &GV;
+      break;
+    }
+  }
+  if (!Crossing)
+    return;
+  const bool Amd = L->Amd;
+  Diagnostic D = Diagnostic::error(
+      "target-restriction",
+      llvm::formatv("{1} reaches {0} bytes with this array, more than the "
+                    "{2} ({3} KiB) a {4} may declare on {5}; {6} rejects the "
+                    "kernel. Use smaller arrays or element types",
+                    Bytes, Amd ? "LDS" : "static shared memory",
+                    L->SharedPerBlock, L->SharedPerBlock / 1024, L->blockWord(),
+                    C.arch(), Amd ? "the AMDGPU backend" : "ptxas")
+          .str(),
+      {});
+  const llvm::DILocation *Declared = nullptr;
+  if (const llvm::NamedMDNode *N = M.getNamedMetadata(SharedArraysMetadata))
+    for (const llvm::MDNode *Pair : N->operands())
+      if (Pair->getNumOperands() == 2)
+        if (const auto *V = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(
+                Pair->getOperand(0)))
+          if (V->getValue() == Crossing)
+            Declared =
+                llvm::dyn_cast_or_null<llvm::DILocation>(Pair->getOperand(1));
+  if (Declared)
+    locateDebugLoc(Declared, D);
+  else if (const llvm::Instruction *I = firstLocatedUser(Crossing))
+    locateInstruction(*I, D);
+  Out.push_back(std::move(D));
+}
+
 } // namespace
 
 std::vector<Diagnostic> validateTyped(const InferResult &R,
@@ -523,6 +596,7 @@ std::vector<Diagnostic> validateLLVM(const llvm::Module &M,
     }
   }
   Tgt.validateModule(M, C, Out);
+  checkStaticShared(M, C, Out);
   return Out;
 }
 
