@@ -16,17 +16,19 @@
 #include "support/BuildId.h"
 #include "support/Diagnostic.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SHA256.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <functional>
 #include <random>
 #include <sys/stat.h>
-#include <ctime>
 #include <unistd.h>
 
 namespace prism {
@@ -163,6 +165,34 @@ ContentKey jobContentKey(const InferResult &R, const CompilerConfig &C,
   // The closure in inference order (deterministic for the same program):
   // each instance and the text and position of its method, since line
   // numbers end up in the debug info of the artefact.
+  // What the methods' text does not say is hashed too: the layout of every
+  // type the code handles (a struct's fields reordered keep its name) and
+  // the constants inference folded in (a `const` binding's new value).
+  llvm::DenseSet<const Type *> SeenTypes;
+  std::function<void(Type *)> AddType = [&](Type *T) {
+    if (!T || !SeenTypes.insert(T).second)
+      return;
+    Add(T->str());
+    if (T->isStruct()) {
+      std::span<const Symbol> Names = T->fieldNames();
+      for (size_t F = 0; F < T->fieldTypes().size(); ++F) {
+        Add(F < Names.size() ? std::string(Names[F].str()) : "");
+        AddType(T->fieldTypes()[F]);
+      }
+    } else if (T->isTuple()) {
+      for (Type *P : T->params())
+        AddType(P);
+    }
+  };
+  std::function<void(const LatticeType &)> AddLattice =
+      [&](const LatticeType &L) {
+        AddType(L.T);
+        if (L.Const)
+          Add(L.Const->str());
+        if (L.Fields)
+          for (const LatticeType &F : *L.Fields)
+            AddLattice(F);
+      };
   for (const CodeInstance *CI : R.All) {
     const MethodInstance *MI = CI->MI;
     Add(MI->str());
@@ -173,6 +203,15 @@ ContentKey jobContentKey(const InferResult &R, const CompilerConfig &C,
         Add(M->File->name());
         Add(std::to_string(LC.Line) + ":" + std::to_string(LC.Col));
       }
+    }
+    if (const TypedCode *Code = CI->Code.get()) {
+      for (const LatticeType &L : Code->SSATypes)
+        AddLattice(L);
+      for (Type *T : Code->SlotTypes)
+        AddType(T);
+      for (const std::vector<LatticeType> &Args : Code->ArgTypes)
+        for (const LatticeType &L : Args)
+          AddLattice(L);
     }
   }
   return H.final();

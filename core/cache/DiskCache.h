@@ -2,7 +2,8 @@
 /// The on-disk artefact cache (opt-in per CompilerConfig).
 ///
 /// An entry is keyed by a SHA-256 content hash of the job: the source text
-/// and location of every method in its CodeInstance closure, the config's
+/// and location of every method in its CodeInstance closure, the layouts
+/// of the types its code handles and the constants folded in, the config's
 /// codegen key, the signature, and the LLVM and Prism versions. So a hit in
 /// a new process skips LLVM entirely, and an edit to any method the kernel
 /// reaches (or an upgrade) simply misses.

@@ -198,6 +198,49 @@ TEST_F(DiskCacheCompile, FreshEngineLoadsFromDisk) {
   EXPECT_EQ(Cache2.stats().Disk.Writes, 1u);
 }
 
+/// Compiles `Sig` of `Src` in a fresh environment (a new process, as far
+/// as the caches know) with the disk cache in `Dir`: whether the artefact
+/// came from disk.
+bool compiledFromDisk(const CompilerConfig &C, const char *Src,
+                      const char *Sig) {
+  GlobalEnv Env;
+  EXPECT_FALSE(!!loadPrelude(Env));
+  auto P = parseFile(SourceFile::create("k.jl", Src));
+  EXPECT_TRUE(!!loadFile(Env, P));
+  InferenceEngine Engine(Env);
+  CompileCache Cache(Engine);
+  auto S = parseSignature(Env, Sig);
+  EXPECT_TRUE(!!S);
+  if (!S)
+    return false;
+  auto A = Cache.cachedCompilation(C, S->Func,
+                                   TypeContext::get().tuple(S->ArgTypes));
+  EXPECT_TRUE(!!A) << prism::testing::renderAll(A.takeError());
+  return A && (*A)->FromDisk;
+}
+
+// The methods' text is the same, the code is not: a `const` binding's
+// value and a struct's field order are part of the key (both were served
+// stale from disk).
+TEST_F(DiskCacheCompile, ConstantsAndStructLayoutsAreInTheKey) {
+  TempDir D;
+  CompilerConfigOptions O;
+  O.DiskCache = true;
+  O.DiskCacheDir = D.Path;
+  auto C = CompilerConfig::create(O);
+  ASSERT_TRUE(!!C);
+  const char *K3 = "const K = 3\nf(x::Int64) = x * K\n";
+  const char *K5 = "const K = 5\nf(x::Int64) = x * K\n";
+  EXPECT_FALSE(compiledFromDisk(**C, K3, "f(Int64)"));
+  EXPECT_FALSE(compiledFromDisk(**C, K5, "f(Int64)"));
+  EXPECT_TRUE(compiledFromDisk(**C, K5, "f(Int64)"));
+  const char *AB = "g(s::S) = s.b\nstruct S\n  a::Int32\n  b::Int64\nend\n";
+  const char *BA = "g(s::S) = s.b\nstruct S\n  b::Int64\n  a::Int32\nend\n";
+  EXPECT_FALSE(compiledFromDisk(**C, AB, "g(S)"));
+  EXPECT_FALSE(compiledFromDisk(**C, BA, "g(S)"));
+  EXPECT_TRUE(compiledFromDisk(**C, AB, "g(S)"));
+}
+
 TEST_F(DiskCacheCompile, UnusableDirectoryStillCompiles) {
   CompilerConfigOptions O;
   O.DiskCache = true;
