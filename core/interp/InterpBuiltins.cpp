@@ -8,6 +8,7 @@
 #include "interp/InterpImpl.h"
 
 #include "devices/Device.h"
+#include "targets/HostInfo.h"
 #include "types/ShowError.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -19,6 +20,13 @@
 namespace prism::interp {
 
 namespace {
+
+/// Whether the host's code fuses a Float16 muladd (LLVM selects vfmadd*sh).
+bool hostHalfFma() {
+  static const bool Has =
+      llvm::StringRef(hostInfo().Features).contains("+avx512fp16");
+  return Has;
+}
 
 uint64_t mask(unsigned W) { return W >= 64 ? ~0ull : (1ull << W) - 1; }
 int64_t sext(uint64_t Bits, unsigned W) {
@@ -216,9 +224,10 @@ BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
     // where the hardware has FMA (x86-64 since Haswell, NVIDIA, AMD), as
     // Julia on such a CPU does, so the oracle fuses too. Differential tests
     // still do not generate muladd: a host without FMA would not fuse.
-    // Float16 is the exception on the host: x86-64 has no half-precision
-    // FMA, so LLVM splits it into a multiply and an add, each rounded.
-    if (&X.getSemantics() == &llvm::APFloat::IEEEhalf()) {
+    // Float16 fuses on the host only where the CPU has half-precision FMA
+    // (AVX512-FP16, Sapphire Rapids on): elsewhere LLVM splits it into a
+    // multiply and an add, each rounded.
+    if (&X.getSemantics() == &llvm::APFloat::IEEEhalf() && !hostHalfFma()) {
       X.multiply(Y(1), RM);
       X.add(Y(2), RM);
       return fromAP(T, X);

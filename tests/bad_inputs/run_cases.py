@@ -50,7 +50,8 @@ A case in cases.json (a JSON array of objects; unknown keys are an error):
   requires        list of: "device:NAME" (available in `prism devices
                   --json`), "no-device:NAME" (reported unavailable),
                   "option:COMMAND:--flag" (`prism COMMAND --help` lists
-                  it), "tool:NAME" (on PATH), "xvfb-run", "not-root",
+                  it), "tool:NAME" (on PATH), "cpu:FLAG"/"no-cpu:FLAG"
+                  (/proc/cpuinfo), "xvfb-run", "not-root",
                   "no-sanitizer", "no-tsan"; an unmet requirement skips the case with
                   the reason
   xfail           a one-line reason: the case shows a known bug. It must
@@ -231,6 +232,12 @@ class Context:
         if req.startswith("tool:"):
             tool = req.split(":", 1)[1]
             return None if shutil.which(tool) else f"{tool} not found on PATH"
+        if req.startswith("cpu:") or req.startswith("no-cpu:"):
+            flag = req.split(":", 1)[1]
+            has = flag in cpu_flags()
+            if req.startswith("cpu:"):
+                return None if has else f"this CPU lacks {flag}"
+            return f"this CPU has {flag} (the case needs it missing)" if has else None
         if req == "xvfb-run":
             return None if shutil.which("xvfb-run") else "xvfb-run not found"
         if req == "not-root":
@@ -241,6 +248,18 @@ class Context:
         if req == "no-sanitizer":
             return "sanitizer build (resource limits break its shadow memory)" if self.sanitizer else None
         return f"unknown requirement {req}"
+
+
+def cpu_flags():
+    """The host CPU's feature flags (/proc/cpuinfo), empty where unknown."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
 
 
 def substitute(s, subs):
