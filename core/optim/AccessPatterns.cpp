@@ -333,15 +333,18 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
     return;
   }
   A.Judged = MemoryAccess::Verdict::Poor;
+  // N different words of one bank take N passes (N - 1 replays); lanes
+  // asking for one word share it.
   std::string Served = Group < AllOff.size()
-                           ? llvm::formatv("of the {0} lanes served together "
+                           ? llvm::formatv("the {0} lanes served together "
                                            "(part of a {1})",
                                            Group, M.Warp)
                                  .str()
-                           : "threads of a " + M.warps();
-  A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {0} "
-                            "{4} wait on one of the {3} banks and the access "
-                            "is replayed {0} times{5}",
+                           : "a " + M.warps() + "'s threads";
+  A.Message = llvm::formatv("{0}-way bank conflict in a {1}: {2}, so {4} "
+                            "ask one of the {3} banks for {0} different "
+                            "words, served one per pass: {0} passes where 1 "
+                            "would do{5}",
                             Ways, What, Apart, M.Banks, Served, Who);
 }
 

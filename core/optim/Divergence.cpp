@@ -325,6 +325,44 @@ struct Analysis {
     return Sign != 0;
   }
 
+  /// An `if` without an else: every path from one side (but a throw's)
+  /// reaches the other successor, so a split warp runs only the body, with
+  /// the threads that skip it idle (not "both paths one after the
+  /// other"). Not a loop's exit or back edge.
+  bool skipsABody(const llvm::BranchInst &Br) const {
+    const llvm::Loop *L = LI.getLoopFor(Br.getParent());
+    for (unsigned S = 0; S < 2; ++S) {
+      const llvm::BasicBlock *Join = Br.getSuccessor(S),
+                             *Body = Br.getSuccessor(1 - S);
+      if (Join == Body || (L && (!L->contains(Join) || !L->contains(Body) ||
+                                 Join == L->getHeader())))
+        continue;
+      if (rejoins(Body, Join, Br.getParent(), L))
+        return true;
+    }
+    return false;
+  }
+  static bool rejoins(const llvm::BasicBlock *Body,
+                      const llvm::BasicBlock *Join,
+                      const llvm::BasicBlock *From, const llvm::Loop *L) {
+    llvm::SmallVector<const llvm::BasicBlock *, 16> Work{Body};
+    llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Seen{Body};
+    while (!Work.empty()) {
+      const llvm::BasicBlock *BB = Work.pop_back_val();
+      if (BB == From || (L && BB == L->getHeader()) ||
+          llvm::isa<llvm::ReturnInst>(BB->getTerminator()))
+        return false;
+      for (const llvm::BasicBlock *Next : llvm::successors(BB)) {
+        if (Next == Join || leadsToThrow(Next) || !Seen.insert(Next).second)
+          continue;
+        if (Seen.size() > 64)
+          return false;
+        Work.push_back(Next);
+      }
+    }
+    return true;
+  }
+
   /// With \p FirstBlock, the block index is fixed to the first block's
   /// (an index `i % 2` that no lane decides while the block's offset is
   /// unknown).
@@ -538,12 +576,20 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br, bool FirstBlock) {
                               Some.size() == 1 ? "" : "s", ranges(Some))
                     .str()
               : "";
+      const std::string Same = "a condition that is the same for " +
+                               std::to_string(M.WarpSize) +
+                               " consecutive threads avoids it";
       B.Message =
           "divergent branch: " + std::string(B.Warps == 1 ? "" : "each of ") +
           WarpsText + " takes both sides" + OnIters + AlsoSome +
-          ", running both paths one after the other with part of its "
-          "threads idle; a condition that is the same for " +
-          std::to_string(M.WarpSize) + " consecutive threads avoids it" + Shape;
+          (skipsABody(Br)
+               ? ": the threads that skip the body idle while the others "
+                 "run it (little lost when the body is short; " +
+                     Same + ")"
+               : ", running both paths one after the other with part of "
+                 "its threads idle; " +
+                     Same) +
+          Shape;
     } else if (SplitAnywhere == B.Warps) {
       // Each warp splits, on iterations of its own.
       B.Judged = V::Divergent;

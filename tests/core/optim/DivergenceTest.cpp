@@ -118,6 +118,11 @@ TEST_F(DivergenceTest, DecidesEachBranchPerLaneAndWarp) {
     EXPECT_EQ(B[4].Judged, V::Divergent) << B[4].Message;
     EXPECT_EQ(B[4].MaxDivergentWarps, B[4].Warps);
     EXPECT_EQ(B[4].Warps, Block[0] ? 4u : 8u);
+    // An if/else runs both paths; an `if` alone (the interleaved sum's)
+    // only its body, with the threads that skip it idle.
+    EXPECT_NE(B[4].Message.find("running both paths one after the other"),
+              std::string::npos)
+        << B[4].Message;
     ASSERT_TRUE(B.count(9));
     EXPECT_EQ(B[9].Judged, V::WarpUniform) << B[9].Message;
     ASSERT_TRUE(B.count(12));
@@ -148,7 +153,8 @@ TEST_F(DivergenceTest, FollowsALoopCounterOnceTheBlockIsKnown) {
   EXPECT_EQ(I[34].Judged, V::Divergent) << I[34].Message;
   EXPECT_EQ(I[34].Iterations, 8u);
   EXPECT_NE(I[34].Message.find("iterations 1–5 of the loop's 8 (and some of "
-                               "them on iterations 6–8)"),
+                               "them on iterations 6–8): the threads that "
+                               "skip the body idle while the others run it"),
             std::string::npos)
       << I[34].Message;
   // Without the block the loop's end is unknown: its first round is enough.
