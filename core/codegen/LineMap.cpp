@@ -40,6 +40,10 @@ std::vector<const llvm::Instruction *> instructionsAt(const llvm::Function &F,
 LineOrigin lineOriginOf(const llvm::DILocation *L) {
   LineOrigin O;
   for (; L; L = L->getInlinedAt()) {
+    // Line 0 is LLVM's "no line" (a location merged from two lines): the
+    // caller's line, where there is one, is still the place.
+    if (O.Frames.empty() && L->getLine() == 0)
+      continue;
     const llvm::DISubprogram *SP = L->getScope()->getSubprogram();
     O.Frames.push_back({frameFunction(L), L->getFilename().str(), L->getLine(),
                         L->getColumn(), SP && SP->isArtificial()});

@@ -576,9 +576,11 @@ TEST(InterpreterTest, AThrowListsItsCallsAsJuliasStacktraceDoes) {
                                               std::to_string(C.OuterLine)}));
       // Neither @noinline callee was inlined, and the outermost call is
       // the user's, not the launch wrapper's.
-      for (const BacktraceFrame &F : D.Backtrace)
-        if (F.Loc.FileName.rfind("prelude/", 0) != 0)
+      for (const BacktraceFrame &F : D.Backtrace) {
+        if (F.Loc.FileName.rfind("prelude/", 0) != 0) {
           EXPECT_FALSE(F.Inlined) << F.Function;
+        }
+      }
       std::string Text = renderDiagnostic(D, {false, false});
       EXPECT_NE(Text.find("Stacktrace:\n [1] "), std::string::npos) << Text;
     }
