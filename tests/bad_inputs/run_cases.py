@@ -111,7 +111,7 @@ KEYS = {
     "xfail", "serial", "note", "files_present", "files_absent",
 }
 REQUIREMENTS = re.compile(
-    r"^(device:\w+|no-device:\w+|option:\w+:-[-\w]+|tool:[\w.+-]+|xvfb-run|not-root|no-sanitizer|no-tsan)$")
+    r"^(device:\w+|no-device:\w+|option:\w+:-[-\w]+|tool:[\w.+-]+|cpu:\w+|no-cpu:\w+|xvfb-run|not-root|no-sanitizer|no-tsan)$")
 
 
 class CaseError(Exception):
