@@ -110,10 +110,48 @@ std::string showErrorText(const Value &Exc) {
 Fault fault(std::string Message) { return Fault{std::move(Message), {}, 0}; }
 
 /// Loads a primitive of type T from checked memory.
+/// The fields of a struct or tuple type (a tuple's are its parameters).
+std::span<Type *const> fieldsOf(const Type *T) {
+  return T->isTuple() ? T->params() : T->fieldTypes();
+}
+
+/// Julia's (C's) alignment of a value in memory: a struct's is its widest
+/// field's.
+uint64_t alignOf(const Type *T) {
+  if (T->isPrimitive())
+    return std::max<uint64_t>(1, (T->bitWidth() + 7) / 8);
+  uint64_t A = 1;
+  if (T->isStruct() || T->isTuple())
+    for (const Type *F : fieldsOf(T))
+      A = std::max(A, alignOf(F));
+  return A;
+}
+
+/// Bytes one element takes in an array (sizeof), 0 when it has no layout.
+uint64_t sizeOf(const Type *T) { return T->juliaSizeOf().value_or(0); }
+
+/// A value of type T from memory at Addr: a struct or tuple field by field,
+/// each at its alignment (as the compiled code lays it out).
 BuiltinOutcome load(Memory &Mem, Type *T, uint64_t Addr, const char *What) {
+  if (T->isSingleton())
+    return Value::singleton(T);
+  if (T->isStruct() || T->isTuple()) {
+    Value V;
+    V.T = T;
+    uint64_t Off = 0;
+    for (Type *F : fieldsOf(T)) {
+      Off = llvm::alignTo(Off, alignOf(F));
+      BuiltinOutcome FV = load(Mem, F, Addr + Off, What);
+      if (!std::holds_alternative<Value>(FV))
+        return FV;
+      V.Fields.push_back(std::move(std::get<Value>(FV)));
+      Off += sizeOf(F);
+    }
+    return V;
+  }
   if (!T->isPrimitive())
     return fault(std::string(What) + " of " + withArticle(T->str()) +
-                 ": the interpreter reads memory of primitive types only");
+                 ": the interpreter reads memory of concrete types only");
   unsigned Bytes = (T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
   if (!P)
@@ -124,9 +162,25 @@ BuiltinOutcome load(Memory &Mem, Type *T, uint64_t Addr, const char *What) {
 }
 std::optional<Fault> store(Memory &Mem, const Value &V, uint64_t Addr,
                            const char *What) {
+  if (V.T->isSingleton())
+    return std::nullopt;
+  if (V.T->isStruct() || V.T->isTuple()) {
+    std::span<Type *const> Fields = fieldsOf(V.T);
+    if (V.Fields.size() != Fields.size())
+      return fault(std::string(What) + " of " + withArticle(V.T->str()) +
+                   " with " + std::to_string(V.Fields.size()) + " fields");
+    uint64_t Off = 0;
+    for (size_t K = 0; K < Fields.size(); ++K) {
+      Off = llvm::alignTo(Off, alignOf(Fields[K]));
+      if (auto F = store(Mem, V.Fields[K], Addr + Off, What))
+        return F;
+      Off += sizeOf(Fields[K]);
+    }
+    return std::nullopt;
+  }
   if (!V.T->isPrimitive())
     return fault(std::string(What) + " of " + withArticle(V.T->str()) +
-                 ": the interpreter writes memory of primitive types only");
+                 ": the interpreter writes memory of concrete types only");
   unsigned Bytes = (V.T->bitWidth() + 7) / 8;
   uint8_t *P = Mem.check(Addr, Bytes);
   if (!P)
@@ -548,7 +602,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
                    withArticle(A[0].T->str()));
     const Value &Idx = A[IsSet ? 2 : 1];
     int64_t K = sext(Idx.Bits, width(Idx.T));
-    uint64_t Bytes = (ET->bitWidth() + 7) / 8;
+    uint64_t Bytes = sizeOf(ET);
     uint64_t Addr = A[0].Bits + static_cast<uint64_t>(K - 1) * Bytes;
     if (!IsSet)
       return load(*Ctx.Mem, ET, Addr, "pointerref");
@@ -594,14 +648,13 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     if (auto F = Need(2))
       return *F;
     Type *ET = typeArg(A[0]);
-    if (!ET || !ET->isPrimitive())
-      return fault("shared_array of a non-primitive element type");
+    if (!ET || !ET->juliaSizeOf())
+      return fault("shared_array of an element type without a memory layout");
     int64_t N = sext(A[1].Bits, width(A[1].T));
     if (N < 0 || N > (int64_t(1) << 24))
       return fault("shared_array of " + std::to_string(N) + " elements");
-    uint64_t ElemBytes = (ET->bitWidth() + 7) / 8;
     return Value::prim(TC.ptr(ET),
-                       Ctx.SharedArray(uint64_t(N) * ElemBytes, ElemBytes));
+                       Ctx.SharedArray(uint64_t(N) * sizeOf(ET), sizeOf(ET)));
   }
   case Builtin::BpfLoadByte: case Builtin::BpfLoadHalf: case Builtin::BpfLoadWord:
     return fault(std::string(builtinName(B)) +

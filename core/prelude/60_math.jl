@@ -57,10 +57,9 @@ end
 # Base's total order: `isless` is `<` except that NaN comes after every
 # number and -0.0 before 0.0; max, min and minmax of other types (a struct
 # that defines isless) fall back on it, as Base's do.
-@inline function isless(x::Real, y::Real)
-    a, b = promote(x, y)
-    return isless(a, b)
-end
+# Mixed integers compare exactly with `<` (isless(-1, 0x01) is true, where
+# promoting to UInt8 would throw InexactError); floats have their own below.
+@inline isless(x::Real, y::Real) = x < y
 @inline isless(x::T, y::T) where {T<:Real} = x < y
 @inline function isless(x::T, y::T) where {T<:IEEEFloat}
     return (!isnan(x) & (isnan(y) | (signbit(x) & !signbit(y)))) | (x < y)

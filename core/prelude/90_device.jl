@@ -23,8 +23,11 @@ end
 end
 
 # Atomically adds v to the value at p (or at a[i]); returns the old value.
-@inline atomic_add!(p::Ptr{T}, v::T) where {T} = atomic_add(p, v)
-@inline function atomic_add!(a::DeviceArray{T,N}, i::Integer, v) where {T,N}
+# The types a GPU adds atomically (CUDA.jl's atomic_add!); a Bool or a
+# struct is no method, not IR LLVM rejects.
+const AtomicAddable = Union{Int32, Int64, UInt32, UInt64, Float16, Float32, Float64}
+@inline atomic_add!(p::Ptr{T}, v::T) where {T<:AtomicAddable} = atomic_add(p, v)
+@inline function atomic_add!(a::DeviceArray{T,N}, i::Integer, v) where {T<:AtomicAddable,N}
     @boundscheck checkbounds(a, i)
     return atomic_add(pointer(a, i), convert(T, v))
 end
