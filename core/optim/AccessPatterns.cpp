@@ -187,13 +187,21 @@ struct ActiveLanes {
   bool Exact = true;
 };
 
+/// A block one thread wide in x, and at least a warp tall: a warp's lanes
+/// are consecutive threadIdx().y.
+bool alongY(const WarpModel &M, size_t Lanes) {
+  return M.blockKnown() && M.Block[0] == 1 && M.Block[1] >= Lanes;
+}
+
 void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
            const std::string &Shape, const RuntimeRows *Rows = nullptr,
            const ActiveLanes *Active = nullptr,
            std::optional<int64_t> Lane0FromBase = std::nullopt) {
   // The first lane of the warp's second row of threadIdx().x, if it has one.
+  // A block one thread wide lays the warp along threadIdx().y.
+  const bool AlongY = alongY(M, AllOff.size());
   unsigned RowLane =
-      M.blockKnown() && M.Block[0] < AllOff.size() ? M.Block[0] : 0;
+      M.blockKnown() && M.Block[0] < AllOff.size() && !AlongY ? M.Block[0] : 0;
   // Only the lanes that run the access touch memory; each keeps its place
   // (a wave64's halves are served apart).
   auto Runs = [&](size_t Lane) {
@@ -230,9 +238,9 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
   std::string What = llvm::formatv("{0} {1} of {2}-byte values", Space,
                                    kindOf(A), A.ElementBytes);
   std::string Apart =
-      A.StrideBytes ? llvm::formatv("consecutive threadIdx().x are {0} bytes "
-                                    "apart",
-                                    *A.StrideBytes)
+      A.StrideBytes ? llvm::formatv("consecutive threadIdx().{0} are {1} "
+                                    "bytes apart",
+                                    AlongY ? "y" : "x", *A.StrideBytes)
                           .str()
                     : std::string("the lanes' addresses are not evenly spaced");
   if (RowLane && A.StrideBytes)
@@ -270,9 +278,13 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
     A.Sectors = unsigned(Sectors.size());
     A.IdealSectors = unsigned(
         (Distinct.size() * A.ElementBytes + M.SectorBytes - 1) / M.SectorBytes);
-    // A misaligned start costs one more sector, not an uncoalesced access:
-    // said, not missed (a stencil's x[i + 1] beside x[i]).
-    const bool Misaligned = Into && A.Sectors == A.IdealSectors + 1;
+    // A misaligned start costs one more sector (per row of threadIdx().x
+    // in a 2-d warp), not an uncoalesced access: said, not missed (a
+    // stencil's x[i + 1] beside x[i]).
+    const unsigned RowsInWarp =
+        RowLane ? unsigned((AllOff.size() + RowLane - 1) / RowLane) : 1;
+    const bool Misaligned = Into && A.Sectors > A.IdealSectors &&
+                            A.Sectors <= A.IdealSectors + RowsInWarp;
     bool Good = A.Sectors <= A.IdealSectors || Misaligned;
     A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
     A.Message =
@@ -286,7 +298,12 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
                              What, Apart, A.Sectors, M.SectorBytes,
                              A.IdealSectors, M.Sector, M.Warp)
                    .str();
-    if (Misaligned)
+    if (Misaligned && RowsInWarp > 1)
+      A.Message += llvm::formatv(": each row of threadIdx().x starts {0} "
+                                 "bytes into a {1}, one {1} more per row than "
+                                 "aligned starts take",
+                                 Into, M.Sector);
+    else if (Misaligned)
       A.Message += llvm::formatv(": the {0} starts {1} bytes into a {2}, "
                                  "one {2} more than an aligned start takes",
                                  M.Warp, Into, M.Sector);
@@ -299,8 +316,14 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
           ": a row of {0} threadIdx().x covers {1} bytes of a {2}-byte {3} "
           "(a block wider in x fills them)",
           RowLane, RowBytes, M.SectorBytes, M.Sector);
+    // A misaligned row does not start a sector: only the multiple is assumed.
     if (Rows)
-      A.Message += " (assuming " + Rows->Assumption + ")";
+      A.Message +=
+          " (assuming " +
+          (Misaligned
+               ? Rows->Assumption.substr(0, Rows->Assumption.find(", so that"))
+               : Rows->Assumption) +
+          ")";
     A.Message += Who;
     return;
   }
@@ -452,6 +475,100 @@ activeLanes(const llvm::Instruction &I, const WarpLanes &Lanes,
   return Most;
 }
 
+/// Lane 0's offset from the start of its array (SCEV's pointer base, in
+/// the access's own address space) in the first block, where the block's
+/// offset is 0, when it is a constant: an array starts a sector, so this
+/// places the warp in one. With \p DimsAligned, each dimension of an array
+/// argument (`size(A, 1)`) is taken as a multiple of 1024 elements, which
+/// the 2-d rows' stated assumption (each row starts a sector) allows.
+std::optional<int64_t> lane0FromBase(const llvm::SCEV *Addr,
+                                     const WarpLanes &Lanes,
+                                     llvm::ScalarEvolution &SE,
+                                     bool DimsAligned,
+                                     std::string *DimsTaken = nullptr) {
+  llvm::ValueToSCEVMapTy First;
+  Lanes.bindBlock(0, First, SE);
+  const llvm::SCEV *Lane0 = Lanes.at(Addr, 0, 0, SE, First);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(Lane0) ||
+      !Lane0->getType()->isPointerTy())
+    return std::nullopt;
+  const llvm::SCEV *D = SE.getMinusSCEV(Lane0, SE.getPointerBase(Lane0));
+  if (DimsAligned && !llvm::isa<llvm::SCEVConstant>(D)) {
+    llvm::ValueToSCEVMapTy Dims;
+    llvm::SCEVExprContains(D, [&](const llvm::SCEV *X) {
+      if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
+        if (std::string Name = nameOf(U->getValue()); !Name.empty()) {
+          if (DimsTaken && !Dims.count(U->getValue()))
+            *DimsTaken += (DimsTaken->empty() ? "" : " and ") + Name;
+          Dims[U->getValue()] = SE.getConstant(U->getType(), 1024);
+        }
+      return false;
+    });
+    D = llvm::SCEVParameterRewriter::rewrite(D, SE, Dims);
+  }
+  if (const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D))
+    return K->getAPInt().getSExtValue();
+  return std::nullopt;
+}
+
+/// A warp of X threadIdx().x columns, `C × Name` bytes apart, whose
+/// threadIdx().y lanes lie a constant apart within each column (`out[j,
+/// i]` with a block 4 wide): the sectors each column's lanes touch, with the
+/// columns taken to start sectors alike (Name a multiple). False when the
+/// lanes of a column are not a constant apart.
+bool judgeColumns(MemoryAccess &A, const llvm::SCEV *Addr,
+                  const WarpLanes &Lanes, llvm::ScalarEvolution &SE,
+                  const WarpModel &M, int64_t C, const std::string &Name,
+                  const std::string &Shape) {
+  const unsigned X = M.Block[0];
+  std::vector<int64_t> InColumn;
+  for (unsigned L = 0; L < Lanes.lanes(); ++L) {
+    const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(SE.getMinusSCEV(
+        Lanes.at(Addr, 0, L, SE), Lanes.at(Addr, 0, L % X, SE)));
+    if (!K)
+      return false;
+    InColumn.push_back(K->getAPInt().getSExtValue());
+  }
+  const int64_t YStride = InColumn[X];
+  if (!YStride)
+    return false; // each column one address: left to the stride message
+  const int64_t Shift =
+      lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true).value_or(0);
+  const int64_t S = M.SectorBytes;
+  std::set<std::pair<unsigned, int64_t>> Sectors, Distinct;
+  for (unsigned L = 0; L < InColumn.size(); ++L) {
+    const int64_t O = InColumn[L] + Shift;
+    Distinct.insert({L % X, O});
+    Sectors.insert({L % X, floorDiv(O, S)});
+    Sectors.insert({L % X, floorDiv(O + int64_t(A.ElementBytes) - 1, S)});
+  }
+  A.Sectors = unsigned(Sectors.size());
+  A.IdealSectors =
+      unsigned((Distinct.size() * A.ElementBytes + uint64_t(S) - 1) / S);
+  const int64_t Into = Shift - floorDiv(Shift, S) * S;
+  const bool Misaligned =
+      Into && A.Sectors > A.IdealSectors && A.Sectors <= A.IdealSectors + X;
+  const bool Good = A.Sectors <= A.IdealSectors || Misaligned;
+  A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
+  A.Message = llvm::formatv(
+      "{0} global {1} of {2}-byte values: consecutive threadIdx().y are {3} "
+      "bytes apart, consecutive threadIdx().x {4} × {5} bytes ({6}), {7} "
+      "{8}s of {9} bytes per {10}",
+      Good ? "coalesced" : "uncoalesced", kindOf(A), A.ElementBytes, YStride, C,
+      Name, Shape, A.Sectors, M.Sector, S, M.Warp);
+  if (!Good)
+    A.Message += llvm::formatv(" where {0} would do (a column-major array is "
+                               "contiguous down a column: index its first "
+                               "dimension with threadIdx().x)",
+                               A.IdealSectors);
+  if (Misaligned)
+    A.Message += llvm::formatv(": each column starts {0} bytes into a {1}",
+                               Into, M.Sector);
+  A.Message += llvm::formatv(" (assuming {0} is a multiple of {1})", Name,
+                             S / std::gcd(C, S));
+  return true;
+}
+
 } // namespace
 
 std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
@@ -591,19 +708,21 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
       FirstBlockOnly = Off && !M.blockKnown();
     }
     if (Off) {
-      // Lane 0's offset from the array's start, in the first block (where
-      // the block's offset is 0), when it is a constant.
+      // Lane 0's place in a sector; in a column other than the first (`a[i,
+      // j + 1]`), with the array's columns taken to start sectors, as
+      // the remark then says.
       std::optional<int64_t> FromBase;
-      if (A.Where == MemoryAccess::Space::Global && !SampledCounters) {
-        llvm::ValueToSCEVMapTy First;
-        Lanes.bindBlock(0, First, SE);
-        const llvm::SCEV *D =
-            SE.getMinusSCEV(Lanes.at(Addr, 0, 0, SE, First),
-                            SE.getSCEV(const_cast<llvm::Value *>(Base)));
-        if (const auto *K = llvm::dyn_cast<llvm::SCEVConstant>(D))
-          FromBase = K->getAPInt().getSExtValue();
-      }
+      std::string Dims;
+      if (A.Where == MemoryAccess::Space::Global && !SampledCounters)
+        FromBase = lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true, &Dims);
       judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr, FromBase);
+      if (FromBase && !Dims.empty() &&
+          A.Judged != MemoryAccess::Verdict::Uniform)
+        A.Message += llvm::formatv(
+            " (assuming {0} {1} a multiple of {2})", Dims,
+            Dims.find(" and ") == std::string::npos ? "is" : "are",
+            M.SectorBytes /
+                std::gcd(int64_t(A.ElementBytes), int64_t(M.SectorBytes)));
       if (FirstBlockOnly)
         A.Message += " (judged in the first block)";
       Out.push_back(std::move(A));
@@ -632,7 +751,8 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
           Rows.Stride =
               RowStride ? scevText(RowStride) : "a run-time amount of";
         }
-        judge(A, *RowOff, M, Shape, &Rows, Active ? &*Active : nullptr);
+        judge(A, *RowOff, M, Shape, &Rows, Active ? &*Active : nullptr,
+              lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true));
         Out.push_back(std::move(A));
         continue;
       }
@@ -643,7 +763,27 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     // `C * size(A, 1)`: a column-major array walked along a row.
     if (auto Column = columnStride(Stride)) {
       auto [C, Name] = *Column;
+      // A block narrower than a warp in x: each threadIdx().x is a column
+      // that the warp's threadIdx().y may walk down (`out[j, i]`).
+      if (M.blockKnown() && M.Block[0] > 1 && M.Block[0] < Lanes.lanes() &&
+          judgeColumns(A, Addr, Lanes, SE, M, C, Name, Shape)) {
+        Out.push_back(std::move(A));
+        continue;
+      }
       A.Judged = MemoryAccess::Verdict::Poor;
+      if (alongY(M, Lanes.lanes())) {
+        A.Message = llvm::formatv(
+            "uncoalesced {0} {1} of {2}-byte values: a block one thread "
+            "wide lays a {8} along threadIdx().y, whose consecutive values "
+            "are {3} × {4} bytes apart, so each thread touches its own "
+            "{5}-byte {6} once {4} ≥ {7} (a block wider in x lets "
+            "threadIdx().x walk down the column){9}",
+            Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes, M.Sector,
+            (M.SectorBytes + C - 1) / C, M.Warp,
+            Shape.empty() ? "" : " (" + Shape + ")");
+        Out.push_back(std::move(A));
+        continue;
+      }
       // In a 2-d block a warp holds fewer threadIdx().x values than
       // threads: each of them, not each thread, is a sector of its own.
       unsigned XLanes = Lanes.lanes();

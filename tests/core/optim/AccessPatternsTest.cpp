@@ -439,3 +439,114 @@ end
     }
   }
 }
+
+// The same on gcn: the array's base is the global pointer the kernel
+// casts its argument to, and a wavefront's x[t + 1] spans 5 cache lines.
+TEST_F(AccessPatternsTest, AMisalignedWavefrontTakesOneMoreCacheLine) {
+  loadText(
+      "shift.jl",
+      R"(function shift!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    @inbounds y[t] = x[t + 1]
+    return nothing
+end
+)");
+  GpuJobOptions O;
+  O.Arch = "gfx90a";
+  CompileResult R = compileFor(
+      "gcn", "shift!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+      Stage::LLVMOpt, O);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = kernelNamed(R, "shift");
+  ASSERT_TRUE(F);
+  WarpModel M = *llvm::cantFail(lookupTarget("gcn"))->warpModel("gfx90a");
+  for (const MemoryAccess &A : analyseMemoryAccesses(*F, M)) {
+    EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Good) << A.Message;
+    EXPECT_EQ(A.Sectors, A.Store ? 4u : 5u) << A.Message;
+  }
+}
+
+// A 2-d stencil's a[i + 1, j] and a[i + 1, j + 1]: each row of a warp
+// starts 4 bytes into a sector (the columns taken to start sectors, as
+// said), so a 16×16 block's two-row warp takes 6 sectors where 4 would do,
+// misaligned, not uncoalesced; a 32×8 block's one-row warp takes 5, in
+// every column.
+TEST_F(AccessPatternsTest, A2dStencilsMisalignmentIsPlacedInEveryColumn) {
+  loadText(
+      "st.jl",
+      R"(function st!(out::DeviceArray{Float32,2}, a::DeviceArray{Float32,2})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    j = (blockIdx().y - 1) * blockDim().y + threadIdx().y
+    @inbounds out[i, j] = a[i + 1, j] + a[i + 1, j + 1]
+    return nothing
+end
+)");
+  CompileResult R =
+      compileFor("ptx", "st!(DeviceArray{Float32,2}, DeviceArray{Float32,2})",
+                 Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = kernelNamed(R, "st");
+  ASSERT_TRUE(F);
+  for (auto [X, Y, Loads] : {std::tuple{16u, 16u, 6u}, {32u, 8u, 5u}}) {
+    SCOPED_TRACE(X);
+    WarpModel M = ptxWarp();
+    M.Block = {X, Y, 1};
+    unsigned Seen = 0;
+    for (const MemoryAccess &A : analyseMemoryAccesses(*F, M)) {
+      if (A.Store)
+        continue;
+      ++Seen;
+      EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Good) << A.Message;
+      EXPECT_EQ(A.Sectors, Loads) << A.Message;
+      EXPECT_NE(A.Message.find("4 bytes into a sector"), std::string::npos)
+          << A.Message;
+    }
+    EXPECT_EQ(Seen, 2u);
+  }
+}
+
+// A naive transpose's out[j, i] in blocks narrower than a warp: each
+// threadIdx().x is a column the warp's threadIdx().y walk down, 4 bytes
+// apart, so a 4×32 block's warp fills 4 sectors (coalesced, it was called
+// uncoalesced) and a 16×16 one's takes 16. A block one thread wide lays
+// the warp along threadIdx().y, and the remark says so.
+TEST_F(AccessPatternsTest, ABlockNarrowerThanAWarpWalksColumnsInY) {
+  loadText(
+      "tr.jl",
+      R"(function tr!(out::DeviceArray{Float32,2}, inp::DeviceArray{Float32,2})
+    i = (blockIdx().x - 1) * blockDim().x + threadIdx().x
+    j = (blockIdx().y - 1) * blockDim().y + threadIdx().y
+    @inbounds out[j, i] = inp[i, j]
+    return nothing
+end
+)");
+  CompileResult R =
+      compileFor("ptx", "tr!(DeviceArray{Float32,2}, DeviceArray{Float32,2})",
+                 Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = kernelNamed(R, "tr");
+  ASSERT_TRUE(F);
+  auto StoreIn = [&](std::array<unsigned, 3> Block) {
+    WarpModel M = ptxWarp();
+    M.Block = Block;
+    for (MemoryAccess &A : analyseMemoryAccesses(*F, M))
+      if (A.Store)
+        return A;
+    return MemoryAccess();
+  };
+  using V = MemoryAccess::Verdict;
+  MemoryAccess Narrow = StoreIn({4, 32, 1});
+  EXPECT_EQ(Narrow.Judged, V::Good) << Narrow.Message;
+  EXPECT_EQ(Narrow.Sectors, 4u) << Narrow.Message;
+  EXPECT_NE(Narrow.Message.find("consecutive threadIdx().y are 4 bytes apart"),
+            std::string::npos)
+      << Narrow.Message;
+  MemoryAccess Square = StoreIn({16, 16, 1});
+  EXPECT_EQ(Square.Judged, V::Poor) << Square.Message;
+  EXPECT_EQ(Square.Sectors, 16u) << Square.Message;
+  MemoryAccess Column = StoreIn({1, 32, 1});
+  EXPECT_EQ(Column.Judged, V::Good) << Column.Message;
+  EXPECT_NE(Column.Message.find("consecutive threadIdx().y are 4 bytes apart"),
+            std::string::npos)
+      << Column.Message;
+}
