@@ -475,6 +475,28 @@ activeLanes(const llvm::Instruction &I, const WarpLanes &Lanes,
   return Most;
 }
 
+/// The scalar (or vector) parts of a value of type \p Ty at byte offset
+/// \p At, as the backend loads and stores them: a struct's or array's
+/// fields one by one, padding skipped.
+void scalarLeaves(llvm::Type *Ty, const llvm::DataLayout &DL, uint64_t At,
+                  llvm::SmallVectorImpl<std::pair<uint64_t, unsigned>> &Out) {
+  if (auto *ST = llvm::dyn_cast<llvm::StructType>(Ty)) {
+    const llvm::StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned K = 0; K < ST->getNumElements(); ++K)
+      scalarLeaves(ST->getElementType(K), DL, At + SL->getElementOffset(K),
+                   Out);
+    return;
+  }
+  if (auto *AT = llvm::dyn_cast<llvm::ArrayType>(Ty);
+      AT && AT->getNumElements() <= 16) {
+    const uint64_t Step = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t K = 0; K < AT->getNumElements(); ++K)
+      scalarLeaves(AT->getElementType(), DL, At + K * Step, Out);
+    return;
+  }
+  Out.push_back({At, unsigned(DL.getTypeStoreSize(Ty).getFixedValue())});
+}
+
 /// Lane 0's offset from the start of its array (SCEV's pointer base, in
 /// the access's own address space) in the first block, where the block's
 /// offset is 0, when it is a constant: an array starts a sector, so this
@@ -622,200 +644,218 @@ std::vector<MemoryAccess> analyseMemoryAccesses(llvm::Function &F,
     if ((AS != M.GlobalAS && AS != M.SharedAS) || !Ty->isSized() ||
         !Dep.count(Ptr))
       continue;
-    MemoryAccess A;
-    A.Inst = &I;
-    A.Store = Store;
-    A.Where = AS == M.GlobalAS ? MemoryAccess::Space::Global
-                               : MemoryAccess::Space::Shared;
-    A.ElementBytes = unsigned(DL.getTypeStoreSize(Ty).getFixedValue());
-    const llvm::SCEV *Addr =
+    MemoryAccess Proto;
+    Proto.Inst = &I;
+    Proto.Store = Store;
+    Proto.Where = AS == M.GlobalAS ? MemoryAccess::Space::Global
+                                   : MemoryAccess::Space::Shared;
+    const llvm::SCEV *WholeAddr =
         llvm::SCEVParameterRewriter::rewrite(SE.getSCEV(Ptr), SE, SamePhis);
-    if (llvm::isa<llvm::SCEVCouldNotCompute>(Addr) ||
-        dependsOnLoadedData(Addr, Dep, Tids, SE))
+    if (llvm::isa<llvm::SCEVCouldNotCompute>(WholeAddr) ||
+        dependsOnLoadedData(WholeAddr, Dep, Tids, SE))
       continue; // a gather, a per-thread select: not an affine function of the
                 // lane
     // A phi that merges the arms of a branch (two stores sunk out of `if t
     // % 2 == 0 ... else ...`) may differ per lane, which no lane's
     // rewriting shows: left unjudged, as a per-thread select is.
-    if (llvm::SCEVExprContains(Addr, [&](const llvm::SCEV *X) {
+    if (llvm::SCEVExprContains(WholeAddr, [&](const llvm::SCEV *X) {
           const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
           const auto *Phi =
               U ? llvm::dyn_cast<llvm::PHINode>(U->getValue()) : nullptr;
           return Phi && !LI.isLoopHeader(Phi->getParent());
         }))
       continue;
-    const llvm::SCEV *Stride = nullptr;
-    std::optional<std::vector<int64_t>> Off =
-        laneOffsets(Addr, Lanes, Dep, llvm::ValueToSCEVMapTy(), SE, &Stride);
-    std::optional<ActiveLanes> Active =
-        activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
-                    llvm::ValueToSCEVMapTy(), GuardBudget);
-    // A loop counter SCEV could not fold into the address (a division of
-    // it, a narrowed phi): the lanes' pattern may still be the same on
-    // every iteration. Try a few iterations; agreeing offsets are the answer.
-    bool SampledCounters = false;
-    if (!Off) {
-      llvm::SmallVector<llvm::Value *, 4> Counters =
-          loopCountersIn(Addr, LI, SE);
-      SampledCounters = !Counters.empty();
-      if (!Counters.empty()) {
-        for (int64_t Sample : {0, 1, 2, 7}) {
+    // A struct LLVM kept whole (mixed fields: `{double, float}`) is one
+    // access per scalar field in the hardware (ld.global.f64, then
+    // ld.global.f32): each is judged at its offset and size.
+    llvm::SmallVector<std::pair<uint64_t, unsigned>, 4> Leaves;
+    scalarLeaves(Ty, DL, 0, Leaves);
+    llvm::Type *IndexTy = DL.getIndexType(Ptr->getType());
+    for (auto [LeafOffset, LeafBytes] : Leaves) {
+      if (Out.size() >= MaxAccessesPerFunction)
+        break;
+      MemoryAccess A = Proto;
+      A.ElementBytes = LeafBytes;
+      const llvm::SCEV *Addr =
+          LeafOffset
+              ? SE.getAddExpr(WholeAddr, SE.getConstant(IndexTy, LeafOffset))
+              : WholeAddr;
+      const llvm::SCEV *Stride = nullptr;
+      std::optional<std::vector<int64_t>> Off =
+          laneOffsets(Addr, Lanes, Dep, llvm::ValueToSCEVMapTy(), SE, &Stride);
+      std::optional<ActiveLanes> Active =
+          activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
+                      llvm::ValueToSCEVMapTy(), GuardBudget);
+      // A loop counter SCEV could not fold into the address (a division of
+      // it, a narrowed phi): the lanes' pattern may still be the same on
+      // every iteration. Try a few iterations; agreeing offsets are the answer.
+      bool SampledCounters = false;
+      if (!Off) {
+        llvm::SmallVector<llvm::Value *, 4> Counters =
+            loopCountersIn(Addr, LI, SE);
+        SampledCounters = !Counters.empty();
+        if (!Counters.empty()) {
+          for (int64_t Sample : {0, 1, 2, 7}) {
+            llvm::ValueToSCEVMapTy Fixed;
+            for (llvm::Value *C : Counters)
+              Fixed[C] =
+                  SE.getConstant(llvm::isa<llvm::BasicBlock>(C)
+                                     ? llvm::Type::getInt64Ty(C->getContext())
+                                     : C->getType(),
+                                 Sample);
+            auto SampleOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
+            if (!SampleOff || (Off && *Off != *SampleOff)) {
+              Off.reset();
+              break;
+            }
+            Off = std::move(SampleOff);
+            // The lanes a guard lets through may change with the counter
+            // too: then the whole warp is judged, as without guards.
+            auto SampleActive = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
+                                            Fixed, GuardBudget);
+            if (Sample == 0)
+              Active = SampleActive;
+            else if (!SampleActive || !Active ||
+                     SampleActive->Bits != Active->Bits)
+              Active.reset();
+          }
+        }
+      }
+      // An index built from the block that no lane folds (`x[(i + 1) ÷ 2]`):
+      // the lanes decide it once the block is fixed. With the block shape
+      // known, the first four blocks must agree; without it, the first
+      // block is judged, and said to be.
+      bool FirstBlockOnly = false;
+      if (!Off && Lanes.readsBlockIndex()) {
+        const unsigned Blocks = M.blockKnown() ? 4 : 1;
+        for (unsigned Blk = 0; Blk < Blocks; ++Blk) {
           llvm::ValueToSCEVMapTy Fixed;
-          for (llvm::Value *C : Counters)
-            Fixed[C] =
-                SE.getConstant(llvm::isa<llvm::BasicBlock>(C)
-                                   ? llvm::Type::getInt64Ty(C->getContext())
-                                   : C->getType(),
-                               Sample);
-          auto SampleOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
-          if (!SampleOff || (Off && *Off != *SampleOff)) {
+          Lanes.bindBlock(Blk, Fixed, SE);
+          auto BlockOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
+          if (!BlockOff || (Off && *Off != *BlockOff)) {
             Off.reset();
             break;
           }
-          Off = std::move(SampleOff);
-          // The lanes a guard lets through may change with the counter
-          // too: then the whole warp is judged, as without guards.
-          auto SampleActive = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis,
-                                          Fixed, GuardBudget);
-          if (Sample == 0)
-            Active = SampleActive;
-          else if (!SampleActive || !Active ||
-                   SampleActive->Bits != Active->Bits)
-            Active.reset();
+          Off = std::move(BlockOff);
+          if (Blk == 0)
+            Active = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis, Fixed,
+                                 GuardBudget);
         }
+        FirstBlockOnly = Off && !M.blockKnown();
       }
-    }
-    // An index built from the block that no lane folds (`x[(i + 1) ÷ 2]`):
-    // the lanes decide it once the block is fixed. With the block shape
-    // known, the first four blocks must agree; without it, the first
-    // block is judged, and said to be.
-    bool FirstBlockOnly = false;
-    if (!Off && Lanes.readsBlockIndex()) {
-      const unsigned Blocks = M.blockKnown() ? 4 : 1;
-      for (unsigned Blk = 0; Blk < Blocks; ++Blk) {
-        llvm::ValueToSCEVMapTy Fixed;
-        Lanes.bindBlock(Blk, Fixed, SE);
-        auto BlockOff = laneOffsets(Addr, Lanes, Dep, Fixed, SE, nullptr);
-        if (!BlockOff || (Off && *Off != *BlockOff)) {
-          Off.reset();
-          break;
-        }
-        Off = std::move(BlockOff);
-        if (Blk == 0)
-          Active = activeLanes(I, Lanes, M, DT, SE, Dep, SamePhis, Fixed,
-                               GuardBudget);
-      }
-      FirstBlockOnly = Off && !M.blockKnown();
-    }
-    if (Off) {
-      // Lane 0's place in a sector; in a column other than the first (`a[i,
-      // j + 1]`), with the array's columns taken to start sectors, as
-      // the remark then says.
-      std::optional<int64_t> FromBase;
-      std::string Dims;
-      if (A.Where == MemoryAccess::Space::Global && !SampledCounters)
-        FromBase = lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true, &Dims);
-      judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr, FromBase);
-      if (FromBase && !Dims.empty() &&
-          A.Judged != MemoryAccess::Verdict::Uniform)
-        A.Message += llvm::formatv(
-            " (assuming {0} {1} a multiple of {2})", Dims,
-            Dims.find(" and ") == std::string::npos ? "is" : "are",
-            M.SectorBytes /
-                std::gcd(int64_t(A.ElementBytes), int64_t(M.SectorBytes)));
-      if (FirstBlockOnly)
-        A.Message += " (judged in the first block)";
-      Out.push_back(std::move(A));
-      continue;
-    }
-    // A warp of several threadIdx().x rows whose starts are a run-time
-    // stride apart (`B[i, j]` with j from threadIdx().y): judged row by row.
-    const llvm::SCEV *RowStride = nullptr;
-    if (A.Where == MemoryAccess::Space::Global && M.blockKnown() && !Stride)
-      if (auto RowOff =
-              rowOffsets(Addr, Lanes, M.Block[0], Dep, SE, RowStride)) {
-        RuntimeRows Rows;
-        std::string Starts =
-            "each row of threadIdx().x starts a " + std::string(M.Sector);
-        Rows.Assumption = Starts;
-        if (auto Column = columnStride(RowStride)) {
-          auto [C, Name] = *Column;
-          Rows.Stride = llvm::formatv("{0} × {1}", C, Name);
-          int64_t Multiple =
-              M.SectorBytes / std::gcd(C, int64_t(M.SectorBytes));
-          if (Multiple > 1)
-            Rows.Assumption = llvm::formatv("{0} is a multiple of {1}, so that "
-                                            "{2}",
-                                            Name, Multiple, Starts);
-        } else {
-          Rows.Stride =
-              RowStride ? scevText(RowStride) : "a run-time amount of";
-        }
-        judge(A, *RowOff, M, Shape, &Rows, Active ? &*Active : nullptr,
-              lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true));
+      if (Off) {
+        // Lane 0's place in a sector; in a column other than the first (`a[i,
+        // j + 1]`), with the array's columns taken to start sectors, as
+        // the remark then says.
+        std::optional<int64_t> FromBase;
+        std::string Dims;
+        if (A.Where == MemoryAccess::Space::Global && !SampledCounters)
+          FromBase =
+              lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true, &Dims);
+        judge(A, *Off, M, Shape, nullptr, Active ? &*Active : nullptr,
+              FromBase);
+        if (FromBase && !Dims.empty() &&
+            A.Judged != MemoryAccess::Verdict::Uniform)
+          A.Message += llvm::formatv(
+              " (assuming {0} {1} a multiple of {2})", Dims,
+              Dims.find(" and ") == std::string::npos ? "is" : "are",
+              M.SectorBytes /
+                  std::gcd(int64_t(A.ElementBytes), int64_t(M.SectorBytes)));
+        if (FirstBlockOnly)
+          A.Message += " (judged in the first block)";
         Out.push_back(std::move(A));
         continue;
       }
-    if (!Stride)
-      continue;
-    const char *Space =
-        A.Where == MemoryAccess::Space::Global ? "global" : "shared";
-    // `C * size(A, 1)`: a column-major array walked along a row.
-    if (auto Column = columnStride(Stride)) {
-      auto [C, Name] = *Column;
-      // A block narrower than a warp in x: each threadIdx().x is a column
-      // that the warp's threadIdx().y may walk down (`out[j, i]`).
-      if (M.blockKnown() && M.Block[0] > 1 && M.Block[0] < Lanes.lanes() &&
-          judgeColumns(A, Addr, Lanes, SE, M, C, Name, Shape)) {
-        Out.push_back(std::move(A));
+      // A warp of several threadIdx().x rows whose starts are a run-time
+      // stride apart (`B[i, j]` with j from threadIdx().y): judged row by row.
+      const llvm::SCEV *RowStride = nullptr;
+      if (A.Where == MemoryAccess::Space::Global && M.blockKnown() && !Stride)
+        if (auto RowOff =
+                rowOffsets(Addr, Lanes, M.Block[0], Dep, SE, RowStride)) {
+          RuntimeRows Rows;
+          std::string Starts =
+              "each row of threadIdx().x starts a " + std::string(M.Sector);
+          Rows.Assumption = Starts;
+          if (auto Column = columnStride(RowStride)) {
+            auto [C, Name] = *Column;
+            Rows.Stride = llvm::formatv("{0} × {1}", C, Name);
+            int64_t Multiple =
+                M.SectorBytes / std::gcd(C, int64_t(M.SectorBytes));
+            if (Multiple > 1)
+              Rows.Assumption =
+                  llvm::formatv("{0} is a multiple of {1}, so that "
+                                "{2}",
+                                Name, Multiple, Starts);
+          } else {
+            Rows.Stride =
+                RowStride ? scevText(RowStride) : "a run-time amount of";
+          }
+          judge(A, *RowOff, M, Shape, &Rows, Active ? &*Active : nullptr,
+                lane0FromBase(Addr, Lanes, SE, /*DimsAligned=*/true));
+          Out.push_back(std::move(A));
+          continue;
+        }
+      if (!Stride)
         continue;
-      }
-      A.Judged = MemoryAccess::Verdict::Poor;
-      if (alongY(M, Lanes.lanes())) {
+      const char *Space =
+          A.Where == MemoryAccess::Space::Global ? "global" : "shared";
+      // `C * size(A, 1)`: a column-major array walked along a row.
+      if (auto Column = columnStride(Stride)) {
+        auto [C, Name] = *Column;
+        // A block narrower than a warp in x: each threadIdx().x is a column
+        // that the warp's threadIdx().y may walk down (`out[j, i]`).
+        if (M.blockKnown() && M.Block[0] > 1 && M.Block[0] < Lanes.lanes() &&
+            judgeColumns(A, Addr, Lanes, SE, M, C, Name, Shape)) {
+          Out.push_back(std::move(A));
+          continue;
+        }
+        A.Judged = MemoryAccess::Verdict::Poor;
+        if (alongY(M, Lanes.lanes())) {
+          A.Message = llvm::formatv(
+              "uncoalesced {0} {1} of {2}-byte values: a block one thread "
+              "wide lays a {8} along threadIdx().y, whose consecutive values "
+              "are {3} × {4} bytes apart, so each thread touches its own "
+              "{5}-byte {6} once {4} ≥ {7} (a block wider in x lets "
+              "threadIdx().x walk down the column){9}",
+              Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
+              M.Sector, (M.SectorBytes + C - 1) / C, M.Warp,
+              Shape.empty() ? "" : " (" + Shape + ")");
+          Out.push_back(std::move(A));
+          continue;
+        }
+        // In a 2-d block a warp holds fewer threadIdx().x values than
+        // threads: each of them, not each thread, is a sector of its own.
+        unsigned XLanes = Lanes.lanes();
+        if (M.blockKnown())
+          XLanes = std::min(XLanes, M.Block[0]);
+        std::string Who =
+            XLanes < Lanes.lanes()
+                ? llvm::formatv("each of the {0} threadIdx().x values of a {1}",
+                                XLanes, M.Warp)
+                      .str()
+                : "each thread of a " + M.warps();
         A.Message = llvm::formatv(
-            "uncoalesced {0} {1} of {2}-byte values: a block one thread "
-            "wide lays a {8} along threadIdx().y, whose consecutive values "
-            "are {3} × {4} bytes apart, so each thread touches its own "
-            "{5}-byte {6} once {4} ≥ {7} (a block wider in x lets "
-            "threadIdx().x walk down the column){9}",
-            Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes, M.Sector,
-            (M.SectorBytes + C - 1) / C, M.Warp,
+            "uncoalesced {0} {1} of {2}-byte values: consecutive "
+            "threadIdx().x are {3} × {4} bytes apart, so {7} touches its "
+            "own {5}-byte {8} once {4} ≥ {6} (a column-major array is "
+            "contiguous down a column: index its first dimension with "
+            "threadIdx().x){9}",
+            Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
+            (M.SectorBytes + C - 1) / C, Who, M.Sector,
             Shape.empty() ? "" : " (" + Shape + ")");
         Out.push_back(std::move(A));
         continue;
       }
-      // In a 2-d block a warp holds fewer threadIdx().x values than
-      // threads: each of them, not each thread, is a sector of its own.
-      unsigned XLanes = Lanes.lanes();
-      if (M.blockKnown())
-        XLanes = std::min(XLanes, M.Block[0]);
-      std::string Who =
-          XLanes < Lanes.lanes()
-              ? llvm::formatv("each of the {0} threadIdx().x values of a {1}",
-                              XLanes, M.Warp)
-                    .str()
-              : "each thread of a " + M.warps();
+      A.Judged = MemoryAccess::Verdict::Unknown;
+      std::string Text = scevText(Stride);
       A.Message = llvm::formatv(
-          "uncoalesced {0} {1} of {2}-byte values: consecutive "
-          "threadIdx().x are {3} × {4} bytes apart, so {7} touches its "
-          "own {5}-byte {8} once {4} ≥ {6} (a column-major array is "
-          "contiguous down a column: index its first dimension with "
-          "threadIdx().x){9}",
-          Space, kindOf(A), A.ElementBytes, C, Name, M.SectorBytes,
-          (M.SectorBytes + C - 1) / C, Who, M.Sector,
-          Shape.empty() ? "" : " (" + Shape + ")");
+          "{0} {1} of {2}-byte values with a stride known only at run "
+          "time{3}: coalesced only if consecutive threadIdx().x are {2} bytes "
+          "apart",
+          Space, kindOf(A), A.ElementBytes,
+          Text.size() <= 60 ? " (" + Text + " bytes, LLVM's expression)" : "");
       Out.push_back(std::move(A));
-      continue;
     }
-    A.Judged = MemoryAccess::Verdict::Unknown;
-    std::string Text = scevText(Stride);
-    A.Message = llvm::formatv(
-        "{0} {1} of {2}-byte values with a stride known only at run "
-        "time{3}: coalesced only if consecutive threadIdx().x are {2} bytes "
-        "apart",
-        Space, kindOf(A), A.ElementBytes,
-        Text.size() <= 60 ? " (" + Text + " bytes, LLVM's expression)" : "");
-    Out.push_back(std::move(A));
   }
   return Out;
 }

@@ -550,3 +550,36 @@ end
             std::string::npos)
       << Column.Message;
 }
+
+// A struct of mixed fields that LLVM loads and stores whole is two
+// accesses in the hardware (ld.global.f64, ld.global.f32), each 16 bytes
+// apart between lanes: each judged on its own (it was one coalesced
+// 16-byte access).
+TEST_F(AccessPatternsTest, AWholeStructIsOneAccessPerField) {
+  loadText("aos.jl", R"(struct PD
+    a::Float64
+    b::Float32
+end
+function aosd!(y::DeviceArray{Float32,1}, p::DeviceArray{PD,1})
+    i = threadIdx().x
+    @inbounds q = p[i]
+    @inbounds y[i] = q.a + q.b
+    return nothing
+end
+)");
+  CompileResult R =
+      compileFor("ptx", "aosd!(DeviceArray{Float32,1}, DeviceArray{PD,1})",
+                 Stage::LLVMOpt);
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  llvm::Function *F = kernelNamed(R, "aosd");
+  ASSERT_TRUE(F);
+  std::vector<unsigned> Bytes;
+  for (const MemoryAccess &A : analyseMemoryAccesses(*F, ptxWarp()))
+    if (!A.Store) {
+      Bytes.push_back(A.ElementBytes);
+      EXPECT_EQ(A.Judged, MemoryAccess::Verdict::Poor) << A.Message;
+      EXPECT_EQ(A.Sectors, 16u) << A.Message;
+      EXPECT_EQ(A.StrideBytes, 16) << A.Message;
+    }
+  EXPECT_EQ(Bytes, (std::vector<unsigned>{8, 4}));
+}
