@@ -218,11 +218,16 @@ int runRun(const CommandOptions &O) {
   llvm::outs() << O.Call << " on " << O.Device;
   // A plain call on one thread is an ordinary function call; a kernel's
   // header keeps its shape, which shows a forgotten --threads.
-  if (Out.Kernel || Grid->count() > 1 || Block->count() > 1)
+  const bool OneThread = Grid->count() == 1 && Block->count() == 1;
+  if (Out.Kernel || !OneThread || Out.ReadsThreadIndex)
     llvm::outs() << " (" << Grid->X << "," << Grid->Y << "," << Grid->Z
                  << " blocks × " << Block->X << "," << Block->Y << ","
                  << Block->Z << " threads)";
   llvm::outs() << "\n";
+  if (OneThread && Out.ReadsThreadIndex)
+    llvm::outs() << "  note: it reads the thread index but ran as one "
+                    "thread; give the launch with --threads N (and --blocks "
+                    "M)\n";
   if (!Run.Return.isNothing() || !Out.Kernel)
     llvm::outs() << "  return: " << Run.Return.str() << "\n";
   for (size_t I = 0; I < Run.Args.size(); ++I)

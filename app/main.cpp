@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <functional>
 #include <new>
+#include <vector>
 
 using namespace prism::app;
 
@@ -28,6 +29,57 @@ const char *SaxpySig =
 std::string example(const std::string &Cmd, const std::string &Rest) {
   return "\nExample:\n  prism " + Cmd + " assets/examples/saxpy.jl " + Rest +
          "\n";
+}
+
+/// Notes for options that other commands take but the one written does
+/// not (`code_typed --target ptx`): which commands take it, and why this
+/// one does not where that is worth saying. \p Written is the command
+/// line after `prism`, in order.
+std::vector<std::string>
+misplacedOptionNotes(CLI::App &App, const std::vector<std::string> &Written) {
+  std::vector<std::string> Notes;
+  if (Written.empty())
+    return Notes;
+  CLI::App *Cmd = nullptr;
+  for (CLI::App *S : App.get_subcommands({}))
+    if (S->get_name() == Written.front())
+      Cmd = S;
+  if (!Cmd)
+    return Notes;
+  static const std::pair<const char *, const char *> Why[] = {
+      {"--target", "typed IR is the same for every target"},
+      {"--arch", "typed IR is the same for every target"},
+      {"--threads", "it is a launch's shape; a compile-time bound on the "
+                    "block is --maxthreads"},
+      {"--blocks", "it is a launch's shape"}};
+  for (size_t I = 1; I < Written.size(); ++I) {
+    llvm::StringRef A(Written[I]);
+    if (A == "--")
+      break;
+    if (!A.startswith("--") || A.size() < 3)
+      continue;
+    std::string Name = A.take_until([](char C) { return C == '='; }).str();
+    if (Cmd->get_option_no_throw(Name))
+      continue;
+    std::vector<std::string> Takers;
+    for (CLI::App *S : App.get_subcommands({}))
+      if (S->get_option_no_throw(Name))
+        Takers.push_back(S->get_name());
+    if (Takers.empty())
+      continue;
+    std::string Note =
+        "note: `" + Name + "` is not an option of `" + Cmd->get_name() + "`";
+    for (const auto &[Opt, Reason] : Why)
+      if (Name == Opt && (Cmd->get_name().rfind("code_", 0) == 0 ||
+                          Cmd->get_name() == "pipeline"))
+        Note += std::string(" (") + Reason + ")";
+    Note += "; ";
+    for (size_t K = 0; K < Takers.size() && K < 5; ++K)
+      Note += (K ? ", " : "") + Takers[K];
+    Note += Takers.size() > 5 ? ", ... take it" : " take it";
+    Notes.push_back(std::move(Note));
+  }
+  return Notes;
 }
 } // namespace
 
@@ -371,6 +423,7 @@ int main(int argc, char **argv) {
       return ExitUsage;
     }
   }
+  const std::vector<std::string> Misplaced = misplacedOptionNotes(App, Args);
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
   // parse() consumes Args: whether --json was asked is read first.
   const bool WantsJson = llvm::is_contained(Args, "--json");
@@ -406,6 +459,8 @@ int main(int argc, char **argv) {
                       "before it: prism ... FILE -- '"
                    << DashedArg << "'\n";
     for (const std::string &N : ShapeNotes)
+      llvm::errs() << N << "\n";
+    for (const std::string &N : Misplaced)
       llvm::errs() << N << "\n";
     // A script that asked for --json reads why on stdout too.
     if (WantsJson) {

@@ -7,6 +7,7 @@
 #include "targets/NativeTarget.h"
 #include "targets/Target.h"
 #include "types/Loader.h"
+#include "types/NameSuggestion.h"
 #include "types/Type.h"
 #include "validate/Validator.h"
 
@@ -166,6 +167,32 @@ void nameThrowingFunction(Diagnostic &D, const std::string &AtLine,
     D.Backtrace.insert(User, {AtLine, D.Loc, User != D.Backtrace.end()});
 }
 
+/// Whether any code of the call's closure reads the thread or block index
+/// or shape (the prelude's threadIdx() and friends are in the closure).
+bool readsThreadIndex(const InferResult &R) {
+  for (const CodeInstance *CI : R.All)
+    if (CI->Code)
+      for (Builtin B : CI->Code->Builtins)
+        switch (B) {
+        case Builtin::ThreadIdxX:
+        case Builtin::ThreadIdxY:
+        case Builtin::ThreadIdxZ:
+        case Builtin::BlockIdxX:
+        case Builtin::BlockIdxY:
+        case Builtin::BlockIdxZ:
+        case Builtin::BlockDimX:
+        case Builtin::BlockDimY:
+        case Builtin::BlockDimZ:
+        case Builtin::GridDimX:
+        case Builtin::GridDimY:
+        case Builtin::GridDimZ:
+          return true;
+        default:
+          break;
+        }
+  return false;
+}
+
 } // namespace
 
 std::string functionAtLine(const GlobalEnv &Env, llvm::StringRef File,
@@ -301,12 +328,15 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
 
   // Said at the CALL, not at the signature built from it below.
   Symbol Callee = Symbol::get(Call->Function);
-  if (!Env.lookupFunction(Callee) && !Env.lookupType(Callee))
-    return failure(
-        RunStatus::UsageError,
-        {Diagnostic::error("undefined",
-                           "undefined function `" + Call->Function + "`",
-                           Call->FunctionLoc)});
+  if (!Env.lookupFunction(Callee) && !Env.lookupType(Callee)) {
+    Diagnostic D = Diagnostic::error(
+        "undefined", "undefined function `" + Call->Function + "`",
+        Call->FunctionLoc);
+    if (std::string Near = nearestFunctionName(Env, Call->Function);
+        !Near.empty())
+      D.note("did you mean `" + Near + "`?");
+    return failure(RunStatus::UsageError, {std::move(D)});
+  }
   std::string Sig = Call->Function + "(";
   for (size_t I = 0; I < Call->Args.size(); ++I)
     Sig += (I ? ", " : "") + argTypeName(Call->Args[I], Target);
@@ -322,9 +352,11 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (!Inferred)
     return failure(RunStatus::ProgramError, Inferred.takeError());
   Type *RetT = Inferred->Roots.at(0)->ReturnType;
+  const bool ReadsThreadIndex = readsThreadIndex(*Inferred);
   if (Interp) {
     RunOutcome Out;
     Out.Signature = Spec.str();
+    Out.ReadsThreadIndex = ReadsThreadIndex;
     // The host's semantics: a function unless --kernel says otherwise.
     Out.Kernel = R.Config.Kernel.value_or(false);
     // What the compiler rejects (a dynamic call, a kernel that returns a
@@ -375,12 +407,14 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   RunOutcome Out;
   Out.Signature = Spec.str();
   Out.Kernel = (*Config)->kernel();
+  Out.ReadsThreadIndex = ReadsThreadIndex;
   Out.Compiled = CO;
   Out.Compiled->Kernel = Out.Kernel;
   // A failure past here still names the code that was compiled (and ran).
   auto Failed = [&Out](RunOutcome F) {
     F.Signature = Out.Signature;
     F.Kernel = Out.Kernel;
+    F.ReadsThreadIndex = Out.ReadsThreadIndex;
     F.Compiled = Out.Compiled;
     F.CacheHit = Out.CacheHit;
     return F;

@@ -53,6 +53,9 @@ struct RunOutcome {
   std::vector<Diagnostic> Diagnostics; ///< errors, or warnings on success
   LaunchResult Launch;                 ///< valid when Status == Ok
   bool Kernel = false;                 ///< compiled as a kernel
+  /// The call's code reads threadIdx(), blockIdx(), blockDim() or
+  /// gridDim(): a launch of one thread is then likely a forgotten --threads.
+  bool ReadsThreadIndex = false;
   std::string Signature;               ///< the job the call resolved to
   /// That job's options (target, arch, kernel-ness as compiled): what a
   /// view shows as the code that ran. None where nothing was compiled (the

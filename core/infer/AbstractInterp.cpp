@@ -12,6 +12,7 @@
 #include "infer/InferenceImpl.h"
 
 #include "lang/AST.h"
+#include "types/NameSuggestion.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -328,8 +329,6 @@ void Interpreter::run() {
   reportUnreachedUndefinedNames();
 }
 
-static bool isBaseOnlyFunction(llvm::StringRef Name);
-
 void Interpreter::undefinedName(uint32_t PC, Symbol Name) {
   F.UndefinedNames.push_back(Name);
   Diagnostic D = Diagnostic::error(
@@ -349,78 +348,11 @@ void Interpreter::undefinedName(uint32_t PC, Symbol Name) {
   error(PC, std::move(D));
 }
 
-/// Base Julia functions the kernel language's prelude does not have: a
-/// user who writes one made no typo, and the nearest prelude name (`mod`
-/// for `mod1`, `max` for `map`) would be a different function.
-static bool isBaseOnlyFunction(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "zeros",      "ones",      "fill",         "similar",       "map",
-      "map!",       "reduce",    "foldl",        "foldr",         "mapreduce",
-      "sum",        "prod",      "maximum",      "minimum",       "extrema",
-      "any",        "all",       "count",        "findfirst",     "findall",
-      "filter",     "sort",      "sort!",        "reverse",       "collect",
-      "push!",      "append!",   "pop!",         "println",       "print",
-      "show",       "string",    "repr",         "error",         "rand",
-      "randn",      "ntuple",    "mod1",         "fld1",          "isqrt",
-      "log1p",      "expm1",     "exp10",        "cospi",         "sinpi",
-      "sincos",     "sincospi",  "cbrt",         "hypot",         "bswap",
-      "bitreverse", "bitrotate", "leading_ones", "trailing_ones", "nextfloat",
-      "prevfloat",  "eps",       "widemul",      "gcd",           "lcm",
-      "factorial",  "binomial",  "cumsum",       "cumprod",       "vec",
-      "reshape",    "view",      "copy",         "deepcopy",      "first",
-      "last",       "isempty",   "keys",         "values",        "pairs",
-      "Dict",       "Vector",    "Array",        "Matrix",        "CuArray",
-      "cu",         "sum!",      "fill!",        "copyto!"};
-  return Names.contains(Name);
-}
-
-/// The function or local variable whose name is closest to the misspelt
-/// \p Name (`lenght` → `length`), within two edits (one for names of four
-/// letters or fewer); a function on a tie. The prelude's private helpers
-/// (`range_start`, the intrinsics) are not the user's to call and are
-/// never offered. Empty when none is near.
 std::string Interpreter::nearestName(llvm::StringRef Name) const {
-  // Public prelude names with an underscore; the others are its own.
-  static const llvm::StringSet<> PublicWithUnderscore = {
-      "atomic_add!",    "count_ones",   "count_zeros", "leading_zeros",
-      "trailing_zeros", "unsafe_trunc", "unsafe_load", "unsafe_store!",
-      "sync_threads",   "promote_type"};
-  unsigned Limit = Name.size() <= 2 ? 0 : Name.size() <= 4 ? 1 : 2;
-  std::string Best;
-  unsigned BestDistance = Limit + 1;
-  bool BestIsFunction = false;
-  auto Consider = [&](llvm::StringRef Candidate, bool IsFunction) {
-    // Lowering's names are not the user's either.
-    if (Candidate.empty() || Candidate == Name || Candidate.front() == '#' ||
-        Candidate.front() == '_' || Candidate.contains('#'))
-      return;
-    unsigned D = Name.edit_distance(Candidate, true, Limit);
-    bool Better =
-        D < BestDistance ||
-        (D == BestDistance && IsFunction && !BestIsFunction) ||
-        (D == BestDistance && IsFunction == BestIsFunction && Candidate < Best);
-    if (D <= Limit && Better) {
-      BestDistance = D;
-      Best = Candidate.str();
-      BestIsFunction = IsFunction;
-    }
-  };
-  if (Limit == 0 || isBaseOnlyFunction(Name))
-    return "";
-  for (const GenericFunction *GF : E.Env.functions()) {
-    if (GF->K == GenericFunction::BuiltinFn)
-      continue;
-    llvm::StringRef N = GF->Name.str();
-    bool PreludeOnly =
-        llvm::all_of(GF->methodsIn(WorldInfinity - 1),
-                     [](const Method *M) { return M->IsPrelude; });
-    if (PreludeOnly && N.contains('_') && !PublicWithUnderscore.contains(N))
-      continue;
-    Consider(N, true);
-  }
+  std::vector<llvm::StringRef> Locals;
   for (const SlotInfo &S : F.Src->Slots)
-    Consider(S.Name.str(), false);
-  return Best;
+    Locals.push_back(S.Name.str());
+  return nearestFunctionName(E.Env, Name, Locals);
 }
 
 /// An undefined name has no value (Union{}), so the code after it is

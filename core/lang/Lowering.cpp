@@ -31,6 +31,7 @@
 #include "types/Type.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <unordered_map>
 
@@ -814,9 +815,23 @@ void Lowerer::assignTo(const Node *Target, IRValue V) {
       assignTo(Target->Kids[I], E);
     }
     break;
-  case NodeKind::TypeAssert:
-    error(Target->Range, "typed local declarations (`x::T = v`) are not supported");
+  case NodeKind::TypeAssert: {
+    // What to write instead: the value converted once, which fixes the
+    // variable's type as Julia's declaration would (`acc = Float32(0)`).
+    std::string Msg = "typed local declarations (`x::T = v`) are not supported";
+    if (Target->Kids.size() == 2 && Target->Kids[0]->Kind == NodeKind::Ident &&
+        File) {
+      SrcRange TR = Target->Kids[1]->Range;
+      std::string_view Ty = File->text().substr(TR.Begin, TR.End - TR.Begin);
+      Msg += llvm::formatv(": write `{0} = {1}(...)`, converting the value; "
+                           "the variable keeps that type if every later "
+                           "assignment has it",
+                           Target->Kids[0]->Name.str(), Ty)
+                 .str();
+    }
+    error(Target->Range, std::move(Msg));
     break;
+  }
   case NodeKind::Call:
     // `g(y) = y + 1` in a body: a short-form definition, as the long form
     // says.

@@ -599,6 +599,15 @@ Node *Parser::parseBinary(int MinPrec) {
     const Token &Op = advance();
     Symbol OpName = Symbol::get(Op.Text);
     SrcRange OpRange = Op.range();
+    // `x ** 2`, Python's and Fortran's power: Julia's parser names `^`,
+    // and the rest parses as that.
+    if (Op.isOp("*") && tok().isOp("*") && tok().range().Begin == OpRange.End) {
+      errorInPlace({OpRange.Begin, tok().range().End},
+                   "use `x^y` instead of `x**y` for exponentiation");
+      advance();
+      OpName = Symbol::get("^");
+      Prec = PrecPower;
+    }
     skipNewlines();
     Node *R;
     if (Prec == PrecOr || Prec == PrecAnd || Prec == PrecPower) {

@@ -1,6 +1,8 @@
 // The gcn target (GPUCompiler's gcn.jl). See GcnTarget.h.
 #include "targets/GcnTarget.h"
 
+#include "targets/ArchHint.h"
+
 #include "cache/CompilerConfig.h"
 #include "cache/JobReport.h"
 #include "codegen/Runtime.h"
@@ -50,7 +52,8 @@ llvm::Error checkArch(llvm::StringRef Arch) {
         "config",
         "the gcn target does not support --arch `" + Arch.str() +
             "`: expected an AMD GPU processor LLVM 16 knows, such as gfx90a, "
-            "gfx908, gfx1030 or gfx1100",
+            "gfx908, gfx1030 or gfx1100" +
+            otherTargetsArchHint(Arch, "gcn"),
         {}));
   return llvm::Error::success();
 }

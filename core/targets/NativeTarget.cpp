@@ -2,6 +2,8 @@
 // grid runtime.
 #include "targets/NativeTarget.h"
 
+#include "targets/ArchHint.h"
+
 #include "cache/CompilerConfig.h"
 #include "codegen/Runtime.h"
 #include "optim/GuardSplit.h"
@@ -54,7 +56,8 @@ public:
           "config",
           "the native target does not support --arch `" + C.arch() +
               "`: expected a CPU LLVM 16 knows for " + hostInfo().Triple +
-              ", such as " + hostInfo().CPU + ", x86-64-v3 or skylake",
+              ", such as " + hostInfo().CPU + ", x86-64-v3 or skylake" +
+              otherTargetsArchHint(C.arch(), "native"),
           {}));
     return llvm::Error::success();
   }

@@ -1,6 +1,8 @@
 // The ptx target (GPUCompiler's ptx.jl). See PtxTarget.h.
 #include "targets/PtxTarget.h"
 
+#include "targets/ArchHint.h"
+
 #include "cache/CompilerConfig.h"
 #include "cache/JobReport.h"
 #include "codegen/Runtime.h"
@@ -57,7 +59,8 @@ llvm::Error archError(llvm::StringRef Arch) {
       "the ptx target does not support --arch `" + Arch.str() +
           "`: expected one of " + Known +
           " (CUDA 13's ptxas rejects older architectures, LLVM 16 knows no "
-          "newer ones)",
+          "newer ones)" +
+          otherTargetsArchHint(Arch, "ptx"),
       {}));
 }
 

@@ -1,4 +1,5 @@
 #include "types/Loader.h"
+#include "types/NameSuggestion.h"
 
 #include "lang/Lowering.h"
 #include "lang/Parser.h"
@@ -34,6 +35,19 @@ DiagLoc locOf(const SourceFileRef &File, SrcRange R) {
 llvm::Error typeError(const SourceFileRef &File, SrcRange R, std::string Msg,
                       const char *Kind = "type") {
   return makeDiagError(Diagnostic::error(Kind, std::move(Msg), locOf(File, R)));
+}
+
+/// `undefined type name`, with what was likely meant: a near type name
+/// (`float32`), or DeviceArray for Julia's and CUDA.jl's array types.
+llvm::Error undefinedTypeName(const GlobalEnv &Env, const SourceFileRef &File,
+                              SrcRange R, llvm::StringRef Name) {
+  Diagnostic D = Diagnostic::error(
+      "undefined", "undefined type name `" + Name.str() + "`", locOf(File, R));
+  if (std::string Advice = arrayTypeAdvice(Name); !Advice.empty())
+    D.note(Advice);
+  else if (std::string Near = nearestTypeName(Env, Name); !Near.empty())
+    D.note("did you mean `" + Near + "`?");
+  return makeDiagError(std::move(D));
 }
 
 /// A field type is acceptable if it is concrete once its TypeVars are
@@ -1063,8 +1077,7 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
       if (V->K == ConstValue::Int)
         return C.intValue(V->asSigned());
     }
-    return typeError(File, E.Range, "undefined type name `" + E.Name.string() + "`",
-                     "undefined");
+    return undefinedTypeName(Env, File, E.Range, E.Name.str());
   }
   case ast::NodeKind::Curly: {
     const ast::Node &Base = *E.Kids[0];
@@ -1235,14 +1248,23 @@ llvm::Expected<ParsedSignature> parseSignature(GlobalEnv &Env,
   } else if (TypeName *N = Env.lookupType(Name)) {
     Out.Func = Env.constructorFunction(N);
     Out.Callee = TypeContext::get().typeOfType(TypeContext::get().bareType(N));
-  } else
-    return typeError(SF, E->Kids[0]->Range,
-                     "undefined function `" + Name.string() + "`", "undefined");
+  } else {
+    Diagnostic D = Diagnostic::error(
+        "undefined", "undefined function `" + Name.string() + "`",
+        locOf(SF, E->Kids[0]->Range));
+    if (std::string Near = nearestFunctionName(Env, Name.str()); !Near.empty())
+      D.note("did you mean `" + Near + "`?");
+    return makeDiagError(std::move(D));
+  }
   for (size_t I = 1; I < E->Kids.size(); ++I) {
-    // `f(::Float32)`, as Prism and Julia print a signature.
+    // `f(::Float32)`, as Prism and Julia print a signature, and `f(a::
+    // Float32)`, a method's header pasted whole: the names are left out.
     const ast::Node *Arg = E->Kids[I];
     if (Arg->Kind == ast::NodeKind::TypeAssert && Arg->Kids.size() == 1)
       Arg = Arg->Kids[0];
+    else if (Arg->Kind == ast::NodeKind::TypeAssert && Arg->Kids.size() == 2 &&
+             Arg->Kids[0]->Kind == ast::NodeKind::Ident)
+      Arg = Arg->Kids[1];
     // `map!(square, ...)`: a function where its type belongs.
     if (Arg->Kind == ast::NodeKind::Ident && !Env.lookupType(Arg->Name) &&
         !Env.lookupConst(Arg->Name) && Env.lookupFunction(Arg->Name)) {

@@ -379,6 +379,14 @@ void GlobalEnv::defineConst(Symbol Name, ConstValue V) {
   Consts[Name] = std::move(V);
 }
 
+std::vector<TypeName *> GlobalEnv::typeNames() const {
+  std::lock_guard<std::mutex> G(Lock);
+  std::vector<TypeName *> Out;
+  for (auto &[Name, N] : Types)
+    Out.push_back(N);
+  return Out;
+}
+
 std::vector<GenericFunction *> GlobalEnv::functions() const {
   std::lock_guard<std::mutex> G(Lock);
   std::vector<GenericFunction *> Out;

@@ -167,6 +167,8 @@ public:
   void defineConst(Symbol Name, ConstValue V);
   /// All generic functions (for views and the "add job" dialog).
   std::vector<GenericFunction *> functions() const;
+  /// All type names bound (user, prelude and builtin), for suggestions.
+  std::vector<TypeName *> typeNames() const;
 
 private:
   std::atomic<World> WorldCounter{1};
