@@ -117,7 +117,12 @@ public:
     // Operators are calls too (`1 + 2`), but not something to run.
     if (C.Function.empty() || std::ispunct(static_cast<unsigned char>(C.Function[0])))
       return error(N, "CALL must call a function by name, e.g. "
-                      "`saxpy!(2.0f0, ones(Float32, 4), zeros(Float32, 4))`");
+                      "`saxpy!(2.0f0, ones(Float32, 4), zeros(Float32, 4))`; "
+                      "an operator (`" +
+                          C.Function +
+                          "`) runs through a "
+                          "function of the program, such as `f(a, b) = a " +
+                          C.Function + " b`");
     for (size_t I = 1; I < N.Kids.size(); ++I) {
       auto V = value(*N.Kids[I]);
       if (!V)

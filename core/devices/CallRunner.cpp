@@ -167,6 +167,51 @@ void nameThrowingFunction(Diagnostic &D, const std::string &AtLine,
     D.Backtrace.insert(User, {AtLine, D.Loc, User != D.Backtrace.end()});
 }
 
+/// "no method matching" for a CALL whose function has one method of that
+/// many arguments: which arguments do not fit it, and what a Julia user
+/// most often meant (`ones(1000)` is a Float64 array, `2.0` a Float64).
+void addMismatchNotes(Diagnostic &D, const ParsedSignature &Call, World W) {
+  if (D.Sev != Severity::Error ||
+      !llvm::StringRef(D.Message).startswith("no method matching") ||
+      !Call.Func)
+    return;
+  const Method *Only = nullptr;
+  for (const Method *M : Call.Func->methodsIn(W))
+    if (M->Sig.size() == Call.ArgTypes.size() + 1 && !M->IsPrelude) {
+      if (Only)
+        return; // several: Julia's candidates list says enough
+      Only = M;
+    }
+  if (!Only)
+    return;
+  TypeContext &C = TypeContext::get();
+  for (size_t I = 0; I < Call.ArgTypes.size(); ++I) {
+    Type *Arg = Call.ArgTypes[I], *Want = Only->Sig[I + 1];
+    if (isSubtype(Arg, Want))
+      continue;
+    std::string Note = "argument " + std::to_string(I + 1) + " is " +
+                       Arg->str() + ", where the method takes " + Want->str();
+    auto ElementOf = [](Type *T) -> Type * {
+      return T->isDataType() && T->name() &&
+                     T->name()->Name.str() == "DeviceArray" &&
+                     !T->params().empty()
+                 ? T->params()[0]
+                 : nullptr;
+    };
+    Type *ArgElt = ElementOf(Arg), *WantElt = ElementOf(Want);
+    if (ArgElt == C.float64() && WantElt && WantElt != C.float64())
+      Note += ": `ones(n)` and `zeros(n)` make Float64 arrays, as in Julia; "
+              "give the element type: `ones(" +
+              WantElt->str() + ", n)`";
+    else if (Arg == C.float64() && Want == C.float32())
+      Note += ": `2.0` is a Float64 literal; write `2.0f0`";
+    else if (Arg == C.int64() && Want->isDataType() && Want->isInteger())
+      Note +=
+          ": an integer literal is an Int64; write `" + Want->str() + "(...)`";
+    D.note(std::move(Note));
+  }
+}
+
 /// Whether any code of the call's closure reads the thread or block index
 /// or shape (the prelude's threadIdx() and friends are in the closure).
 bool readsThreadIndex(const InferResult &R) {
@@ -349,8 +394,12 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   // Infer first: the return type decides kernel-ness on GPUs and how the
   // host reads the result back.
   auto Inferred = Engine.inferToplevel({&Spec, 1}, Env.currentWorld());
-  if (!Inferred)
-    return failure(RunStatus::ProgramError, Inferred.takeError());
+  if (!Inferred) {
+    std::vector<Diagnostic> Ds = takeDiagnostics(Inferred.takeError());
+    if (!Ds.empty())
+      addMismatchNotes(Ds.front(), *Parsed, Env.currentWorld());
+    return failure(RunStatus::ProgramError, makeDiagError(std::move(Ds)));
+  }
   Type *RetT = Inferred->Roots.at(0)->ReturnType;
   const bool ReadsThreadIndex = readsThreadIndex(*Inferred);
   if (Interp) {

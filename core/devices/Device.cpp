@@ -84,11 +84,12 @@ Diagnostic thrownDiagnostic(const ThrownException &E, Dim3 Grid, Dim3 Block,
                            ? " (a write to"
                            : " (a read of") +
            " address 0x" + llvm::utohexstr(E.Fault->Address) + ")";
-  // A throw without a place of its own (a stack overflow) is where its
-  // innermost user frame was.
+  // A throw without a place of its own (a stack overflow), or placed in
+  // the prelude (at -O0 nothing is inlined, so the throw's own function is
+  // the prelude's checked_convert), is where its innermost user frame was.
   std::string File = E.File;
   uint32_t Line = uint32_t(std::max(E.Line, 0)), Col = E.Col;
-  if (File.empty())
+  if (File.empty() || isPreludePath(File))
     for (const BacktraceFrame &F : E.Stack)
       if (!isPreludePath(F.Loc.FileName) && F.Loc.Line) {
         File = F.Loc.FileName;

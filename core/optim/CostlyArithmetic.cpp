@@ -1,10 +1,16 @@
 #include "optim/CostlyArithmetic.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 namespace prism {
 
@@ -83,6 +89,34 @@ bool usesFloat64Data(const llvm::Function &F) {
       return true;
   return false;
 }
+/// The Float64 constant a widened value meets (`x[i] * 0.1`: `0.1`),
+/// as Julia writes it; empty when it meets none.
+std::string float64LiteralMet(const llvm::FPExtInst &Ext) {
+  for (const llvm::User *U : Ext.users()) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(U);
+    if (!I)
+      continue;
+    for (const llvm::Use &Op : I->operands())
+      if (const auto *C = llvm::dyn_cast<llvm::ConstantFP>(Op.get());
+          C && C->getType()->isDoubleTy() && C->getValueAPF().isFinite()) {
+        // The shortest digits that read back as this double (0.1, not
+        // 0.1000000000000000055511151231257827).
+        char Buf[32];
+        double D = C->getValueAPF().convertToDouble();
+        for (int Digits = 1; Digits <= 17; ++Digits) {
+          std::snprintf(Buf, sizeof Buf, "%.*g", Digits, D);
+          if (std::strtod(Buf, nullptr) == D)
+            break;
+        }
+        std::string S = Buf;
+        if (S.find_first_of(".en") == std::string::npos)
+          S += ".0";
+        return S;
+      }
+  }
+  return "";
+}
+
 } // namespace
 
 LibraryCallSites::LibraryCallSites(const llvm::Module &M) {
@@ -106,6 +140,9 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
                                            llvm::StringRef Arch,
                                            const LibraryCallSites *Library) {
   std::vector<CostlyOp> Out;
+  // Built on the first division: whether it runs in a loop.
+  std::optional<llvm::DominatorTree> DT;
+  std::optional<llvm::LoopInfo> Loops;
   const Float64Rate Rate = float64Rate(Target, Arch);
   const bool Float64Data = usesFloat64Data(F);
   for (const llvm::Instruction &I : llvm::instructions(F)) {
@@ -121,12 +158,18 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
           !isNarrowFloat(Ext->getSrcTy()))
         continue;
       Op.What = CostlyOp::Kind::Float64Widened;
-      Op.Message = std::string(juliaFloatName(Ext->getSrcTy())) +
-                   " value widened to Float64: what it meets runs in double "
-                   "precision, " +
-                   Rate.Text +
-                   ", in two registers per value. A Float64 literal does "
-                   "this (`x[i] * 0.1`): write `0.1f0`, or `Float32(...)`";
+      std::string Literal = float64LiteralMet(*Ext);
+      Op.Message =
+          std::string(juliaFloatName(Ext->getSrcTy())) +
+          " value widened to Float64: what it meets runs in double "
+          "precision, " +
+          Rate.Text + ", in two registers per value. " +
+          (Literal.empty()
+               ? std::string("A Float64 literal does this (`x[i] * 0.1`): "
+                             "write `0.1f0`, or `Float32(...)`")
+               : "The Float64 literal `" + Literal +
+                     "` it meets does this: write `" + Literal +
+                     "f0`, or `Float32(...)`");
     } else if (const auto *Trunc = llvm::dyn_cast<llvm::FPTruncInst>(&I)) {
       if (!Trunc->getSrcTy()->isDoubleTy() || !isNarrowFloat(Trunc->getType()))
         continue;
@@ -159,14 +202,28 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
         continue;
       bool Div = Opc == llvm::Instruction::SDiv || Opc == llvm::Instruction::UDiv;
       Op.What = CostlyOp::Kind::WideDivision;
-      Op.Costly = true;
+      // Before a loop, outside it, it runs once per thread while the loop
+      // runs many times (a block-stride loop's trip count): said, not
+      // missed. In a kernel without loops it may be most of the work.
+      if (!Loops) {
+        DT.emplace(const_cast<llvm::Function &>(F));
+        Loops.emplace(*DT);
+      }
+      const bool InLoop =
+          Loops->getLoopFor(I.getParent()) != nullptr || Loops->empty();
+      Op.Costly = InLoop;
       Op.Message =
           std::string("64-bit integer ") + (Div ? "division" : "remainder") +
           " by a value known only at run time: GPUs have no divide "
           "instruction, and the subroutine for a 64-bit one is several times "
           "longer than for 32 bits (LLVM adds a test that takes the 32-bit "
-          "one when both operands fit, at the cost of a branch). Int32 "
-          "operands, or a power of two known at compile time, avoid it";
+          "one when both operands fit, at the cost of a branch). " +
+          (InLoop ? std::string("Int32 operands, or a power of two known at "
+                                "compile time, avoid it")
+                  : std::string("It runs once per thread, outside the "
+                                "function's loops (a range's length, a "
+                                "loop's trip count), so it costs little "
+                                "beside them"));
     } else {
       continue;
     }

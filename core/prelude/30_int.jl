@@ -150,6 +150,9 @@ end
     return result
 end
 
+# A Bool power is x or one (the loop above would turn `p` into an Int).
+@inline ^(x::T, p::Bool) where {T<:BitInteger} = p ? x : one(T)
+
 @inline abs(x::T) where {T<:BitSigned} = ifelse(x < zero(T), -x, x)
 @inline abs(x::T) where {T<:BitUnsigned} = x
 @inline signbit(x::T) where {T<:BitSigned} = x < zero(T)

@@ -163,6 +163,7 @@ Occupancy occupancy(const MultiprocessorLimits &L, int Registers,
   O.MaxWarpsPerSM = L.maxWarpsPerSM();
   O.Partitions = L.SubPartitions;
   O.Amd = L.Amd;
+  O.WarpSize = L.WarpSize;
   const char *Block = L.blockWord();
   const char *Shared = L.sharedWord();
   if (BlockSize <= 0) {
@@ -348,6 +349,7 @@ std::optional<Occupancy> reportOccupancyAt(const JobReport &R,
     O.MaxWarpsPerSM = L->maxWarpsPerSM();
     O.Partitions = L->SubPartitions;
     O.Amd = L->Amd;
+    O.WarpSize = L->WarpSize;
     O.Why = *Why;
     return O;
   }
@@ -360,15 +362,29 @@ std::string describeOccupancy(const Occupancy &O) {
     return "cannot launch: " + O.Why;
   int Percent = int(O.fraction() * 100 + 0.5);
   std::string Limits = occupancyLimitNames(O.Limits, O.Amd);
+  // A block that is no multiple of the warp: its last warp's missing lanes
+  // hold a warp slot and do nothing (--threads 100: 4 of 32 lanes).
+  std::string Idle;
+  if (int Rem = O.WarpSize ? O.BlockSize % O.WarpSize : 0)
+    Idle = llvm::formatv("; each {0}'s last {1} runs {2} of its {3} lanes, "
+                         "so {4} of the {5} thread slots held do work",
+                         O.Amd ? "workgroup" : "block", O.Amd ? "wave" : "warp",
+                         Rem, O.WarpSize, O.BlocksPerSM * O.BlockSize,
+                         O.WarpsPerSM * O.WarpSize)
+               .str();
   if (O.Amd)
     return llvm::formatv(
-        "{0} workgroup{1}, {2} of {3} waves ({4}%, {5} per SIMD), limited by "
-        "{6}",
-        O.BlocksPerSM, O.BlocksPerSM == 1 ? "" : "s", O.WarpsPerSM,
-        O.MaxWarpsPerSM, Percent, formatPerPartition(O), Limits);
+               "{0} workgroup{1}, {2} of {3} waves ({4}%, {5} per SIMD), "
+               "limited by {6}",
+               O.BlocksPerSM, O.BlocksPerSM == 1 ? "" : "s", O.WarpsPerSM,
+               O.MaxWarpsPerSM, Percent, formatPerPartition(O), Limits)
+               .str() +
+           Idle;
   return llvm::formatv("{0} blocks, {1} of {2} warps ({3}%), limited by {4}",
                        O.BlocksPerSM, O.WarpsPerSM, O.MaxWarpsPerSM, Percent,
-                       Limits);
+                       Limits)
+             .str() +
+         Idle;
 }
 
 std::string formatPerPartition(const Occupancy &O) {

@@ -103,6 +103,7 @@ struct Occupancy {
   int MaxWarpsPerSM = 0;
   int Partitions = 4; ///< sub-partitions (AMD: SIMDs) sharing the warps
   bool Amd = false;   ///< about an AMD CU (names, as in MultiprocessorLimits)
+  int WarpSize = 32;  ///< lanes of a warp (AMD: of a wave)
   /// Blocks each resource alone would allow (INT_MAX: no limit).
   int ByWarps = 0, ByRegisters = 0, ByShared = 0, ByBlocks = 0;
   int ByScalarRegisters = INT_MAX;

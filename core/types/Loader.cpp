@@ -551,8 +551,27 @@ private:
     Type *Bare = C.bareType(N);
     bool AllAny = llvm::all_of(N->FieldTypes, [&](Type *F) { return F == C.any(); });
     bool Plain = N->Params.empty();
+    // Julia defines `S(fields) where {P...}` only where the fields decide
+    // every parameter (`struct Tg{T} x::Int64 end` has none: `Tg(1)` is no
+    // method, and `Tg{Float32}(1)` works).
+    auto Mentions = [](auto &Self, Type *T, Type *Var) -> bool {
+      if (T == Var)
+        return true;
+      if (!T || !T->hasTypeVars() || T->isTypeVar())
+        return false;
+      for (Type *P : T->params())
+        if (Self(Self, P, Var))
+          return true;
+      return false;
+    };
+    const bool FieldsDecideParams = llvm::all_of(N->Params, [&](Type *P) {
+      return llvm::any_of(N->FieldTypes,
+                          [&](Type *F) { return Mentions(Mentions, F, P); });
+    });
     for (int Variant = 0; Variant < (Plain && AllAny ? 1 : 2); ++Variant) {
       bool Converting = Variant == 1;
+      if (!Converting && !Plain && !FieldsDecideParams)
+        continue;
       // Fresh variables per method: each method owns its where-variables.
       // A bound may mention earlier parameters (`S{T, U<:T}`).
       std::vector<Type *> Vars;

@@ -169,3 +169,27 @@ TEST_F(CostlyArithmeticTest, LibdevicesOwnFloat64IsNotTheUsers) {
       arith("ptx", "sines!(DeviceArray{Float32,1}, DeviceArray{Float32,1})")
           .empty());
 }
+
+// A block-stride loop's trip count divides once per thread, before the
+// loop: analysis, not missed (in a kernel without loops, as lin!'s, a
+// division stays missed).
+TEST_F(CostlyArithmeticTest, ADivisionBeforeTheLoopIsOnlyAnalysis) {
+  loadText(
+      "stride.jl",
+      R"(function bstride!(y::DeviceArray{Float32,1}, x::DeviceArray{Float32,1})
+    t = threadIdx().x
+    for k in t:blockDim().x:length(x)
+        @inbounds y[k] = 2.0f0 * x[k]
+    end
+    return nothing
+end
+)");
+  auto R =
+      arith("ptx", "bstride!(DeviceArray{Float32,1}, DeviceArray{Float32,1})");
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_EQ(R[0].Name, "WideDivision");
+  EXPECT_EQ(R[0].Kind, RemarkKind::Analysis) << R[0].Message;
+  loadText("arith.jl", Source);
+  for (const OptRemark &M : arith("ptx", "lin!(DeviceArray{Float32,1}, Int64)"))
+    EXPECT_EQ(M.Kind, RemarkKind::Missed) << M.Message;
+}
