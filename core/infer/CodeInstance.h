@@ -241,6 +241,10 @@ public:
   std::atomic<World> MaxWorld{WorldInfinity};
   Type *ReturnType = nullptr;
   std::optional<ConstValue> ReturnConst;
+  /// The returned tuple's or struct's known fields (Julia's PartialStruct:
+  /// `tile() = (16, 16)` returns two constants), for callers' constant
+  /// propagation; null when nothing is known field by field.
+  std::shared_ptr<const std::vector<LatticeType>> ReturnFields;
   std::shared_ptr<const TypedCode> Code;
   /// The callees this code invokes (deduplicated, in first-use order).
   std::vector<MethodInstance *> Edges;

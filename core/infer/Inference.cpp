@@ -103,6 +103,7 @@ Type *calleeTypeOf(GenericFunction *F) {
 LatticeType resultOf(const CodeInstance &CI) {
   LatticeType L(CI.ReturnType ? CI.ReturnType : ctx().bottom());
   L.Const = CI.ReturnConst;
+  L.Fields = CI.ReturnFields;
   return L;
 }
 } // namespace
@@ -289,6 +290,7 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
   LatticeType Ret = F.Return.T ? F.Return : bottomLattice();
   CI->ReturnType = Ret.T;
   CI->ReturnConst = Ret.Const;
+  CI->ReturnFields = Ret.Fields;
   CI->NeedsConstArgs = F.NeedsConstArgs;
 
   auto TC = std::make_shared<TypedCode>();
