@@ -44,6 +44,12 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::PointerRef:
     break;
   default:
+    // getfield at a run-time index may throw BoundsError whatever it
+    // reads (`(nothing, nothing)[i]` is Const(nothing)).
+    if (Bi == Builtin::GetField && S.Args.size() > 2 &&
+        S.Args[2].K != IRValue::Const &&
+        !(argLattice(I, 2) && argLattice(I, 2)->Const))
+      break;
     if (Result.Const && RT && !RT->isBottom()) {
       if (RT->isSingleton() || MS.TL.isGhost(RT))
         return nullptr;
@@ -61,74 +67,83 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     Type *XT = ArgT(0);
     llvm::Value *X = Arg(0);
     const LatticeType *FL = argLattice(I, 2);
-    // The empty tuple at a run-time index: inference says Union{} (no
-    // value), and Julia's getfield throws BoundsError for every index.
-    if (XT->isTuple() && XT->params().empty() && !(FL && FL->Const) &&
-        S.Args[2].K != IRValue::Const) {
-      emitThrow(I, "BoundsError", nullptr, nullptr,
-                tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str()), {Arg(1)});
-      return nullptr;
+    std::optional<ConstValue> FC = FL && FL->Const ? FL->Const
+                                   : S.Args[2].K == IRValue::Const
+                                       ? std::optional(S.Args[2].C)
+                                       : std::nullopt;
+    std::span<Type *const> Fields =
+        XT->isTuple() ? XT->params() : XT->fieldTypes();
+    if (!FC) {
+      // A run-time index: Julia's bounds check (getfield throws
+      // BoundsError) comes first, whatever the fields hold: none (the
+      // empty tuple, a fieldless struct: inference says Union{}) or values
+      // of no size (`(nothing, nothing)[i]`).
+      if (!ArgT(1)->isInteger())
+        return internal(I, "getfield with a run-time field name");
+      llvm::Value *Idx = Arg(1);
+      const uint64_t N = Fields.size();
+      const std::string Template =
+          tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str());
+      if (N == 0) {
+        emitThrow(I, "BoundsError", nullptr, nullptr, Template, {Idx});
+        return nullptr;
+      }
+      llvm::Value *Zero =
+          B.CreateSub(Idx, llvm::ConstantInt::get(Idx->getType(), 1));
+      llvm::Value *InRange =
+          B.CreateICmpULT(Zero, llvm::ConstantInt::get(Idx->getType(), N));
+      llvm::BasicBlock *Ok = llvm::BasicBlock::Create(Ctx(), "getfield.ok", &F);
+      llvm::BasicBlock *Bad =
+          llvm::BasicBlock::Create(Ctx(), "getfield.oob", &F);
+      B.CreateCondBr(InRange, Ok, Bad);
+      B.SetInsertPoint(Bad);
+      emitThrow(I, "BoundsError", nullptr, nullptr, Template, {Idx});
+      B.SetInsertPoint(Ok);
+      if (!RT || MS.TL.isGhost(RT))
+        return nullptr;
+      if (!X)
+        return internal(I, "getfield of a value without a representation");
+      if (!(XT->isTuple() && MS.TL.isArrayTuple(XT))) {
+        // A struct or tuple whose fields inference found all of the
+        // result's one concrete type (P(a::Int64, b::Int64)): a select
+        // per field.
+        llvm::Value *V = nullptr;
+        for (uint64_t K = N; K-- > 0;) {
+          int FI = MS.TL.fieldIndex(XT, static_cast<int>(K));
+          if (Fields[K] != RT || FI < 0)
+            return internal(I, "getfield at a run-time index of fields of "
+                               "different types");
+          llvm::Value *FV =
+              fromMem(B.CreateExtractValue(X, {unsigned(FI)}), RT);
+          V = !V ? FV
+                 : B.CreateSelect(B.CreateICmpEQ(Zero, llvm::ConstantInt::get(
+                                                           Idx->getType(), K)),
+                                  FV, V);
+        }
+        return V;
+      }
+      // An NTuple: through memory.
+      llvm::IRBuilder<> EntryB(Top, Top->begin());
+      llvm::AllocaInst *Tmp =
+          EntryB.CreateAlloca(X->getType(), nullptr, "tuple");
+      B.CreateStore(X, Tmp);
+      llvm::Value *P =
+          B.CreateInBoundsGEP(X->getType(), Tmp, {B.getInt64(0), Zero});
+      Type *ET = XT->param(0);
+      return fromMem(B.CreateLoad(MS.TL.memType(ET), P), ET);
     }
     if (!RT || MS.TL.isGhost(RT))
       return nullptr;
-    std::optional<ConstValue> FC =
-        FL && FL->Const ? FL->Const
-        : S.Args[2].K == IRValue::Const ? std::optional(S.Args[2].C)
-                                        : std::nullopt;
-    if (FC) {
-      int Field = -1;
-      if (FC->K == ConstValue::Sym)
-        Field = XT->fieldIndex(FC->Name);
-      else if (FC->K == ConstValue::Int)
-        Field = static_cast<int>(FC->asSigned()) - 1;
-      int Idx = Field < 0 ? -1 : MS.TL.fieldIndex(XT, Field);
-      if (Idx < 0 || !X)
-        return internal(I, "getfield of an unknown field");
-      Type *FT = XT->isTuple() ? XT->param(Field) : XT->fieldTypes()[Field];
-      return fromMem(B.CreateExtractValue(X, {unsigned(Idx)}), FT);
-    }
-    // A run-time index: Julia's bounds check first (getfield throws
-    // BoundsError), then the field.
-    if (!X || !ArgT(1)->isInteger())
-      return internal(I, "getfield with a run-time field name");
-    const bool ArrayTuple = XT->isTuple() && MS.TL.isArrayTuple(XT);
-    std::span<Type *const> Fields =
-        XT->isTuple() ? XT->params() : XT->fieldTypes();
-    llvm::Value *Idx = Arg(1);
-    uint64_t N = Fields.size();
-    llvm::Value *Zero = B.CreateSub(Idx, llvm::ConstantInt::get(Idx->getType(), 1));
-    llvm::Value *InRange =
-        B.CreateICmpULT(Zero, llvm::ConstantInt::get(Idx->getType(), N));
-    llvm::BasicBlock *Ok = llvm::BasicBlock::Create(Ctx(), "getfield.ok", &F);
-    llvm::BasicBlock *Bad = llvm::BasicBlock::Create(Ctx(), "getfield.oob", &F);
-    B.CreateCondBr(InRange, Ok, Bad);
-    B.SetInsertPoint(Bad);
-    emitThrow(I, "BoundsError", nullptr, nullptr,
-              tupleBoundsErrorTemplate(XT->str(), ArgT(1)->str()), {Idx});
-    B.SetInsertPoint(Ok);
-    if (!ArrayTuple) {
-      // A struct or tuple whose fields inference found all of the result's
-      // one concrete type (P(a::Int64, b::Int64)): a select per field.
-      llvm::Value *V = nullptr;
-      for (uint64_t K = N; K-- > 0;) {
-        int FI = MS.TL.fieldIndex(XT, static_cast<int>(K));
-        if (Fields[K] != RT || FI < 0)
-          return internal(I, "getfield at a run-time index of fields of "
-                             "different types");
-        llvm::Value *FV = fromMem(B.CreateExtractValue(X, {unsigned(FI)}), RT);
-        V = !V ? FV
-               : B.CreateSelect(B.CreateICmpEQ(Zero, llvm::ConstantInt::get(
-                                                         Idx->getType(), K)),
-                                FV, V);
-      }
-      return V;
-    }
-    llvm::IRBuilder<> EntryB(Top, Top->begin());
-    llvm::AllocaInst *Tmp = EntryB.CreateAlloca(X->getType(), nullptr, "tuple");
-    B.CreateStore(X, Tmp);
-    llvm::Value *P = B.CreateInBoundsGEP(X->getType(), Tmp, {B.getInt64(0), Zero});
-    Type *ET = XT->param(0);
-    return fromMem(B.CreateLoad(MS.TL.memType(ET), P), ET);
+    int Field = -1;
+    if (FC->K == ConstValue::Sym)
+      Field = XT->fieldIndex(FC->Name);
+    else if (FC->K == ConstValue::Int)
+      Field = static_cast<int>(FC->asSigned()) - 1;
+    int Idx = Field < 0 ? -1 : MS.TL.fieldIndex(XT, Field);
+    if (Idx < 0 || !X)
+      return internal(I, "getfield of an unknown field");
+    Type *FT = XT->isTuple() ? XT->param(Field) : XT->fieldTypes()[Field];
+    return fromMem(B.CreateExtractValue(X, {unsigned(Idx)}), FT);
   }
   case Builtin::TupleNew:
   case Builtin::New: {

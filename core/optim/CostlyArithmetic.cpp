@@ -8,6 +8,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -89,32 +90,46 @@ bool usesFloat64Data(const llvm::Function &F) {
       return true;
   return false;
 }
-/// The Float64 constant a widened value meets (`x[i] * 0.1`: `0.1`),
-/// as Julia writes it; empty when it meets none.
-std::string float64LiteralMet(const llvm::FPExtInst &Ext) {
+/// The Float64 constant a widened value meets (`x[i] * 0.1`: `0.1`), as
+/// Julia prints it, and the Float32 literal to write instead (`0.1f0`,
+/// `1.0e10` → `1.0f10`); empty when it meets none. No Float32 literal for
+/// a value beyond Float32's range.
+std::pair<std::string, std::string>
+float64LiteralMet(const llvm::FPExtInst &Ext) {
   for (const llvm::User *U : Ext.users()) {
     const auto *I = llvm::dyn_cast<llvm::Instruction>(U);
     if (!I)
       continue;
-    for (const llvm::Use &Op : I->operands())
-      if (const auto *C = llvm::dyn_cast<llvm::ConstantFP>(Op.get());
-          C && C->getType()->isDoubleTy() && C->getValueAPF().isFinite()) {
-        // The shortest digits that read back as this double (0.1, not
-        // 0.1000000000000000055511151231257827).
-        char Buf[32];
-        double D = C->getValueAPF().convertToDouble();
-        for (int Digits = 1; Digits <= 17; ++Digits) {
-          std::snprintf(Buf, sizeof Buf, "%.*g", Digits, D);
-          if (std::strtod(Buf, nullptr) == D)
-            break;
-        }
-        std::string S = Buf;
-        if (S.find_first_of(".en") == std::string::npos)
-          S += ".0";
-        return S;
+    for (const llvm::Use &Op : I->operands()) {
+      const auto *C = llvm::dyn_cast<llvm::ConstantFP>(Op.get());
+      if (!C || !C->getType()->isDoubleTy() || !C->getValueAPF().isFinite())
+        continue;
+      // The shortest digits that read back as this double (0.1, not
+      // 0.1000000000000000055511151231257827), in Julia's form: a
+      // mantissa with a point, an exponent without `+` or leading zeros.
+      char Buf[40];
+      const double D = C->getValueAPF().convertToDouble();
+      for (int Digits = 1; Digits <= 17; ++Digits) {
+        std::snprintf(Buf, sizeof Buf, "%.*g", Digits, D);
+        if (std::strtod(Buf, nullptr) == D)
+          break;
       }
+      std::string G = Buf, Mantissa = G, Exponent;
+      if (size_t E = G.find('e'); E != std::string::npos) {
+        Mantissa = G.substr(0, E);
+        Exponent = std::to_string(std::atoi(G.c_str() + E + 1));
+      }
+      if (Mantissa.find('.') == std::string::npos)
+        Mantissa += ".0";
+      std::string Julia64 =
+          Exponent.empty() ? Mantissa : Mantissa + "e" + Exponent;
+      std::string Julia32;
+      if (std::fabs(D) <= 3.4028234663852886e38)
+        Julia32 = Mantissa + "f" + (Exponent.empty() ? "0" : Exponent);
+      return {Julia64, Julia32};
+    }
   }
-  return "";
+  return {};
 }
 
 } // namespace
@@ -158,7 +173,7 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
           !isNarrowFloat(Ext->getSrcTy()))
         continue;
       Op.What = CostlyOp::Kind::Float64Widened;
-      std::string Literal = float64LiteralMet(*Ext);
+      auto [Literal, Instead] = float64LiteralMet(*Ext);
       Op.Message =
           std::string(juliaFloatName(Ext->getSrcTy())) +
           " value widened to Float64: what it meets runs in double "
@@ -168,8 +183,10 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
                ? std::string("A Float64 literal does this (`x[i] * 0.1`): "
                              "write `0.1f0`, or `Float32(...)`")
                : "The Float64 literal `" + Literal +
-                     "` it meets does this: write `" + Literal +
-                     "f0`, or `Float32(...)`");
+                     "` it meets does this: write " +
+                     (Instead.empty() ? std::string()
+                                      : "`" + Instead + "`, or ") +
+                     "`Float32(...)`");
     } else if (const auto *Trunc = llvm::dyn_cast<llvm::FPTruncInst>(&I)) {
       if (!Trunc->getSrcTy()->isDoubleTy() || !isNarrowFloat(Trunc->getType()))
         continue;
@@ -209,8 +226,20 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
         DT.emplace(const_cast<llvm::Function &>(F));
         Loops.emplace(*DT);
       }
-      const bool InLoop =
-          Loops->getLoopFor(I.getParent()) != nullptr || Loops->empty();
+      // A copy outside the loop of one inside it (an unrolled loop's
+      // epilogue) shares its location: it is the loop's division too.
+      auto InALoop = [&](const llvm::Instruction &D) {
+        return Loops->getLoopFor(D.getParent()) != nullptr;
+      };
+      bool InLoop = Loops->empty() || InALoop(I);
+      if (!InLoop && I.getDebugLoc())
+        for (const llvm::Instruction &Other : llvm::instructions(F))
+          if (&Other != &I && Other.getOpcode() == Opc &&
+              Other.getDebugLoc().get() == I.getDebugLoc().get() &&
+              InALoop(Other)) {
+            InLoop = true;
+            break;
+          }
       Op.Costly = InLoop;
       Op.Message =
           std::string("64-bit integer ") + (Div ? "division" : "remainder") +

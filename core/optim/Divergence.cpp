@@ -334,13 +334,23 @@ struct Analysis {
     for (unsigned S = 0; S < 2; ++S) {
       const llvm::BasicBlock *Join = Br.getSuccessor(S),
                              *Body = Br.getSuccessor(1 - S);
-      if (Join == Body || (L && (!L->contains(Join) || !L->contains(Body) ||
-                                 Join == L->getHeader())))
+      if (Join == Body || returns(Join) ||
+          (L && (!L->contains(Join) || !L->contains(Body) ||
+                 Join == L->getHeader())))
         continue;
       if (rejoins(Body, Join, Br.getParent(), L))
         return true;
     }
     return false;
+  }
+  /// Whether BB returns at once (the function's exit, where LLVM merged
+  /// every `return`).
+  static bool returns(const llvm::BasicBlock *BB) {
+    return llvm::isa<llvm::ReturnInst>(BB->getTerminator());
+  }
+  /// `if cond return end` before the rest of the kernel: one side leaves.
+  static bool leavesEarly(const llvm::BranchInst &Br) {
+    return returns(Br.getSuccessor(0)) != returns(Br.getSuccessor(1));
   }
   static bool rejoins(const llvm::BasicBlock *Body,
                       const llvm::BasicBlock *Join,
@@ -582,7 +592,11 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br, bool FirstBlock) {
       B.Message =
           "divergent branch: " + std::string(B.Warps == 1 ? "" : "each of ") +
           WarpsText + " takes both sides" + OnIters + AlsoSome +
-          (skipsABody(Br)
+          (leavesEarly(Br)
+               ? ": the threads that return early idle while the others run "
+                 "the rest (" +
+                     Same + ")"
+           : skipsABody(Br)
                ? ": the threads that skip the body idle while the others "
                  "run it (little lost when the body is short; " +
                      Same + ")"
