@@ -112,6 +112,19 @@ public:
     }
     if (DI.getSeverity() == llvm::DS_Warning)
       D.Sev = Severity::Warning;
+    // The BPF backend says this once per frame object past the limit and
+    // advises maps, which kernels do not have: once, in the language's
+    // terms, at the first place.
+    if (llvm::StringRef(D.Message).startswith(
+            "Looks like the BPF stack limit")) {
+      D.Message = "the BPF stack is limited to 512 bytes, and this "
+                  "program's locals with the values the backend keeps on "
+                  "the stack exceed it: use smaller tuples, or fewer values "
+                  "live at once";
+      for (const Diagnostic &Seen : Out)
+        if (Seen.Message == D.Message)
+          return true;
+    }
     Out.push_back(std::move(D));
     return true;
   }

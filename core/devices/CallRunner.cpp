@@ -356,6 +356,11 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                    "the bpf device runs a program on a packet: pass a "
                    "`UInt8[...]` argument (at least 14 bytes)");
 
+  if (Target == "bpf" && (R.Grid.count() > 1 || R.Block.count() > 1))
+    return failure(RunStatus::UsageError, "usage",
+                   "a BPF program runs once on one packet; --blocks/--threads "
+                   "do not apply");
+
   // The program's length argument is the kernel's skb->len, the packet's
   // length: a different value in the call would be silently replaced.
   if (Target == "bpf" && Call->Args.size() == 2 && Call->Args[0].isArray() &&
@@ -402,6 +407,31 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   }
   Type *RetT = Inferred->Roots.at(0)->ReturnType;
   const bool ReadsThreadIndex = readsThreadIndex(*Inferred);
+  // A socket filter's shape, in the program's own types: the kernel
+  // returns a u32, which a wider integer or a Nothing does not fit.
+  if (Target == "bpf") {
+    const std::vector<Type *> &A = Parsed->ArgTypes;
+    const bool ArgsFit = (A.size() == 1 || A.size() == 2) &&
+                         A[0]->isPointer() &&
+                         (A.size() == 1 || A[1]->isInteger());
+    const bool ReturnFits =
+        RetT &&
+        (RetT->isBool() || (RetT->isInteger() && RetT->bitWidth() <= 32));
+    if (!ArgsFit || !ReturnFits)
+      return failure(
+          RunStatus::UsageError,
+          {Diagnostic::error(
+              "usage",
+              "`" + Call->Function +
+                  "` is not a BPF socket-filter program: a program takes "
+                  "(pkt::Ptr{UInt8}[, len::UInt32]) and returns an integer of "
+                  "at most 32 bits or a Bool (the kernel's return value is a "
+                  "UInt32); this one " +
+                  (!ArgsFit ? "takes " + Spec.str()
+                            : "returns " + (RetT ? RetT->str()
+                                                 : std::string("nothing"))),
+              Call->FunctionLoc)});
+  }
   if (Interp) {
     RunOutcome Out;
     Out.Signature = Spec.str();
@@ -519,8 +549,23 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                            A.Entry, Spec.Func->Name.str());
     return Failed(failure(RunStatus::DeviceError, std::move(Ds)));
   }
-  if (R.Device == "bpf")
+  if (R.Device == "bpf") {
     Run->Args = Call->Args; // report the frame as given, not the padded one
+    // The kernel's u32, read as the program's own return type (Int8's -3,
+    // a Bool's true).
+    if (std::optional<ScalarKind> K = scalarKindFromName(RetT->str());
+        K && Run->Return.isScalar()) {
+      uint64_t Bits = Run->Return.bits() & 0xffffffffu;
+      unsigned W = RetT->bitWidth();
+      if (RetT->isBool())
+        Run->Return = HostValue::fromDouble(*K, Bits != 0);
+      else if (RetT->isSignedInt() && W < 64)
+        Run->Return =
+            HostValue::fromInt(*K, int64_t(Bits << (64 - W)) >> (64 - W));
+      else
+        Run->Return = HostValue::fromInt(*K, int64_t(Bits));
+    }
+  }
   Out.KernelFacts.insert(Out.KernelFacts.end(), Run->Facts.begin(),
                          Run->Facts.end());
   Out.Launch = std::move(*Run);

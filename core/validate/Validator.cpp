@@ -529,9 +529,12 @@ void locateDebugLoc(const llvm::DILocation *L, Diagnostic &D) {
     Loc.FileName = L->getFilename().str();
     Loc.Line = L->getLine();
     Loc.Col = L->getColumn();
-    std::string Fn = L->getScope()->getSubprogram()
-                         ? L->getScope()->getSubprogram()->getName().str()
-                         : "?";
+    const llvm::DISubprogram *SP = L->getScope()->getSubprogram();
+    // A launch wrapper or BPF program around the entry is no frame of the
+    // source.
+    if (SP && SP->isArtificial() && !First)
+      continue;
+    std::string Fn = SP ? SP->getName().str() : "?";
     if (First)
       D.Loc = Loc;
     First = false;
