@@ -518,12 +518,21 @@ std::optional<int64_t> lane0FromBase(const llvm::SCEV *Addr,
   if (DimsAligned && !llvm::isa<llvm::SCEVConstant>(D)) {
     llvm::ValueToSCEVMapTy Dims;
     llvm::SCEVExprContains(D, [&](const llvm::SCEV *X) {
-      if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X))
-        if (std::string Name = nameOf(U->getValue()); !Name.empty()) {
-          if (DimsTaken && !Dims.count(U->getValue()))
-            *DimsTaken += (DimsTaken->empty() ? "" : " and ") + Name;
-          Dims[U->getValue()] = SE.getConstant(U->getType(), 1024);
-        }
+      const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(X);
+      if (!U)
+        return false;
+      if (std::string Name = nameOf(U->getValue()); !Name.empty()) {
+        if (DimsTaken && !Dims.count(U->getValue()))
+          *DimsTaken += (DimsTaken->empty() ? "" : " and ") + Name;
+        Dims[U->getValue()] = SE.getConstant(U->getType(), 1024);
+      } else if (const auto *Read =
+                     llvm::dyn_cast<llvm::IntrinsicInst>(U->getValue());
+                 Read && Read->arg_size() == 0 && U->getType()->isIntegerTy()) {
+        // A special register left unbound (threadIdx().y of a warp whose
+        // block is not given): any row, and each starts alike once the
+        // dimensions are multiples.
+        Dims[U->getValue()] = SE.getConstant(U->getType(), 0);
+      }
       return false;
     });
     D = llvm::SCEVParameterRewriter::rewrite(D, SE, Dims);
