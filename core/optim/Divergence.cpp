@@ -12,6 +12,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
+#include <set>
 
 namespace prism {
 
@@ -377,7 +378,83 @@ struct Analysis {
   /// (an index `i % 2` that no lane decides while the block's offset is
   /// unknown).
   BranchDivergence judge(llvm::BranchInst &Br, bool FirstBlock = false);
+  BranchDivergence judgeSwitch(llvm::SwitchInst &Sw);
 };
+
+/// A switch on the thread index (LLVM's form of an if/elseif chain of
+/// `m == 0`, `m == 1`, ...): how many of its ways each warp takes, lane by
+/// lane. Outside loops only; a value no lane decides is left unjudged.
+BranchDivergence Analysis::judgeSwitch(llvm::SwitchInst &Sw) {
+  using V = BranchDivergence::Verdict;
+  BranchDivergence B;
+  B.Inst = &Sw;
+  std::string Where = Lanes.shape();
+  std::string Shape = Where.empty() ? "" : " (" + Where + ")";
+  if (Loaded.count(Sw.getCondition())) {
+    B.Judged = V::DataDependent;
+    B.Message = "switch on loaded data that differs between threads: a " +
+                M.warps() +
+                " takes several ways where its threads' values "
+                "disagree";
+    return B;
+  }
+  B.Judged = V::Unknown;
+  B.Message = "switch on a value that depends on the thread index in a way "
+              "not evaluated: threads of a " +
+              M.warps() + " may take several ways" + Shape;
+  if (!SE.isSCEVable(Sw.getCondition()->getType()) ||
+      LI.getLoopFor(Sw.getParent()))
+    return B;
+  const llvm::SCEV *C = scev(Sw.getCondition());
+  B.Warps = warpsJudged();
+  unsigned Split = 0;
+  size_t MostWays = 1;
+  for (unsigned W = 0; W < B.Warps; ++W) {
+    std::set<const llvm::BasicBlock *> Ways;
+    for (unsigned Lane = 0; Lane < lanesIn(W); ++Lane) {
+      const auto *K =
+          llvm::dyn_cast<llvm::SCEVConstant>(Lanes.at(C, W, Lane, SE));
+      if (!K || ++Evaluations > MaxEvaluations)
+        return B;
+      auto Case = Sw.findCaseValue(K->getValue());
+      const llvm::BasicBlock *To = Case->getCaseSuccessor();
+      if (!leadsToThrow(To))
+        Ways.insert(To);
+    }
+    if (Ways.size() > 1)
+      ++Split;
+    MostWays = std::max(MostWays, Ways.size());
+  }
+  std::string WarpsText =
+      Lanes.warpsPerBlock()
+          ? B.Warps == 1 ? "the block's one " + M.warps()
+                         : llvm::formatv("the block's {0} {1}", B.Warps,
+                                         M.warps(B.Warps))
+                               .str()
+          : llvm::formatv("the first {0} {1} (threads 1–{2}; the block "
+                          "shape was not given)",
+                          B.Warps, M.warps(B.Warps), B.Warps * M.WarpSize)
+                .str();
+  B.MaxDivergentWarps = Split;
+  if (!Split) {
+    B.Judged = V::WarpUniform;
+    B.Message = "switch on the thread index where the threads of each " +
+                M.warps() + " agree, in " + WarpsText + ": no " + M.warps() +
+                " diverges" + Shape;
+  } else {
+    B.Judged = Split == B.Warps ? V::Divergent : V::PartlyDivergent;
+    B.Message = llvm::formatv(
+        "divergent switch (LLVM's form of an if/elseif chain): {0}{1} {2} "
+        "up to {3} of its {4} ways, running them one after the other with "
+        "part of its threads idle; a condition that is the same for {5} "
+        "consecutive threads avoids it{6}",
+        Split == B.Warps ? (B.Warps == 1 ? "" : "each of ")
+                         : llvm::formatv("{0} of ", Split).str(),
+        WarpsText, Split == 1 || Split == B.Warps ? "takes" : "take", MostWays,
+        Sw.getNumSuccessors(), M.WarpSize, Shape);
+  }
+  return B;
+}
 
 /// "1–5" or "1, 3".
 std::string ranges(const std::vector<unsigned> &Ns) {
@@ -697,6 +774,13 @@ std::vector<BranchDivergence> analyseBranches(llvm::Function &F,
   if (A.Lanes.empty())
     return Out;
   for (llvm::BasicBlock &BB : F) {
+    if (auto *Sw = llvm::dyn_cast<llvm::SwitchInst>(BB.getTerminator());
+        Sw && A.Dep.count(Sw->getCondition())) {
+      if (Out.size() >= MaxBranchesPerFunction)
+        break;
+      Out.push_back(A.judgeSwitch(*Sw));
+      continue;
+    }
     auto *Br = llvm::dyn_cast<llvm::BranchInst>(BB.getTerminator());
     if (!Br || !Br->isConditional() || !A.Dep.count(Br->getCondition()) ||
         leadsToThrow(Br->getSuccessor(0)) || leadsToThrow(Br->getSuccessor(1)))

@@ -15,6 +15,7 @@
 #include "targets/Target.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -437,4 +438,50 @@ end
   EXPECT_EQ(B[3].Judged, BranchDivergence::Verdict::Divergent) << B[3].Message;
   EXPECT_NE(B[3].Message.find("of the first block"), std::string::npos)
       << B[3].Message;
+}
+
+// An if/elseif chain on `i % 4` becomes one LLVM switch: judged lane by
+// lane like a branch (it was not judged at all). On `(i - 1) ÷ 32` every
+// warp takes one way.
+TEST_F(DivergenceTest, ASwitchOnTheThreadIndexIsJudgedPerWarp) {
+  using V = BranchDivergence::Verdict;
+  loadText("sw.jl",
+           R"(function k2!(out::DeviceArray{Int32,1}, a::DeviceArray{Int32,1})
+    i = threadIdx().x
+    m = i % 4
+    if m == 0
+        @inbounds out[i] = a[i] ÷ Int32(3)
+    elseif m == 1
+        @inbounds out[i] = a[i] ÷ Int32(7)
+    elseif m == 2
+        @inbounds out[i] = a[i] * a[i] ÷ Int32(11)
+    end
+    return
+end
+function k5!(out::DeviceArray{Int32,1}, a::DeviceArray{Int32,1})
+    i = threadIdx().x
+    m = (i - 1) ÷ 32
+    if m == 0
+        @inbounds out[i] = a[i] ÷ Int32(3)
+    elseif m == 1
+        @inbounds out[i] = a[i] ÷ Int32(7)
+    elseif m == 2
+        @inbounds out[i] = a[i] * a[i] ÷ Int32(11)
+    end
+    return
+end
+)");
+  auto Split =
+      branches("k2!(DeviceArray{Int32,1}, DeviceArray{Int32,1})", {128, 1, 1});
+  ASSERT_TRUE(Split.count(4));
+  EXPECT_TRUE(llvm::isa<llvm::SwitchInst>(Split[4].Inst));
+  EXPECT_EQ(Split[4].Judged, V::Divergent) << Split[4].Message;
+  EXPECT_EQ(Split[4].MaxDivergentWarps, 4u);
+  EXPECT_NE(Split[4].Message.find("takes up to 4 of its 4 ways"),
+            std::string::npos)
+      << Split[4].Message;
+  auto Agree =
+      branches("k5!(DeviceArray{Int32,1}, DeviceArray{Int32,1})", {128, 1, 1});
+  ASSERT_TRUE(Agree.count(16));
+  EXPECT_EQ(Agree[16].Judged, V::WarpUniform) << Agree[16].Message;
 }
