@@ -659,7 +659,8 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
     llvm::outs() << "  " << Note << "\n";
   if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
     llvm::outs() << "  at " << At->BlockSize
-                 << " threads: " << describeOccupancy(*At) << "\n";
+                 << (At->BlockSize == 1 ? " thread: " : " threads: ")
+                 << describeOccupancy(*At) << "\n";
 }
 
 int runReport(const CommandOptions &O) {

@@ -4,6 +4,8 @@
 #include "Commands.h"
 #include "ProgramLoader.h"
 
+#include "targets/ArchHint.h"
+
 #include <CLI/CLI.hpp>
 
 #include "llvm/ADT/StringRef.h"
@@ -423,7 +425,13 @@ int main(int argc, char **argv) {
       return ExitUsage;
     }
   }
-  const std::vector<std::string> Misplaced = misplacedOptionNotes(App, Args);
+  std::vector<std::string> Misplaced = misplacedOptionNotes(App, Args);
+  // `code_native --arch sm_80` without --target: which target it names.
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "--arch" && !llvm::is_contained(Args, "--target"))
+      if (std::string Hint = prism::otherTargetsArchHint(Args[I + 1], "");
+          !Hint.empty())
+        Misplaced.push_back("note: " + Hint.substr(2));
   std::reverse(Args.begin(), Args.end()); // CLI11 takes them last first
   // parse() consumes Args: whether --json was asked is read first.
   const bool WantsJson = llvm::is_contained(Args, "--json");

@@ -552,6 +552,29 @@ private:
     if (StructOf)
       if (std::optional<StructShape> S = StructOf(F))
         return structValue(N, *S);
+    // Base's typemax/typemin of a number type (`typemax(Int32)`): values,
+    // as Julia computes them once (the floats' are the infinities).
+    if ((F == "typemax" || F == "typemin") && N.Kids.size() == 2) {
+      auto T = eval(*N.Kids[1]);
+      if (!T)
+        return T.takeError();
+      if (T->What == Evaluated::TypeArg && T->T != ScalarKind::Bool) {
+        const ScalarKind K = T->T;
+        const bool Max = F == "typemax";
+        if (isFloatKind(K)) {
+          E.V = HostValue::fromDouble(K, Max ? HUGE_VAL : -HUGE_VAL);
+          return E;
+        }
+        const unsigned Bits = scalarBytes(K) * 8;
+        uint64_t V;
+        if (isSignedKind(K))
+          V = Max ? (uint64_t(1) << (Bits - 1)) - 1 : uint64_t(1) << (Bits - 1);
+        else
+          V = Max ? (Bits == 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1) : 0;
+        E.V = HostValue::scalar(K, V);
+        return E;
+      }
+    }
     if (std::ispunct(static_cast<unsigned char>(F.front())))
       return error(N, "`" + text(N) +
                           "`: a CALL does not compute; write the value, or "

@@ -239,8 +239,9 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
                                    kindOf(A), A.ElementBytes);
   std::string Apart =
       A.StrideBytes ? llvm::formatv("consecutive threadIdx().{0} are {1} "
-                                    "bytes apart",
-                                    AlongY ? "y" : "x", *A.StrideBytes)
+                                    "{2} apart",
+                                    AlongY ? "y" : "x", *A.StrideBytes,
+                                    *A.StrideBytes == 1 ? "byte" : "bytes")
                           .str()
                     : std::string("the lanes' addresses are not evenly spaced");
   if (RowLane && A.StrideBytes)
@@ -300,13 +301,14 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
                    .str();
     if (Misaligned && RowsInWarp > 1)
       A.Message += llvm::formatv(": each row of threadIdx().x starts {0} "
-                                 "bytes into a {1}, one {1} more per row than "
+                                 "{2} into a {1}, one {1} more per row than "
                                  "aligned starts take",
-                                 Into, M.Sector);
+                                 Into, M.Sector, Into == 1 ? "byte" : "bytes");
     else if (Misaligned)
-      A.Message += llvm::formatv(": the {0} starts {1} bytes into a {2}, "
-                                 "one {2} more than an aligned start takes",
-                                 M.Warp, Into, M.Sector);
+      A.Message +=
+          llvm::formatv(": the {0} starts {1} {3} into a {2}, "
+                        "one {2} more than an aligned start takes",
+                        M.Warp, Into, M.Sector, Into == 1 ? "byte" : "bytes");
     // Rows of threadIdx().x too narrow to fill a sector each: the block's
     // shape, not the indexing, wastes the rest.
     uint64_t RowBytes = uint64_t(RowLane) * A.ElementBytes;

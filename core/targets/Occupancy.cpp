@@ -362,10 +362,12 @@ std::string describeOccupancy(const Occupancy &O) {
     return "cannot launch: " + O.Why;
   int Percent = int(O.fraction() * 100 + 0.5);
   std::string Limits = occupancyLimitNames(O.Limits, O.Amd);
-  // A block that is no multiple of the warp: its last warp's missing lanes
-  // hold a warp slot and do nothing (--threads 100: 4 of 32 lanes).
+  // A block of several warps that is no multiple of the warp: its last
+  // warp's missing lanes hold a warp slot and do nothing (--threads 100: 4
+  // of 32 lanes). A block smaller than a warp says so by its size.
   std::string Idle;
-  if (int Rem = O.WarpSize ? O.BlockSize % O.WarpSize : 0)
+  if (int Rem =
+          O.WarpSize && O.BlockSize > O.WarpSize ? O.BlockSize % O.WarpSize : 0)
     Idle = llvm::formatv("; each {0}'s last {1} runs {2} of its {3} lanes, "
                          "so {4} of the {5} thread slots held do work",
                          O.Amd ? "workgroup" : "block", O.Amd ? "wave" : "warp",
