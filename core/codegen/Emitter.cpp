@@ -955,11 +955,13 @@ void locateAtUserCode(llvm::Module &M) {
     for (llvm::Instruction &I : llvm::instructions(F))
       for (const llvm::DILocation *L = I.getDebugLoc().get(); L;
            L = L->getInlinedAt()) {
-        if (Prelude.contains(L->getFilename()))
+        // A user frame without a line (a location merged from two lines)
+        // says nothing either: its caller's line is the place.
+        if (Prelude.contains(L->getFilename()) || L->getLine() == 0)
           continue;
         // A frame of the chain is a location of its own: its scope and
         // inlinedAt stay consistent with the function's subprogram.
-        if (L->getLine() != 0 && L != I.getDebugLoc().get())
+        if (L != I.getDebugLoc().get())
           I.setDebugLoc(llvm::DebugLoc(L));
         break;
       }

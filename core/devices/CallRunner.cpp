@@ -187,7 +187,9 @@ void addMismatchNotes(Diagnostic &D, const ParsedSignature &Call, World W) {
   TypeContext &C = TypeContext::get();
   for (size_t I = 0; I < Call.ArgTypes.size(); ++I) {
     Type *Arg = Call.ArgTypes[I], *Want = Only->Sig[I + 1];
-    if (isSubtype(Arg, Want))
+    // A parameter of the method's own (`a::T`) is decided by the other
+    // arguments: Julia's candidate list says enough there.
+    if (Want->hasTypeVars() || isSubtype(Arg, Want))
       continue;
     std::string Note = "argument " + std::to_string(I + 1) + " is " +
                        Arg->str() + ", where the method takes " + Want->str();
