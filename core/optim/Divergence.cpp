@@ -98,6 +98,19 @@ struct Analysis {
   unsigned warpsJudged() const {
     return Lanes.warpsPerBlock() ? Lanes.warpsPerBlock() : WarpsWithoutBlock;
   }
+  /// "the block's 8 warps", or "the first 8 warps (threads 1–256; the
+  /// block shape was not given)".
+  std::string warpsText(unsigned Warps) const {
+    if (Lanes.warpsPerBlock())
+      return Warps == 1
+                 ? "the block's one " + M.warps()
+                 : llvm::formatv("the block's {0} {1}", Warps, M.warps(Warps))
+                       .str();
+    return llvm::formatv("the first {0} {1} (threads 1–{2}; the block shape "
+                         "was not given)",
+                         Warps, M.warps(Warps), Warps * M.WarpSize)
+        .str();
+  }
   unsigned lanesIn(unsigned W) const {
     unsigned InWarp = Lanes.lanes();
     if (Lanes.warpsPerBlock())
@@ -425,16 +438,7 @@ BranchDivergence Analysis::judgeSwitch(llvm::SwitchInst &Sw) {
       ++Split;
     MostWays = std::max(MostWays, Ways.size());
   }
-  std::string WarpsText =
-      Lanes.warpsPerBlock()
-          ? B.Warps == 1 ? "the block's one " + M.warps()
-                         : llvm::formatv("the block's {0} {1}", B.Warps,
-                                         M.warps(B.Warps))
-                               .str()
-          : llvm::formatv("the first {0} {1} (threads 1–{2}; the block "
-                          "shape was not given)",
-                          B.Warps, M.warps(B.Warps), B.Warps * M.WarpSize)
-                .str();
+  std::string WarpsText = warpsText(B.Warps);
   B.MaxDivergentWarps = Split;
   if (!Split) {
     B.Judged = V::WarpUniform;
@@ -495,16 +499,7 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br, bool FirstBlock) {
     return B;
   }
   B.Warps = warpsJudged();
-  std::string WarpsText =
-      Lanes.warpsPerBlock()
-          ? B.Warps == 1 ? "the block's one " + M.warps()
-                         : llvm::formatv("the block's {0} {1}", B.Warps,
-                                         M.warps(B.Warps))
-                               .str()
-          : llvm::formatv("the first {0} {1} (threads 1–{2}; the block "
-                          "shape was not given)",
-                          B.Warps, M.warps(B.Warps), B.Warps * M.WarpSize)
-                .str();
+  std::string WarpsText = warpsText(B.Warps);
   if (FirstBlock)
     WarpsText += " of the first block";
 
