@@ -291,9 +291,11 @@ llvm::Expected<LaunchResult> BpfDevice::launch(LoadedKernel &K, Dim3 Grid,
       PacketArg = int(I);
     }
   if (PacketArg < 0)
-    return deviceError("argument",
-                       "the bpf device runs a program on a packet: pass a "
-                       "`UInt8[...]` argument (at least 14 bytes)");
+    return deviceError(
+        "argument",
+        "the bpf device runs a program on a packet: pass a "
+        "`UInt8[...]` argument (the frame after its Ethernet header, "
+        "which Prism puts back)");
   llvm::ArrayRef<uint8_t> Packet = Args[PacketArg].bytes();
   // BPF_PROG_TEST_RUN builds an skb with an Ethernet header from the data.
   if (Packet.size() < 14)
@@ -312,9 +314,19 @@ llvm::Expected<LaunchResult> BpfDevice::launch(LoadedKernel &K, Dim3 Grid,
   StageTimer Wall;
   int Err = bpf_prog_test_run_opts(Kernel.fd(), &Opts);
   double WallMs = Wall.elapsedMs();
-  if (Err)
-    return deviceError("launch", "BPF_PROG_TEST_RUN of `" + K.entry() +
-                                     "` failed: " + errnoText(errno));
+  if (Err) {
+    const int E = errno;
+    std::string Msg =
+        "BPF_PROG_TEST_RUN of `" + K.entry() + "` failed: " + errnoText(E);
+    // The kernel builds the test skb in one page, headroom and tail
+    // included: a frame of much more than 3.5 KiB does not fit.
+    if (E == EINVAL && Packet.size() > 3500)
+      Msg += " (the kernel builds a test frame in one page with its "
+             "headroom: this one, " +
+             std::to_string(Packet.size()) +
+             " bytes with the Ethernet header Prism adds, does not fit)";
+    return deviceError("launch", Msg);
+  }
 
   LaunchResult R;
   R.Return = HostValue::scalar(ScalarKind::UInt32, Opts.retval);

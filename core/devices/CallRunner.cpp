@@ -354,9 +354,11 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
       std::none_of(Call->Args.begin(), Call->Args.end(), [](const HostValue &V) {
         return V.isArray() && V.scalarKind() == ScalarKind::UInt8;
       }))
-    return failure(RunStatus::UsageError, "usage",
-                   "the bpf device runs a program on a packet: pass a "
-                   "`UInt8[...]` argument (at least 14 bytes)");
+    return failure(
+        RunStatus::UsageError, "usage",
+        "the bpf device runs a program on a packet: pass a "
+        "`UInt8[...]` argument (the frame after its Ethernet header, "
+        "which Prism puts back)");
 
   if (Target == "bpf" && (R.Grid.count() > 1 || R.Block.count() > 1))
     return failure(RunStatus::UsageError, "usage",
