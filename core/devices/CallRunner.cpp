@@ -360,6 +360,11 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
         "`UInt8[...]` argument (the frame after its Ethernet header, "
         "which Prism puts back)");
 
+  if (Target == "bpf" && R.Config.Kernel.value_or(false))
+    return failure(RunStatus::UsageError, "usage",
+                   "--kernel does not apply to the bpf target: a BPF "
+                   "program's entry returns its verdict (a UInt32), not "
+                   "`nothing` as a kernel does");
   if (Target == "bpf" && (R.Grid.count() > 1 || R.Block.count() > 1))
     return failure(RunStatus::UsageError, "usage",
                    "a BPF program runs once on one packet; --blocks/--threads "

@@ -139,10 +139,15 @@ std::string WarpLanes::shape() const {
     Block = std::to_string(M.Block[0]) + "-thread";
   if (M.Block[0] >= Lanes)
     return ""; // as without the block
-  unsigned Y = std::min(M.Block[1], std::max(1u, Lanes / M.Block[0]));
-  std::string Out = llvm::formatv("a {0} is {1} threadIdx().x × {2} "
-                                  "threadIdx().y",
-                                  M.Warp, M.Block[0], Y);
+  // A width that does not divide the warp leaves its last row partial
+  // (3 wide: rows of 3, 11 of them, the last with 2 lanes).
+  const bool Partial = Lanes % M.Block[0] != 0;
+  unsigned Y =
+      std::min(M.Block[1], std::max(1u, (Lanes + M.Block[0] - 1) / M.Block[0]));
+  std::string Out = llvm::formatv(
+      "a {0} is {1} threadIdx().x × {2} "
+      "threadIdx().y{3}",
+      M.Warp, M.Block[0], Y, Partial && Y > 1 ? " (the last row partial)" : "");
   if (M.Block[0] * M.Block[1] < Lanes)
     Out += llvm::formatv(" × {0} threadIdx().z",
                          Lanes / (M.Block[0] * M.Block[1]));
