@@ -262,6 +262,14 @@ private:
       report().Diagnostics.push_back(std::move(D));
   }
   void fail(llvm::Error E) { fail(takeDiagnostics(std::move(E))); }
+  /// Keeps a check's diagnostics with the result; true when one is an
+  /// error (warnings let the compile go on).
+  bool keepFailing(std::vector<Diagnostic> Ds) {
+    bool Failed = llvm::any_of(
+        Ds, [](const Diagnostic &D) { return D.Sev == Severity::Error; });
+    fail(std::move(Ds));
+    return Failed;
+  }
   bool backendFailed() {
     bool Failed = false;
     for (Diagnostic &D : BackendDiags) {
@@ -370,10 +378,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
   {
     StageProbe Probe;
     std::vector<Diagnostic> Invalid = validateTyped(*Inferred, Config, Env);
-    if (!Invalid.empty()) {
-      fail(std::move(Invalid));
+    if (keepFailing(std::move(Invalid)))
       return std::move(Result);
-    }
     auto TMOr = Config.targetMachine();
     if (!TMOr) {
       fail(TMOr.takeError());
@@ -507,10 +513,8 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
       fail(std::move(E));
       return std::move(Result);
     }
-    if (!Invalid.empty()) {
-      fail(std::move(Invalid));
+    if (keepFailing(std::move(Invalid)))
       return std::move(Result);
-    }
     const Target &Tgt = Config.target();
     // Asm shown annotated is generated from a copy whose locations are
     // tagged, so each `.loc` names one full inlining chain.

@@ -55,17 +55,21 @@ llvm::Function *packetMarker(llvm::Module &M) {
   return F;
 }
 
-/// The entry shapes that become a socket-filter program: (pointer[, integer])
-/// returning an integer (Bool included).
-bool isProgramShape(const llvm::Function &F) {
+/// Takes what a socket filter is given: (pointer[, integer]).
+bool takesPacket(const llvm::Function &F) {
   llvm::FunctionType *FT = F.getFunctionType();
   if (FT->isVarArg() || FT->getNumParams() < 1 || FT->getNumParams() > 2 ||
       !FT->getParamType(0)->isPointerTy())
     return false;
-  if (FT->getNumParams() == 2 && !FT->getParamType(1)->isIntegerTy())
-    return false;
-  llvm::Type *R = FT->getReturnType();
-  return R->isIntegerTy() && R->getIntegerBitWidth() <= 64;
+  return FT->getNumParams() == 1 || FT->getParamType(1)->isIntegerTy();
+}
+
+/// The entry shapes that become a socket-filter program: a packet taker
+/// returning an integer the kernel's u32 verdict holds (Bool included).
+/// A wider result would be cut to 32 bits; `prism run` refuses it too.
+bool isProgramShape(const llvm::Function &F) {
+  llvm::Type *R = F.getReturnType();
+  return takesPacket(F) && R->isIntegerTy() && R->getIntegerBitWidth() <= 32;
 }
 
 bool isProgram(const llvm::Function &F) {
@@ -535,6 +539,30 @@ void BpfTarget::validateModule(const llvm::Module &M, const CompilerConfig &,
             I.getOpcode() == llvm::Instruction::SRem)
           Report(I, "signed integer division is not supported on the bpf "
                     "target: divide unsigned integers (e.g. UInt64) instead");
+  // An entry that takes a packet but returns more than a verdict holds
+  // stays a plain function (finishModule): say why no program appears.
+  for (const llvm::Function &F : M)
+    if (!F.isDeclaration() && F.hasExternalLinkage() && !isProgram(F) &&
+        takesPacket(F) && F.getReturnType()->isIntegerTy() &&
+        !isProgramShape(F) && !F.getName().startswith("prism_")) {
+      const llvm::DISubprogram *SP = F.getSubprogram();
+      Diagnostic D = Diagnostic::error(
+          "target-restriction",
+          "`" + (SP ? SP->getName() : F.getName()).str() +
+              "` takes a packet but returns a " +
+              std::to_string(F.getReturnType()->getIntegerBitWidth()) +
+              "-bit integer, which the kernel's UInt32 verdict does not "
+              "hold: it is compiled as a plain function, not a "
+              "socket-filter program (return a UInt32, an Int32 or a Bool)",
+          {});
+      D.Sev = Severity::Warning;
+      if (SP) {
+        D.Loc.FileName = SP->getFilename().str();
+        D.Loc.Line = SP->getLine();
+        D.Loc.Col = 1;
+      }
+      Out.push_back(std::move(D));
+    }
   const llvm::Function *Marker = M.getFunction(PacketMarkerName);
   if (!Marker)
     return;

@@ -265,6 +265,32 @@ TEST_F(BpfTargetTest, FilterBecomesASocketProgramWithPacketLoads) {
   EXPECT_TRUE(ProgInSocket);
 }
 
+// The kernel's verdict is a u32: an entry returning more would be cut to
+// 32 bits as a program, so it stays a plain function and a warning says why.
+TEST_F(BpfTargetTest, WideResultIsAPlainFunctionWithAWarning) {
+  loadText("wide.jl", "function wide(pkt::Ptr{UInt8}, len::UInt32)\n"
+                      "    return UInt64(len) << 33\n"
+                      "end\n"
+                      "narrow(pkt::Ptr{UInt8}, len::UInt32) = len % Int32\n");
+  CompileResult R = compileSig("wide(Ptr{UInt8}, UInt32)");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &IR = R.Report->stage(Stage::LLVMOpt).Text;
+  EXPECT_EQ(IR.find("section \"socket\""), std::string::npos) << IR;
+  EXPECT_NE(IR.find("shl i64"), std::string::npos) << IR;
+  const Diagnostic *D =
+      findDiag(*R.Report, "target-restriction", "64-bit integer");
+  ASSERT_NE(D, nullptr) << diags(*R.Report);
+  EXPECT_EQ(D->Sev, Severity::Warning);
+  EXPECT_NE(D->Message.find("`wide`"), std::string::npos) << D->Message;
+  EXPECT_EQ(D->Loc.Line, 1u);
+
+  CompileResult N = compileSig("narrow(Ptr{UInt8}, UInt32)");
+  ASSERT_TRUE(N.ok()) << diags(*N.Report);
+  EXPECT_NE(N.Report->stage(Stage::LLVMOpt).Text.find("section \"socket\""),
+            std::string::npos);
+  EXPECT_TRUE(N.Report->Diagnostics.empty()) << diags(*N.Report);
+}
+
 TEST_F(BpfTargetTest, FilterCompilesAtEveryOptLevel) {
   loadExample("filter.jl");
   for (unsigned Opt : {0u, 1u, 3u}) {
