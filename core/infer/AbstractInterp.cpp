@@ -602,9 +602,12 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
   if (AllowConstProp && HasConst && CI && !R.Const && !R.isBottom() &&
       F.ConstDepth < MaxConstDepth && MM.M->Lowered &&
       MM.M->Lowered->Code.size() <= 400) {
+    // Only a recursion of this very instance stops it (Julia's
+    // is_constprop_recursed): `%(-7, 3)` reaches `%(0, Int64)` through
+    // `zero`, a different instance of the same method, which must fold.
     bool OnStack = false;
     for (Frame *S : E.Stack)
-      OnStack |= S->MI->Def == MM.M;
+      OnStack |= S->MI->Def == MM.M && S->MI->Sig == Sig;
     if (!OnStack) {
       std::vector<std::optional<LatticeType>> ConstArgs(A.size());
       for (size_t I = 1; I < A.size(); ++I)

@@ -56,6 +56,23 @@ bool foldableConst(const LatticeType &L) {
   return L.Const && L.Const->K != ConstValue::Sym && L.Const->Ty;
 }
 
+/// A builtin call whose value may replace it: a pure one, or an integer
+/// division inference folded (its operands were constants and it did not
+/// throw: `sdiv_int(-7, 2)` is -3).
+bool replaceableByValue(Builtin B, const LatticeType &Result) {
+  if (isPure(B))
+    return true;
+  switch (B) {
+  case Builtin::SDivInt:
+  case Builtin::UDivInt:
+  case Builtin::SRemInt:
+  case Builtin::URemInt:
+    return foldableConst(Result);
+  default:
+    return false;
+  }
+}
+
 size_t inlineCost(const TypedCode &C) {
   size_t N = 0;
   for (const Stmt &S : C.Code)
@@ -611,7 +628,8 @@ void Optimizer::propagate() {
           S.Args[I] = *Replace[Def];
           Changed = true;
         } else if (Out.Code[Def].K == StmtKind::Call && !Out.Invokes[Def] &&
-                   isPure(Out.Builtins[Def]) && foldableConst(Out.SSATypes[Def])) {
+                   replaceableByValue(Out.Builtins[Def], Out.SSATypes[Def]) &&
+                   foldableConst(Out.SSATypes[Def])) {
           SetConst(PC, I, *Out.SSATypes[Def].Const);
           Changed = true;
         }
@@ -711,8 +729,8 @@ void Optimizer::foldAndClean() {
       bool MayThrow = Out.Builtins[PC] == Builtin::GetField &&
                       S.Args.size() > 2 && S.Args[2].K != IRValue::Const;
       bool DeadCall = S.K == StmtKind::Call && !Uses[PC] && !Out.Invokes[PC] &&
-                      isPure(Out.Builtins[PC]) && !MayThrow &&
-                      !Out.SSATypes[PC].isBottom();
+                      replaceableByValue(Out.Builtins[PC], Out.SSATypes[PC]) &&
+                      !MayThrow && !Out.SSATypes[PC].isBottom();
       bool DeadStore = S.K == StmtKind::Assign && S.Slot > Out.NumArgs &&
                        S.Slot < SlotRead.size() && !SlotRead[S.Slot];
       if ((DeadCall || DeadStore) && !Checks[PC]) {

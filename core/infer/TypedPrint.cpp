@@ -88,7 +88,9 @@ struct Printer {
     case IRValue::None:
       return "nothing";
     case IRValue::SSA:
-      return "%" + std::to_string(V.Index + 1);
+      return "%" +
+             std::to_string(
+                 (V.Index < Number.size() ? Number[V.Index] : V.Index) + 1);
     case IRValue::Slot:
       return slotName(V.Index);
     case IRValue::StaticParam: {
@@ -178,35 +180,59 @@ struct Printer {
     return R + ")";
   }
 
+  /// Printed statement numbers: the statements dead code left as Nops
+  /// are not shown, and the rest are numbered without gaps, as Julia
+  /// renumbers after deleting unreachable code. Indexed by PC; a Nop's
+  /// number is that of the next shown statement (where a jump to it lands).
+  std::vector<uint32_t> Number = numbers(C);
+
+  static std::vector<uint32_t> numbers(const TypedCode &C) {
+    size_t N = C.Code.size();
+    std::vector<uint32_t> Num(N + 1, 0);
+    uint32_t Next = 0;
+    for (size_t PC = 0; PC < N; ++PC)
+      if (C.Code[PC].K != StmtKind::Nop)
+        Num[PC] = Next++;
+    Num[N] = Next;
+    for (size_t PC = N; PC-- > 0;)
+      if (C.Code[PC].K == StmtKind::Nop)
+        Num[PC] = Num[PC + 1];
+    return Num;
+  }
+
   std::string print() const {
     size_t N = C.Code.size();
-    // Basic blocks: leaders are the entry, jump targets and statements
-    // after a terminator.
-    std::vector<bool> Leader(N + 1, false);
-    Leader[0] = true;
-    for (size_t PC = 0; PC < N; ++PC) {
-      const Stmt &S = C.Code[PC];
-      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-        if (S.Label < N)
-          Leader[S.Label] = true;
-        Leader[PC + 1] = true;
-      } else if (S.K == StmtKind::Return ||
-                 (S.K == StmtKind::Call && PC < C.SSATypes.size() &&
-                  C.SSATypes[PC].isBottom())) {
-        Leader[PC + 1] = true;
-      }
-    }
-    std::vector<uint32_t> BlockOf(N + 1, 0);
-    uint32_t NB = 0;
-    for (size_t PC = 0; PC <= N; ++PC) {
-      if (Leader[PC])
-        ++NB;
-      BlockOf[PC] = NB;
-    }
     std::vector<size_t> Shown;
     for (size_t PC = 0; PC < N; ++PC)
       if (C.Code[PC].K != StmtKind::Nop)
         Shown.push_back(PC);
+    // Basic blocks over the shown statements: leaders are the entry, jump
+    // targets and statements after a terminator.
+    size_t NS = Shown.size();
+    std::vector<bool> Leader(NS + 1, false);
+    Leader[0] = true;
+    for (size_t PC : Shown) {
+      const Stmt &S = C.Code[PC];
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
+        Leader[Number[std::min<size_t>(S.Label, N)]] = true;
+        Leader[Number[PC] + 1] = true;
+      } else if (S.K == StmtKind::Return ||
+                 (S.K == StmtKind::Call && PC < C.SSATypes.size() &&
+                  C.SSATypes[PC].isBottom())) {
+        Leader[Number[PC] + 1] = true;
+      }
+    }
+    // BlockOf is indexed by PC (a jump's label included).
+    std::vector<uint32_t> BlockOfShown(NS + 1, 0);
+    uint32_t NB = 0;
+    for (size_t K = 0; K <= NS; ++K) {
+      if (Leader[K])
+        ++NB;
+      BlockOfShown[K] = NB;
+    }
+    std::vector<uint32_t> BlockOf(N + 1, 0);
+    for (size_t PC = 0; PC <= N; ++PC)
+      BlockOf[PC] = BlockOfShown[Number[PC]];
 
     // The widest block number printed: that of the last statement shown
     // (NB also counts a leader past the end, a block with no statement).
@@ -214,7 +240,7 @@ struct Printer {
         std::to_string(
             std::max<uint32_t>(Shown.empty() ? NB : BlockOf[Shown.back()], 1))
             .size();
-    size_t SW = std::string("%" + std::to_string(N) + " = ").size();
+    size_t SW = std::string("%" + std::to_string(NS) + " = ").size();
     std::vector<std::string> Lines, Comments;
     std::string LastLoc;
     for (size_t K = 0; K < Shown.size(); ++K) {
@@ -238,7 +264,7 @@ struct Printer {
       switch (S.K) {
       case StmtKind::Call: {
         // Julia pads the SSA name so that the `=` signs line up.
-        std::string Lhs = "%" + std::to_string(PC + 1);
+        std::string Lhs = "%" + std::to_string(Number[PC] + 1);
         Lhs += std::string(SW - 3 > Lhs.size() ? SW - 3 - Lhs.size() : 0, ' ') + " = ";
         Body = Lhs + callStr(PC) + "::" + latticeStr(C.SSATypes[PC]);
         break;

@@ -282,6 +282,26 @@ dim2(a::DeviceArray{Float32,2}) = size(a, 2)
   EXPECT_EQ(D->ReturnType, ctx().int64());
 }
 
+// `%(-7, 3)` reaches `rem`, whose `zero(y)` calls `%(0, Int64)`: another
+// instance of the method on the stack, which must still propagate (only a
+// recursion of one instance stops it, as Julia's is_constprop_recursed).
+TEST_F(InferTest, ConstantsPropagateThroughAnotherInstanceOfAnActiveMethod) {
+  loadText("rem.jl", R"(
+r() = -7 % 3
+fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2)
+f10() = fib(10)
+)");
+  CodeInstance *R = infer("r()");
+  ASSERT_NE(R, nullptr);
+  ASSERT_TRUE(R->ReturnConst) << R->ReturnType->str();
+  EXPECT_EQ(R->ReturnConst->asSigned(), -1);
+  // A recursion of one instance still stops: fib(10) is not unrolled.
+  CodeInstance *F = infer("f10()");
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->ReturnType, ctx().int64());
+  EXPECT_FALSE(F->ReturnConst);
+}
+
 TEST_F(InferTest, ConstantBranchesFoldAndDeadCodeIsNotInferred) {
   loadText("fold.jl", R"(
 function f()
