@@ -158,8 +158,11 @@ end
 @inline signbit(x::T) where {T<:BitSigned} = x < zero(T)
 @inline signbit(x::T) where {T<:BitUnsigned} = false
 @inline copysign(x::T, y::Real) where {T<:BitSigned} = ifelse(signbit(x) != signbit(y), -x, x)
-@inline copysign(x::T, y::Real) where {T<:BitUnsigned} = x
 @inline flipsign(x::T, y::Real) where {T<:BitSigned} = ifelse(signbit(y), -x, x)
+# Base's generic ones (number.jl): an unsigned x wraps (`copysign(0x05, -1)`
+# is 0xfb) and a Bool becomes an Int.
+@inline copysign(x::Real, y::Real) = ifelse(signbit(x) != signbit(y), -x, +x)
+@inline flipsign(x::Real, y::Real) = ifelse(signbit(y), -x, +x)
 
 @inline iseven(n::Integer) = iszero(n & one(n))
 @inline isodd(n::Integer) = !iseven(n)

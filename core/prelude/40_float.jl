@@ -31,22 +31,119 @@
 end
 @inline div(x::T, y::T) where {T<:IEEEFloat} = round((x - rem(x, y)) / y)
 @inline fld(x::T, y::T) where {T<:IEEEFloat} = round((x - mod(x, y)) / y)
-@inline cld(x::T, y::T) where {T<:IEEEFloat} = -fld(-x, y)
+# Base's div(x, y, RoundUp): `cld(-0.5, 1.0)` is 0.0, not -0.0.
+@inline cld(x::T, y::T) where {T<:IEEEFloat} = round((x - mod(x, -y)) / y)
 
-# Float ^ Float: a negative base needs an integral exponent; ±Inf counts
-# as an even one and NaN gives NaN (`(-2.0)^Inf` is Inf), as in Julia.
+# Powers as Base computes them (math.jl, intfuncs.jl), so that a power
+# known only at run time is the literal one (`x^n` with n == 3 is
+# `x * x * x`, as `x^3` is) and agrees with Julia to the bit.
+#
+# Float ^ Integer keeps the float type (`2.0f0^3` is a Float32): Float64 by
+# compensated squaring, Float32 by squaring in Float64, Float16 in Float32.
+@inline function ^(x::Float64, n::Integer)
+    n == 0 && return one(x)
+    return pow_body(x, n)
+end
+@inline function ^(x::Float32, n::Integer)
+    if n == -2
+        i = inv(x)
+        return i * i
+    end
+    n == 3 && return x * x * x
+    n < 0 && return Float32(power_by_squaring(inv(Float64(x)), -n))
+    return Float32(power_by_squaring(Float64(x), n))
+end
+@inline ^(x::Float16, n::Integer) = Float16(Float32(x)^n)
+# A Bool power is x or one (the loops below would turn `n` into an Int).
+@inline ^(x::Float64, p::Bool) = p ? x : one(x)
+@inline ^(x::Float32, p::Bool) = p ? x : one(x)
+@inline ^(x::Float16, p::Bool) = p ? x : one(x)
+
+# x * y and its rounding error.
+@inline function two_mul(x::Float64, y::Float64)
+    xy = x * y
+    return xy, fma(x, y, -xy)
+end
+function pow_body(x::Float64, n::Integer)
+    y = 1.0
+    xnlo = 0.0
+    ynlo = 0.0
+    n == 3 && return x * x * x
+    if n < 0
+        rx = inv(x)
+        n == -2 && return rx * rx
+        if isfinite(x)
+            xnlo = -fma(x, rx, -1.0) * rx
+        end
+        x = rx
+        n = -n
+    end
+    while n > 1
+        if (n & 1) > 0
+            err = muladd(y, xnlo, x * ynlo)
+            y, ynlo = two_mul(x, y)
+            ynlo += err
+        end
+        err = x * 2 * xnlo
+        x, xnlo = two_mul(x, x)
+        xnlo += err
+        n >>>= 1
+    end
+    err = muladd(y, xnlo, x * ynlo)
+    return ifelse(isfinite(x) & isfinite(err), muladd(x, y, err), x * y)
+end
+# Base's power_by_squaring, multiplication for multiplication.
+function power_by_squaring(x::Float64, p::Integer)
+    if p == 1
+        return x
+    elseif p == 0
+        return one(x)
+    elseif p == 2
+        return x * x
+    elseif p < 0
+        isone(x) && return x
+        isone(-x) && return iseven(p) ? one(x) : x
+        throw(DomainError{typeof(p), :powbysq}(p))
+    end
+    t = trailing_zeros(p) + 1
+    p >>= t
+    for k in 2:t
+        x *= x
+    end
+    y = x
+    while p > 0
+        t = trailing_zeros(p) + 1
+        p >>= t
+        for k in 1:t
+            x *= x
+        end
+        y *= x
+    end
+    return y
+end
+
+# Float ^ Float: an integral exponent is the integer power (above the
+# exponent where every power overflows or underflows, the largest such);
+# otherwise a negative base is a DomainError, and NaN gives NaN
+# (`(-2.0)^Inf` is Inf, an even power), as in Julia.
+@inline pow_exponent_limit(::Type{Float64}) = 0x1.8p62
+@inline pow_exponent_limit(::Type{Float32}) = Float32(0x1.Ap30)
+@inline pow_exponent_limit(::Type{Float16}) = Float16(49152)
+@inline pow_int_type(::Type{Float64}) = Int64
+@inline pow_int_type(::Type{Float32}) = Int32
+@inline pow_int_type(::Type{Float16}) = Int32
 @inline function ^(x::T, y::T) where {T<:IEEEFloat}
-    if x < zero(T) && isfinite(y) && !isinteger(y)
+    x == one(T) && return one(T)
+    if !(abs(y) < pow_exponent_limit(T))
+        isnan(y) && return y
+        y = copysign(pow_exponent_limit(T), y)
+    end
+    yint = unsafe_trunc(pow_int_type(T), y)
+    y == yint && return x^yint
+    if x < zero(T)
         throw(DomainError{T, :exp}(x))
     end
     return pow_float(x, y)
-end
-# Float ^ Integer keeps the float type: `2.0f0^3` is a Float32. Above
-# maxintfloat every float is even, so an odd n gives the result x's sign
-# back (`(-1.0)^(2^53 + 1)` is -1.0).
-@inline function ^(x::T, n::Integer) where {T<:IEEEFloat}
-    y = pow_float(x, convert(T, n))
-    return ifelse(isodd(n), copysign(y, x), y)
 end
 
 @inline abs(x::T) where {T<:IEEEFloat} = abs_float(x)
