@@ -212,10 +212,11 @@ private:
     auto IsInt = [](ScalarKind K) {
       return !isFloatKind(K) && K != ScalarKind::Bool;
     };
-    return error(N, inexactErrorText(
-                        scalarName(To), V.str(),
-                        V.isScalar() && IsInt(V.scalarKind()) && IsInt(To),
-                        scalarBytes(V.scalarKind()) * 8, scalarBytes(To) * 8));
+    return error(N,
+                 inexactErrorText(
+                     scalarName(To), V.isScalar() ? printedScalar(V) : V.str(),
+                     V.isScalar() && IsInt(V.scalarKind()) && IsInt(To),
+                     scalarBytes(V.scalarKind()) * 8, scalarBytes(To) * 8));
   }
 
   /// Dims from Kids[From..]: integers, or a single tuple of integers.

@@ -56,12 +56,16 @@ std::string formatShowError(llvm::StringRef Template,
       break;
     }
     Out += Template.take_front(At);
-    std::optional<ScalarKind> K =
-        scalarKindFromName(Template.slice(At + 2, End));
-    if (K && Next < Values.size())
-      Out += HostValue::scalar(*K, Values[Next]).str();
-    else
+    // `%{T}` is the value as `show` writes it, `%{print:T}` as `print`.
+    llvm::StringRef Name = Template.slice(At + 2, End);
+    bool Print = Name.consume_front("print:");
+    std::optional<ScalarKind> K = scalarKindFromName(Name);
+    if (K && Next < Values.size()) {
+      HostValue V = HostValue::scalar(*K, Values[Next]);
+      Out += Print ? printedScalar(V) : V.str();
+    } else {
       Out += "?";
+    }
     ++Next;
     Template = Template.drop_front(End + 1);
   }

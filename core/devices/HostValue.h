@@ -151,6 +151,10 @@ HostValue aggregateOf(Type *T, std::vector<HostValue> Elements);
 /// An array's element as Julia prints it inside `T[...]`, where the type is
 /// said once: `1.5` for a Float32 or a Float16, `Inf`, `0x08`.
 std::string arrayElementStr(const HostValue &Scalar);
+/// A scalar as Julia's `print` writes it, which exception messages use
+/// (`InexactError: check_top_bit(Int8, 255)`, `DomainError with -2.5:`):
+/// unsigned integers in decimal, floats without their type's marks.
+std::string printedScalar(const HostValue &Scalar);
 
 /// A scalar as JSON (number or boolean), a tuple as a JSON array, an array
 /// as {"type", "dims", "data"}, a record as {"type", "fields": {name: V}},

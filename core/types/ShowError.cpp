@@ -22,8 +22,10 @@ bool hasName(Type *T, const char *Name) {
 struct Builder {
   ShowErrorTemplate Out;
 
-  void scalar(std::vector<unsigned> Path, Type *T) {
-    Out.Text += "%{" + T->str() + "}";
+  /// A value as `show` writes it (an index: `0x05`), or as `print` does
+  /// (what InexactError and DomainError say: `255`, `2.5` for 2.5f0).
+  void scalar(std::vector<unsigned> Path, Type *T, bool Print = false) {
+    Out.Text += (Print ? "%{print:" : "%{") + T->str() + "}";
     Out.Paths.push_back(std::move(Path));
   }
 
@@ -98,7 +100,7 @@ std::optional<ShowErrorTemplate> inexactError(Type *Exc) {
   B.Out.Text = Fn == ":none"   ? "InexactError("
                : Fn == ":call" ? "InexactError: " + To + "("
                                : "InexactError: " + Fn.substr(1) + "(" + To + ", ";
-  B.scalar({0}, F[0]);
+  B.scalar({0}, F[0], /*Print=*/Fn != ":none");
   B.Out.Text += ")";
   return std::move(B.Out);
 }
@@ -119,7 +121,7 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
     return std::move(B.Out);
   }
   B.Out.Text = "DomainError with ";
-  B.scalar({0}, F[0]);
+  B.scalar({0}, F[0], /*Print=*/true);
   B.Out.Text += ":\n";
   if (M == ":sqrt" || M == ":log" || M == ":log2" || M == ":log10") {
     std::string Fn = M.substr(1);
@@ -135,15 +137,15 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
   } else if (M == ":powbysq") {
     // Base's advice, less the forms that need arithmetic on the power.
     B.Out.Text += "Cannot raise an integer x to a negative power ";
-    B.scalar({0}, F[0]);
+    B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += ".\nMake x or ";
-    B.scalar({0}, F[0]);
+    B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += " a float by adding a zero decimal (e.g., 2.0^";
-    B.scalar({0}, F[0]);
+    B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += " instead of 2^";
-    B.scalar({0}, F[0]);
+    B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += "), or write float(x)^";
-    B.scalar({0}, F[0]);
+    B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += ".";
   } else {
     return std::nullopt;

@@ -1,0 +1,9 @@
+a(x) = Int8(x)
+b(x) = Int32(x)
+s(x) = sqrt(x)
+t(x) = trunc(Int32, x)
+u(x) = UInt8(x)
+bo(x) = Bool(x)
+h(x) = Int(x)
+p(x, n) = x^n
+ix(a, i) = a[i]
