@@ -208,7 +208,15 @@ std::vector<BacktraceFrame> sourceStack(const HostKernel &K,
   std::vector<BacktraceFrame> Stack;
   if (!K.Lines)
     return Stack;
-  for (size_t I = 0; I < E.CodeAddresses.size(); ++I) {
+  // A stack overflow faults in the prologue of the call that did not fit
+  // (a push, whose line is the definition's or, by the line table, an
+  // inlined callee's): the recursion is where that call was made, the next
+  // frame, and a run must not place it by which push faulted.
+  size_t First = static_cast<ThrowKind>(E.Kind) == ThrowKind::StackOverflowError &&
+                         E.CodeAddresses.size() > 1
+                     ? 1
+                     : 0;
+  for (size_t I = First; I < E.CodeAddresses.size(); ++I) {
     if (I == E.OmittedAt && E.OmittedCalls && !Stack.empty())
       Stack.back().OmittedAfter = E.OmittedCalls;
     for (ObjectSourceLine &F : K.Lines->frames(E.CodeAddresses[I])) {

@@ -408,7 +408,12 @@ private:
       return false;
     }
     if (T.Stack.size() >= Opts.MaxDepth) {
-      fail(T, true, "StackOverflowError", &F);
+      // Placed as the host places it: at the call that entered the frame
+      // that cannot call further (the recursion's call), not at whichever
+      // call of that frame met the limit (`n == 0` before the recursion).
+      if (T.Stack.size() > 1)
+        T.Stack.pop_back(); // invalidates F
+      fail(T, true, "StackOverflowError", &T.Stack.back());
       return false;
     }
     pushFrame(T, *Callee, Args); // invalidates F
