@@ -358,8 +358,10 @@ AsmAnnotation annotateAsm(const std::string &Raw, const llvm::Module &M,
       break;
     }
     bool IsLabel = T.endswith(":");
-    if (IsLabel && !T.startswith(".L"))
-      LastDescribed.clear(); // a new function starts: re-announce the line
+    // A new function starts: re-announce the line. (PTX's local labels are
+    // `$L__...`; its functions end with `}`, below.)
+    if (IsLabel && !T.startswith(".L") && !T.startswith("$L"))
+      LastDescribed.clear();
     // A function's last location must not carry over its end into the next
     // function's header (PTX closes a function with `}` at column 0; every
     // backend labels the end `.Lfunc_endN` / `$L__func_endN`).
