@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 
 #include <cctype>
+#include <set>
 
 namespace prism::app {
 
@@ -513,6 +514,24 @@ int runRemarks(const CommandOptions &O) {
                   llvm::is_contained(O.RemarkKinds, remarkKindName(M.Kind));
     if (KindOk && (O.RemarkPass.empty() || M.Pass == O.RemarkPass))
       Shown.push_back(M);
+  }
+  // A --pass no remark came from (a typo, or a pass's class name): name the
+  // passes that did give remarks.
+  if (!O.RemarkPass.empty() &&
+      llvm::none_of(R.Remarks, [&](const OptRemark &M) {
+        return M.Pass == O.RemarkPass;
+      })) {
+    std::set<std::string> Passes;
+    for (const OptRemark &M : R.Remarks)
+      Passes.insert(M.Pass);
+    std::string List;
+    for (const std::string &P : Passes)
+      List += (List.empty() ? "" : ", ") + P;
+    llvm::errs() << "note: no remark comes from a pass named `" << O.RemarkPass
+                 << "`; "
+                 << (List.empty() ? "this job has no remarks"
+                                  : "the remarks' passes are " + List)
+                 << "\n";
   }
   if (O.Json) {
     llvm::json::Array List;

@@ -9,6 +9,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+
 namespace prism::app {
 
 namespace {
@@ -44,9 +46,14 @@ llvm::json::Object locationJSON(const DiagLoc &L) {
 
 void setRequestSource(std::string Name) { RequestSource = std::move(Name); }
 
-void recordError(std::string Kind, std::string Message) {
-  printedDiagnostics().push_back(
-      Diagnostic::error(std::move(Kind), std::move(Message), {}));
+void recordError(std::string Kind, std::string Message,
+                 const std::vector<std::string> &Notes) {
+  Diagnostic D = Diagnostic::error(std::move(Kind), std::move(Message), {});
+  for (llvm::StringRef N : Notes) {
+    N.consume_front("note: ");
+    D.note(N.str());
+  }
+  printedDiagnostics().push_back(std::move(D));
 }
 
 void printJsonFailure(int ExitCode) {
@@ -87,9 +94,14 @@ void printJsonFailure(int ExitCode) {
   printJSON(llvm::outs(), llvm::json::Value(std::move(J)));
 }
 
+bool wantsColor(llvm::raw_ostream &OS) {
+  const char *NoColor = std::getenv("NO_COLOR");
+  return OS.has_colors() && !(NoColor && *NoColor);
+}
+
 void printDiagnostics(const std::vector<Diagnostic> &Ds) {
   RenderOptions Opts;
-  Opts.Color = llvm::errs().has_colors();
+  Opts.Color = wantsColor(llvm::errs());
   for (const Diagnostic &D : Ds) {
     printedDiagnostics().push_back(D);
     // CLI.md: every error is FILE:LINE:COL: error: ... An unavailable
@@ -119,8 +131,17 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
   if (!Buf) {
     llvm::errs() << "prism: cannot read " << File << ": "
                  << Buf.getError().message() << "\n";
+    // `prism code_typed 'f(Int)' f.jl`: the order is FILE, then SIG/CALL.
+    std::vector<std::string> Notes;
+    if (llvm::StringRef(File).rtrim().endswith(")") &&
+        File.find('(') != std::string::npos) {
+      Notes.push_back("`" + File +
+                      "` looks like a SIG or CALL: FILE comes first (prism "
+                      "COMMAND FILE SIG)");
+      llvm::errs() << "note: " << Notes.back() << "\n";
+    }
     recordError("usage",
-                "cannot read " + File + ": " + Buf.getError().message());
+                "cannot read " + File + ": " + Buf.getError().message(), Notes);
     ExitCode = ExitUsage;
     return std::nullopt;
   }
@@ -137,6 +158,17 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
   if (!Loaded) {
     ExitCode = reportError(Loaded.takeError());
     return std::nullopt;
+  }
+  // An empty file (or one of comments only): every SIG and CALL will name
+  // an undefined function, so say why once.
+  if (Loaded->Added.empty()) {
+    Diagnostic D = Diagnostic::error(
+        "empty-program",
+        "`" + File + "` defines no functions or types (is it the right file?)",
+        {});
+    D.Sev = Severity::Warning;
+    D.Loc.FileName = File;
+    Loaded->Warnings.push_back(std::move(D));
   }
   printDiagnostics(Loaded->Warnings);
   P.Loaded = std::move(*Loaded);

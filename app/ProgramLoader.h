@@ -12,6 +12,10 @@
 #include <optional>
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace prism::app {
 
 struct LoadedProgram {
@@ -27,6 +31,8 @@ std::optional<FunctionSpec> resolveSignature(LoadedProgram &P,
                                              const std::string &Sig,
                                              int &ExitCode);
 
+/// Whether to colour OS: a terminal, unless NO_COLOR is set (no-color.org).
+bool wantsColor(llvm::raw_ostream &OS);
 /// Prints diagnostics to stderr, coloured when stderr is a terminal.
 void printDiagnostics(const std::vector<Diagnostic> &Ds);
 /// Names the request argument ("<signature>", "CALL") that errors without
@@ -35,8 +41,10 @@ void printDiagnostics(const std::vector<Diagnostic> &Ds);
 void setRequestSource(std::string Name);
 /// Prints an error's diagnostics and returns ExitProgramError.
 int reportError(llvm::Error E);
-/// Keeps an error printed without a Diagnostic for printJsonFailure.
-void recordError(std::string Kind, std::string Message);
+/// Keeps an error printed without a Diagnostic for printJsonFailure, with
+/// the notes printed after it.
+void recordError(std::string Kind, std::string Message,
+                 const std::vector<std::string> &Notes = {});
 /// `--json` when the command failed before printing its object: on stdout
 /// `{"ok": false, "exit_status": N, "diagnostics": [...]}`, every
 /// diagnostic printed so far (stderr still has them as text).

@@ -167,24 +167,28 @@ int runRun(const CommandOptions &O) {
   // holding it, so the two never print over each other.
   static std::mutex Reporter;
   static bool Finished = false;
+  // The clock starts when the call does: compiling and loading it (which
+  // may take longer than the call) is not what the limit is for.
   if (O.Timeout > 0)
-    std::thread([Seconds = O.Timeout, Json = O.Json] {
-      std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
-      std::lock_guard<std::mutex> Lock(Reporter);
-      if (Finished)
-        return;
-      std::string Msg = "error: the call did not finish within " +
-                        llvm::formatv("{0}", Seconds).str() +
-                        " s (--timeout); an endless loop?";
-      llvm::errs() << Msg << "\n";
-      if (Json) {
-        recordError("timeout", Msg.substr(7));
-        printJsonFailure(ExitDevice);
-      }
-      llvm::outs().flush();
-      llvm::errs().flush();
-      std::_Exit(ExitDevice);
-    }).detach();
+    R.BeforeRun = [Seconds = O.Timeout, Json = O.Json] {
+      std::thread([Seconds, Json] {
+        std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
+        std::lock_guard<std::mutex> Lock(Reporter);
+        if (Finished)
+          return;
+        std::string Msg = "error: the call did not finish within " +
+                          llvm::formatv("{0}", Seconds).str() +
+                          " s (--timeout); an endless loop?";
+        llvm::errs() << Msg << "\n";
+        if (Json) {
+          recordError("timeout", Msg.substr(7));
+          printJsonFailure(ExitDevice);
+        }
+        llvm::outs().flush();
+        llvm::errs().flush();
+        std::_Exit(ExitDevice);
+      }).detach();
+    };
   RunOutcome Out = runCall(*Program->Env, Engine, R);
   {
     std::lock_guard<std::mutex> Lock(Reporter);

@@ -54,7 +54,7 @@ static int runTyped(const CommandOptions &O, bool WarnType) {
   CodeInstance *CI = Res->Roots.front();
   TypedPrintOptions Opts;
   Opts.WarnType = WarnType;
-  Opts.Color = WarnType && llvm::outs().has_colors();
+  Opts.Color = WarnType && wantsColor(llvm::outs());
   Opts.DebugInfo = O.DebugInfo != "none";
   std::shared_ptr<const TypedCode> Code = CI->Code;
   if (!WarnType && O.Optimize == "yes")

@@ -78,7 +78,9 @@ misplacedOptionNotes(CLI::App &App, const std::vector<std::string> &Written) {
     Note += "; ";
     for (size_t K = 0; K < Takers.size() && K < 5; ++K)
       Note += (K ? ", " : "") + Takers[K];
-    Note += Takers.size() > 5 ? ", ... take it" : " take it";
+    Note += Takers.size() > 5    ? ", ... take it"
+            : Takers.size() == 1 ? " takes it"
+                                 : " take it";
     Notes.push_back(std::move(Note));
   }
   return Notes;
@@ -110,6 +112,9 @@ int main(int argc, char **argv) {
                                         " (LLVM " LLVM_VERSION_STRING ", " +
                                         allocatorName() + ")");
   App.require_subcommand(0, 1);
+  // An option given twice takes its last value (`-O2 -O3` is -O3), as
+  // compilers and Julia's own command line do; subcommands inherit this.
+  App.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   App.footer("Run `prism COMMAND --help` for a command's options, "
              "`prism help TOPIC` for what a stage is. Without a command, "
              "`prism [gui options]` is `prism gui [options]` on the built-in "
@@ -426,6 +431,14 @@ int main(int argc, char **argv) {
     }
   }
   std::vector<std::string> Misplaced = misplacedOptionNotes(App, Args);
+  // After `--` every word is FILE, SIG or CALL: an option there is not one.
+  if (auto Dashes = llvm::find(Args, "--"); Dashes != Args.end())
+    for (auto It = std::next(Dashes); It != Args.end(); ++It)
+      if (llvm::StringRef(*It).startswith("-") &&
+          !llvm::StringRef(*It).startswith("-(") && *It != "--")
+        Misplaced.push_back("note: `" + *It +
+                            "` comes after `--`, where every word is FILE, "
+                            "SIG or CALL: put options before `--`");
   // `code_native --arch sm_80` without --target: which target it names.
   for (size_t I = 0; I + 1 < Args.size(); ++I)
     if (Args[I] == "--arch" && !llvm::is_contained(Args, "--target"))
@@ -461,18 +474,19 @@ int main(int argc, char **argv) {
     int RC = App.exit(E);
     if (RC == 0)
       return ExitOk; // --help
+    std::vector<std::string> Notes;
     if (!DashedArg.empty())
-      llvm::errs() << "note: `" << DashedArg
-                   << "` starts with `-`, which reads as an option; put `--` "
-                      "before it: prism ... FILE -- '"
-                   << DashedArg << "'\n";
-    for (const std::string &N : ShapeNotes)
+      Notes.push_back("note: `" + DashedArg +
+                      "` starts with `-`, which reads as an option; put `--` "
+                      "before it: prism ... FILE -- '" +
+                      DashedArg + "'");
+    llvm::append_range(Notes, ShapeNotes);
+    llvm::append_range(Notes, Misplaced);
+    for (const std::string &N : Notes)
       llvm::errs() << N << "\n";
-    for (const std::string &N : Misplaced)
-      llvm::errs() << N << "\n";
-    // A script that asked for --json reads why on stdout too.
+    // A script that asked for --json reads why (and the notes) on stdout too.
     if (WantsJson) {
-      recordError("usage", E.what());
+      recordError("usage", E.what(), Notes);
       printJsonFailure(ExitUsage);
     }
     return ExitUsage;
@@ -497,7 +511,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "prism: error: cannot write the output: "
                    << llvm::outs().error().message() << "\n";
       llvm::outs().clear_error();
-      return RC == ExitOk ? ExitUsage : RC;
+      return RC == ExitOk ? ExitDevice : RC;
     }
     return RC;
   } catch (const std::bad_alloc &) {

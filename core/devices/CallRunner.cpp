@@ -333,10 +333,13 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   }
   std::string Target = Interp ? "native" : Dev->target().str();
   if (R.TargetGiven && R.Config.Target != Target)
-    return failure(RunStatus::UsageError, "usage",
-                   "the " + R.Device + " device runs `" + Target +
-                       "` code; --target " + R.Config.Target +
-                       " does not apply");
+    return failure(
+        RunStatus::UsageError, "usage",
+        Interp ? "the interp device interprets the typed IR with the host's "
+                 "semantics and compiles nothing; --target " +
+                     R.Config.Target + " does not apply"
+               : "the " + R.Device + " device runs `" + Target +
+                     "` code; --target " + R.Config.Target + " does not apply");
 
   auto Call = parseCall(
       R.Call, R.Seed,
@@ -460,6 +463,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
     if (!Invalid.empty())
       return failure(RunStatus::ProgramError,
                      makeDiagError(std::move(Invalid)));
+    if (R.BeforeRun)
+      R.BeforeRun();
     auto Run = interpret(*Inferred->Roots[0], Inferred->W, Call->Args, R.Grid,
                          R.Block);
     if (!Run)
@@ -550,6 +555,8 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
         int64_t N = static_cast<int64_t>(Frame.size());
         V = HostValue::array(ScalarKind::UInt8, {N}, std::move(Frame));
       }
+  if (R.BeforeRun)
+    R.BeforeRun();
   auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
   if (!Run) {
     std::vector<Diagnostic> Ds = takeDiagnostics(Run.takeError());

@@ -17,6 +17,7 @@
 #include "devices/Device.h"
 #include "infer/Inference.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct RunRequest {
   /// usage error.
   CompilerConfigOptions Config;
   bool TargetGiven = false;
+  /// Called once the call is compiled and loaded, just before it runs: a
+  /// time limit on the call starts its clock here, not at the compile.
+  std::function<void()> BeforeRun;
 };
 
 enum class RunStatus {

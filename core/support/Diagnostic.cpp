@@ -1,5 +1,6 @@
 #include "support/Diagnostic.h"
 
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace prism {
@@ -44,9 +45,25 @@ static const char *severityName(Severity S) {
 /// Source text as it may go to a terminal: control bytes (a binary file's
 /// NULs and escape codes) become `?`.
 static void putSafe(llvm::raw_ostream &OS, std::string_view Text) {
-  for (char C : Text) {
-    unsigned char U = static_cast<unsigned char>(C);
-    OS << ((U < 0x20 && C != '\t') || U == 0x7f ? '?' : C);
+  const auto *P = reinterpret_cast<const llvm::UTF8 *>(Text.data());
+  const auto *End = P + Text.size();
+  while (P < End) {
+    unsigned char U = *P;
+    if (U >= 0x80) {
+      // A valid UTF-8 character is kept; a stray byte (a binary file's)
+      // is a `?` like a control character, never raw bytes on a terminal.
+      unsigned N = llvm::getNumBytesForUTF8(U);
+      if (N <= size_t(End - P) && llvm::isLegalUTF8Sequence(P, P + N)) {
+        OS.write(reinterpret_cast<const char *>(P), N);
+        P += N;
+      } else {
+        OS << '?';
+        ++P;
+      }
+      continue;
+    }
+    OS << ((U < 0x20 && U != '\t') || U == 0x7f ? '?' : char(U));
+    ++P;
   }
 }
 

@@ -36,6 +36,17 @@ TEST(Diagnostic, NotesAndBacktrace) {
                " [2] saxpy! at a.jl:2:1\n");
 }
 
+// A binary file's line reaches the terminal as `?`s, not raw bytes; valid
+// UTF-8 (`÷`) is kept.
+TEST(Diagnostic, ExcerptReplacesStrayBytesAndControls) {
+  auto F = SourceFile::create("b.jl", std::string("x \xff\xfe\x1b[31m ÷\n"));
+  Diagnostic D = Diagnostic::error("x", "m", DiagLoc::fromRange(F, {0, 1}));
+  std::string S = renderDiagnostic(D, {false, true});
+  EXPECT_NE(S.find("  x ???[31m ÷\n"), std::string::npos) << S;
+  EXPECT_EQ(S.find('\xff'), std::string::npos);
+  EXPECT_EQ(S.find('\x1b'), std::string::npos);
+}
+
 TEST(Diagnostic, ColumnsCountCodePoints) {
   auto F = SourceFile::create("u.jl", "a = b ÷ c\n");
   uint32_t Off = std::string_view(F->text()).find('c');

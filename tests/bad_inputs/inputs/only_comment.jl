@@ -1,0 +1,1 @@
+# Only a comment: this file defines nothing.
