@@ -137,7 +137,7 @@ std::optional<LoadedProgram> loadProgram(const std::string &File,
         File.find('(') != std::string::npos) {
       Notes.push_back("`" + File +
                       "` looks like a SIG or CALL: FILE comes first (prism "
-                      "COMMAND FILE SIG)");
+                      "COMMAND FILE SIG, prism run FILE CALL)");
       llvm::errs() << "note: " << Notes.back() << "\n";
     }
     recordError("usage",

@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <new>
 #include <vector>
 
@@ -472,8 +473,14 @@ int main(int argc, char **argv) {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
     int RC = App.exit(E);
-    if (RC == 0)
-      return ExitOk; // --help
+    if (RC == 0) { // --help, --version: printed on std::cout
+      std::cout.flush();
+      if (!std::cout) {
+        llvm::errs() << "prism: error: cannot write the output\n";
+        return ExitDevice;
+      }
+      return ExitOk;
+    }
     std::vector<std::string> Notes;
     if (!DashedArg.empty())
       Notes.push_back("note: `" + DashedArg +

@@ -341,6 +341,12 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                : "the " + R.Device + " device runs `" + Target +
                      "` code; --target " + R.Config.Target + " does not apply");
 
+  if (Interp && !R.Config.Arch.empty())
+    return failure(RunStatus::UsageError, "usage",
+                   "the interp device interprets the typed IR with the "
+                   "host's semantics and compiles nothing; --arch " +
+                       R.Config.Arch + " does not apply");
+
   auto Call = parseCall(
       R.Call, R.Seed,
       [&](llvm::StringRef Name) {

@@ -301,20 +301,8 @@ std::string arrayElementStr(const HostValue &Scalar) {
 }
 
 std::string printedScalar(const HostValue &Scalar) {
-  ScalarKind SK = Scalar.scalarKind();
-  if (SK != ScalarKind::Bool && !isSignedKind(SK) && !isFloatKind(SK))
-    return std::to_string(Scalar.bits());
-  std::string S = arrayElementStr(Scalar);
-  if (SK == ScalarKind::Float32 || SK == ScalarKind::Float16) {
-    // `1.0f10` prints as `1.0e10`; `NaN32`, `Inf16` as `NaN`, `Inf`.
-    llvm::StringRef R(S);
-    if (R.endswith("NaN32") || R.endswith("Inf32") || R.endswith("NaN16") ||
-        R.endswith("Inf16"))
-      S.resize(S.size() - 2);
-    else if (size_t F = S.find('f'); F != std::string::npos)
-      S[F] = 'e';
-  }
-  return S;
+  std::optional<ast::LitType> L = litTypeNamed(scalarName(Scalar.scalarKind()));
+  return L ? printLiteral(*L, Scalar.bits()) : Scalar.str();
 }
 
 std::optional<std::string_view> HostValue::irrationalSymbol() const {

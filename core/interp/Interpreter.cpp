@@ -408,11 +408,23 @@ private:
       return false;
     }
     if (T.Stack.size() >= Opts.MaxDepth) {
-      // Placed as the host places it: at the call that entered the frame
-      // that cannot call further (the recursion's call), not at whichever
-      // call of that frame met the limit (`n == 0` before the recursion).
-      if (T.Stack.size() > 1)
-        T.Stack.pop_back(); // invalidates F
+      // Placed as the host places it: at the recursion's call, not at
+      // whichever call met the limit (`n == 0`, or `a[1]`'s prelude
+      // frames). When the innermost user frame is a recursion's (its
+      // method is below it), it and the prelude frames above it go; a
+      // recursion inside the prelude keeps its frames, placed at the user's
+      // call.
+      size_t K = T.Stack.size();
+      while (K > 0 && T.Stack[K - 1].CI->MI->Def &&
+             T.Stack[K - 1].CI->MI->Def->IsPrelude)
+        --K;
+      if (K > 1) {
+        const Method *User = T.Stack[K - 1].CI->MI->Def;
+        if (std::any_of(
+                T.Stack.begin(), T.Stack.begin() + (K - 1),
+                [&](const Frame &Fr) { return Fr.CI->MI->Def == User; }))
+          T.Stack.erase(T.Stack.begin() + (K - 1), T.Stack.end()); // F too
+      }
       fail(T, true, "StackOverflowError", &T.Stack.back());
       return false;
     }

@@ -1,6 +1,7 @@
 #include "lang/Lexer.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cassert>
 #include <cmath>
@@ -750,6 +751,60 @@ float halfToFloat(uint16_t H) {
 
 std::vector<Token> lex(const SourceFileRef &File, std::vector<Diagnostic> &Diags) {
   return Lexer(File, Diags).run();
+}
+
+std::string printLiteral(ast::LitType T, uint64_t Bits) {
+  using ast::LitType;
+  switch (T) {
+  case LitType::UInt8:
+    return std::to_string(Bits & 0xFF);
+  case LitType::UInt16:
+    return std::to_string(Bits & 0xFFFF);
+  case LitType::UInt32:
+    return std::to_string(Bits & 0xFFFFFFFF);
+  case LitType::UInt64:
+    return std::to_string(Bits);
+  case LitType::Float16:
+  case LitType::Float32: {
+    float F;
+    if (T == LitType::Float16) {
+      F = halfToFloat(uint16_t(Bits));
+    } else {
+      uint32_t B = uint32_t(Bits);
+      std::memcpy(&F, &B, 4);
+    }
+    if (std::isnan(F))
+      return "NaN";
+    if (std::isinf(F))
+      return F < 0 ? "-Inf" : "Inf";
+    if (T == LitType::Float16)
+      return formatFloat(F, false, true);
+    // Positional `2.5f0` drops its suffix; scientific `1.0f10` is `1.0e10`.
+    std::string S = formatFloat(F, true);
+    if (llvm::StringRef(S).endswith("f0"))
+      S.resize(S.size() - 2);
+    else if (size_t At = S.find('f'); At != std::string::npos)
+      S[At] = 'e';
+    return S;
+  }
+  default:
+    return formatLiteral(T, Bits);
+  }
+}
+
+std::optional<ast::LitType> litTypeNamed(std::string_view Name) {
+  using ast::LitType;
+  static const std::pair<std::string_view, LitType> Names[] = {
+      {"Bool", LitType::Bool},       {"Int8", LitType::Int8},
+      {"Int16", LitType::Int16},     {"Int32", LitType::Int32},
+      {"Int64", LitType::Int64},     {"UInt8", LitType::UInt8},
+      {"UInt16", LitType::UInt16},   {"UInt32", LitType::UInt32},
+      {"UInt64", LitType::UInt64},   {"Float16", LitType::Float16},
+      {"Float32", LitType::Float32}, {"Float64", LitType::Float64}};
+  for (const auto &[N, L] : Names)
+    if (N == Name)
+      return L;
+  return std::nullopt;
 }
 
 std::string formatLiteral(ast::LitType T, uint64_t Bits) {

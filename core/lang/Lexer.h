@@ -13,6 +13,7 @@
 #include "lang/AST.h"
 #include "support/Diagnostic.h"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -64,5 +65,11 @@ std::vector<Token> lex(const SourceFileRef &File, std::vector<Diagnostic> &Diags
 
 /// Julia's spelling of a literal: `1`, `0x1f`, `1.0f0`, `1.0e-5`, `true`.
 std::string formatLiteral(ast::LitType T, uint64_t Bits);
+/// A value as Julia's `print` writes it, which exception messages use:
+/// unsigned integers in decimal (`255`), floats without their type's marks
+/// (`2.5`, `1.0e10`, `Inf` for 2.5f0, 1.0f10, Inf32).
+std::string printLiteral(ast::LitType T, uint64_t Bits);
+/// The literal type of a primitive type's name (`UInt8`, `Float32`).
+std::optional<ast::LitType> litTypeNamed(std::string_view Name);
 
 } // namespace prism

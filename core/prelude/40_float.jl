@@ -55,7 +55,8 @@ end
 end
 @inline ^(x::Float16, n::Integer) = Float16(Float32(x)^n)
 # A Bool power is x or one (the loops below would turn `n` into an Int).
-@inline ^(x::Float64, p::Bool) = p ? x : one(x)
+# Base's pow_body for n == true is muladd(x, 1.0, +0.0): -0.0 becomes 0.0.
+@inline ^(x::Float64, p::Bool) = p ? x + 0.0 : one(x)
 @inline ^(x::Float32, p::Bool) = p ? x : one(x)
 @inline ^(x::Float16, p::Bool) = p ? x : one(x)
 
@@ -103,7 +104,7 @@ function power_by_squaring(x::Float64, p::Integer)
     elseif p < 0
         isone(x) && return x
         isone(-x) && return iseven(p) ? one(x) : x
-        throw(DomainError{typeof(p), :powbysq}(p))
+        throw(DomainError{typeof(p), :powbysq_float}(p))
     end
     t = trailing_zeros(p) + 1
     p >>= t

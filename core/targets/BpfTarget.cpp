@@ -543,17 +543,22 @@ void BpfTarget::validateModule(const llvm::Module &M, const CompilerConfig &,
   // stays a plain function (finishModule): say why no program appears.
   for (const llvm::Function &F : M)
     if (!F.isDeclaration() && F.hasExternalLinkage() && !isProgram(F) &&
-        takesPacket(F) && F.getReturnType()->isIntegerTy() &&
-        !isProgramShape(F) && !F.getName().startswith("prism_")) {
+        takesPacket(F) && !isProgramShape(F) &&
+        !F.getName().startswith("prism_")) {
+      llvm::Type *R = F.getReturnType();
+      if (!R->isIntegerTy() && !R->isVoidTy())
+        continue;
       const llvm::DISubprogram *SP = F.getSubprogram();
       Diagnostic D = Diagnostic::error(
           "target-restriction",
           "`" + (SP ? SP->getName() : F.getName()).str() +
-              "` takes a packet but returns a " +
-              std::to_string(F.getReturnType()->getIntegerBitWidth()) +
-              "-bit integer, which the kernel's UInt32 verdict does not "
-              "hold: it is compiled as a plain function, not a "
-              "socket-filter program (return a UInt32, an Int32 or a Bool)",
+              "` takes a packet but returns " +
+              (R->isVoidTy() ? std::string("nothing")
+                             : "a " + std::to_string(R->getIntegerBitWidth()) +
+                                   "-bit integer") +
+              ", which is no UInt32 verdict: it is compiled as a plain "
+              "function, not a socket-filter program (return a UInt32, an "
+              "Int32 or a Bool)",
           {});
       D.Sev = Severity::Warning;
       if (SP) {

@@ -1,6 +1,7 @@
 #include "types/Loader.h"
 #include "types/NameSuggestion.h"
 
+#include "lang/Lexer.h"
 #include "lang/Lowering.h"
 #include "lang/Parser.h"
 #include "prelude/Embedded.h"
@@ -870,9 +871,15 @@ private:
             return *V;
           } else if (A->K == ConstValue::Int || A->K == ConstValue::Bool ||
                      A->K == ConstValue::Float || isIrrational(*A)) {
+            // The value as Julia's showerror prints it: `255`, `Inf`.
+            std::optional<ast::LitType> L =
+                A->Ty && A->K != ConstValue::Instance
+                    ? litTypeNamed(A->Ty->str())
+                    : std::nullopt;
             return typeError(
                 File, E.Range,
-                inexactErrorText(ToT->str(), A->str(),
+                inexactErrorText(ToT->str(),
+                                 L ? printLiteral(*L, A->Bits) : A->str(),
                                  A->K == ConstValue::Int && ToT->isInteger(),
                                  A->Ty->bitWidth(), ToT->bitWidth()),
                 "const");

@@ -134,6 +134,11 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
     B.Out.Text += "Exponentiation yielding a complex result requires a "
                   "complex argument.\nReplace x^y with (x+0im)^y, "
                   "Complex(x)^y, or similar.";
+  } else if (M == ":powbysq_float") {
+    // Base's throw_domerr_powbysq(::Any, p): a float base.
+    B.Out.Text += "Cannot raise an integer x to a negative power ";
+    B.scalar({0}, F[0], /*Print=*/true);
+    B.Out.Text += ".\nConvert input to float.";
   } else if (M == ":powbysq") {
     // Base's advice, less the forms that need arithmetic on the power.
     B.Out.Text += "Cannot raise an integer x to a negative power ";

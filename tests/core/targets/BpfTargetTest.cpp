@@ -278,7 +278,7 @@ TEST_F(BpfTargetTest, WideResultIsAPlainFunctionWithAWarning) {
   EXPECT_EQ(IR.find("section \"socket\""), std::string::npos) << IR;
   EXPECT_NE(IR.find("shl i64"), std::string::npos) << IR;
   const Diagnostic *D =
-      findDiag(*R.Report, "target-restriction", "64-bit integer");
+      findDiag(*R.Report, "target-restriction", "returns a 64-bit integer");
   ASSERT_NE(D, nullptr) << diags(*R.Report);
   EXPECT_EQ(D->Sev, Severity::Warning);
   EXPECT_NE(D->Message.find("`wide`"), std::string::npos) << D->Message;

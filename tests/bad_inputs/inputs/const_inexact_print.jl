@@ -1,0 +1,2 @@
+const C = Int8(0xff)
+f() = C
