@@ -540,24 +540,44 @@ llvm::Error FunctionEmitter::emitCall(unsigned I) {
   return llvm::Error::success();
 }
 
+bool ModuleState::allocatesShared(CodeInstance &CI) {
+  auto Known = AllocatesShared.find(&CI);
+  if (Known != AllocatesShared.end())
+    return Known->second;
+  AllocatesShared[&CI] = false; // a cycle back here adds nothing
+  const TypedCode &C = codeOf(CI);
+  bool Allocates = llvm::is_contained(C.Builtins, Builtin::SharedArray);
+  for (size_t I = 0; !Allocates && I < C.Invokes.size(); ++I)
+    if (MethodInstance *MI = C.Invokes[I])
+      if (CodeInstance *Callee = Instances.lookup(MI))
+        Allocates = allocatesShared(*Callee);
+  AllocatesShared[&CI] = Allocates;
+  return Allocates;
+}
+
 llvm::Expected<llvm::Value *> FunctionEmitter::emitInvoke(unsigned I) {
   MethodInstance *MI = Code.Invokes[I];
   CodeInstance *Callee = MS.Instances.lookup(MI);
   if (!Callee)
     return internal(I, "no CodeInstance for " + MI->str());
   llvm::Function *Fn = MS.Functions.lookup(Callee);
-  if (llvm::is_contained(MS.codeOf(*Callee).Builtins, Builtin::SharedArray)) {
-    // Two `CuStaticSharedArray(Float32, 256)` calls are two arrays: every
-    // call site after the first calls a copy emitted with fresh allocations.
+  if (!MS.CopiesInProgress.contains(Callee) && MS.allocatesShared(*Callee)) {
+    // Two `CuStaticSharedArray(Float32, 256)` calls are two arrays, and so
+    // are two calls of `buf() = CuStaticSharedArray(...)`: every call site
+    // after the first calls a copy emitted with fresh allocations (whose
+    // own calls of such functions are copied in turn).
     unsigned Site = MS.SharedAllocSites[Callee]++;
     if (Site > 0) {
       llvm::Function *Copy = llvm::Function::Create(
           Fn->getFunctionType(), llvm::GlobalValue::InternalLinkage,
           Fn->getName() + ".site" + std::to_string(Site), Fn->getParent());
       Copy->copyAttributesFrom(Fn);
+      MS.CopiesInProgress.insert(Callee);
       FunctionEmitter FE(MS, *Callee, *Copy);
-      if (llvm::Error E = FE.emit())
-        return E;
+      llvm::Error E = FE.emit();
+      MS.CopiesInProgress.erase(Callee);
+      if (E)
+        return std::move(E);
       Fn = Copy;
     }
   }

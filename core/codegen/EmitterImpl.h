@@ -40,9 +40,14 @@ struct ModuleState {
   llvm::DenseMap<CodeInstance *, llvm::Function *> Functions;
   llvm::DenseSet<CodeInstance *> NeedsState; ///< take the hidden state argument
   /// Call sites emitted so far of each function that allocates shared
-  /// memory itself (CuStaticSharedArray): each call site gets its own copy,
-  /// hence its own allocation, as CUDA.jl's inlined allocations do.
+  /// memory (CuStaticSharedArray), itself or through its callees: each call
+  /// site gets its own copy, hence its own allocations, as CUDA.jl's
+  /// inlined allocations do, whatever was inlined (-O0 inlines nothing).
   llvm::DenseMap<CodeInstance *, unsigned> SharedAllocSites;
+  /// allocatesShared's answers, and the copies being emitted (a recursion
+  /// calls the function it is in rather than copying it without end).
+  llvm::DenseMap<CodeInstance *, bool> AllocatesShared;
+  llvm::DenseSet<CodeInstance *> CopiesInProgress;
   uint64_t SharedBytes = 0;
   llvm::StringMap<llvm::Constant *> Strings;
 
@@ -60,6 +65,8 @@ struct ModuleState {
     return C ? *C : *CI.Code;
   }
   llvm::DISubprogram *inlinedScope(MethodInstance *MI);
+  /// Whether CI's code, or code it calls, allocates shared memory.
+  bool allocatesShared(CodeInstance &CI);
 };
 
 class FunctionEmitter {
