@@ -408,8 +408,7 @@ void Lexer::number() {
     if (Is2To63) {
       V = Magnitude;
     } else if (Overflow) {
-      error(Start, Pos, "integer literal `" + std::string(Text) +
-                            "` does not fit in Int64");
+      error(Start, Pos, tooBigForInt64(Text, Clean));
       V = 0;
     }
     Out.Lit = ast::LitType::Int64;
@@ -751,6 +750,28 @@ float halfToFloat(uint16_t H) {
 
 std::vector<Token> lex(const SourceFileRef &File, std::vector<Diagnostic> &Diags) {
   return Lexer(File, Diags).run();
+}
+
+std::string tooBigForInt64(std::string_view Text, std::string_view Digits) {
+  // Julia reads it as an Int128 (or a BigInt); one that fits in 64 bits
+  // unsigned is written in hex, which Julia reads as a UInt64.
+  uint64_t V = 0;
+  bool FitsU64 = true;
+  for (char C : Digits) {
+    unsigned D = unsigned(C - '0');
+    if (V > (UINT64_MAX - D) / 10)
+      FitsU64 = false;
+    V = V * 10 + D;
+  }
+  std::string Msg = "integer literal `" + std::string(Text) +
+                    "` does not fit in Int64 (Julia reads it as an Int128, "
+                    "which kernels do not have)";
+  if (FitsU64) {
+    char Hex[24];
+    std::snprintf(Hex, sizeof Hex, "0x%016llx", (unsigned long long)V);
+    Msg += "; as a UInt64 write `" + std::string(Hex) + "`";
+  }
+  return Msg;
 }
 
 std::string printLiteral(ast::LitType T, uint64_t Bits) {

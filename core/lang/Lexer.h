@@ -69,6 +69,9 @@ std::string formatLiteral(ast::LitType T, uint64_t Bits);
 /// unsigned integers in decimal (`255`), floats without their type's marks
 /// (`2.5`, `1.0e10`, `Inf` for 2.5f0, 1.0f10, Inf32).
 std::string printLiteral(ast::LitType T, uint64_t Bits);
+/// The error for a decimal literal past Int64 (Digits without `_`), with
+/// the UInt64 hex spelling where it has one.
+std::string tooBigForInt64(std::string_view Text, std::string_view Digits);
 /// The literal type of a primitive type's name (`UInt8`, `Float32`).
 std::optional<ast::LitType> litTypeNamed(std::string_view Name);
 

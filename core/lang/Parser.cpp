@@ -1052,8 +1052,7 @@ Node *Parser::parsePrimary() {
     advance();
     if (T.Lit == LitType::Int64 && T.Bits == uint64_t(INT64_MAX) + 1)
       // The lexer's 2^63, not negated (Julia reads it as an Int128).
-      return error(T.range(), "integer literal `" + std::string(T.Text) +
-                                  "` does not fit in Int64");
+      return error(T.range(), tooBigForInt64(T.Text, "9223372036854775808"));
     Node *N = mk(NodeKind::Literal, T.range());
     N->Lit = T.Lit;
     N->Bits = T.Bits;

@@ -104,13 +104,19 @@ end
 @inline narrow(::Type{Float16}) = Float16
 @inline isbetween(a, x, b) = (a <= x && x <= b) || (b <= x && x <= a)
 
-@inline function gcd(a::Int, b::Int)
+# Base's gcd for every hardware integer (Euclid's; the value is the same).
+@inline function gcd(a::T, b::T) where {T<:BitInteger}
     a = abs(a)
     b = abs(b)
-    while b != 0
+    while b != zero(T)
         a, b = b, rem(a, b)
     end
     return a
+end
+@inline gcd(a::Bool, b::Bool) = a | b
+@inline function gcd(x::Integer, y::Integer)
+    a, b = promote(x, y)
+    return gcd(a, b)
 end
 @inline lcm_unchecked(a::Int, b::Int) = a == 0 ? a : a * div(b, gcd(a, b))
 

@@ -396,13 +396,20 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       {"f() = 1_", "1:7: invalid numeric literal `1_`"},
       {"f() = 1.2.3", "1:7: invalid numeric literal `1.2.3`"},
       {"f() = 99999999999999999999",
-       "1:7: integer literal `99999999999999999999` does not fit in Int64"},
+       "1:7: integer literal `99999999999999999999` does not fit in Int64"
+       " (Julia reads it as an Int128, which kernels do not have)"},
       {"f() = 9223372036854775808",
-       "1:7: integer literal `9223372036854775808` does not fit in Int64"},
+       "1:7: integer literal `9223372036854775808` does not fit in Int64"
+       " (Julia reads it as an Int128, which kernels do not have); as a UInt64 "
+       "write `0x8000000000000000`"},
       {"f() = - 9223372036854775808",
-       "1:9: integer literal `9223372036854775808` does not fit in Int64"},
+       "1:9: integer literal `9223372036854775808` does not fit in Int64"
+       " (Julia reads it as an Int128, which kernels do not have); as a UInt64 "
+       "write `0x8000000000000000`"},
       {"f() = -9223372036854775808^2",
-       "1:8: integer literal `9223372036854775808` does not fit in Int64"},
+       "1:8: integer literal `9223372036854775808` does not fit in Int64"
+       " (Julia reads it as an Int128, which kernels do not have); as a UInt64 "
+       "write `0x8000000000000000`"},
       {"f() = 0x1_0000_0000_0000_0000",
        "1:7: numeric literal `0x1_0000_0000_0000_0000` does not fit in UInt64"},
       {"f() = 1e999", "1:7: numeric constant `1e999` is too large for Float64"},
