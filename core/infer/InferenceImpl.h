@@ -26,7 +26,7 @@ namespace infer {
 /// signature that grows without bound, reported as a diagnostic.
 constexpr unsigned MaxInferDepth = 400;
 /// Constant propagation nests at most this deep.
-constexpr unsigned MaxConstDepth = 4;
+constexpr unsigned MaxConstDepth = 8;
 /// Fixed-point iterations of a recursive cycle before widening.
 constexpr unsigned MaxCycleIterations = 12;
 

@@ -724,6 +724,13 @@ Node *Parser::parseTypeOperand() {
       Node *D = mk(NodeKind::Dot, from(Ty->Range.Begin), {Ty});
       D->Name = Symbol::get(F.Text);
       Ty = D;
+    } else if (T.is(Tok::LParen) && !T.SpaceBefore &&
+               Ty->Kind == NodeKind::Ident && Ty->Name.str() == "typeof") {
+      // `f::typeof(g)`: the singleton type of a function.
+      uint32_t B = advance().Begin;
+      std::vector<Node *> Kids{Ty};
+      parseList(Tok::RParen, ")", Kids, B);
+      Ty = mk(NodeKind::Call, from(Ty->Range.Begin), std::move(Kids));
     } else {
       return Ty;
     }

@@ -118,3 +118,63 @@ end
     unsafe_store!(pointer(a), convert(T, v), linear_index(a, i, j, k))
     return a
 end
+
+# Pointer conversions as Julia's pointer.jl has them: another element type
+# (a packet's `Ptr{UInt16}(pkt)`), and an address.
+@inline Ptr{T}(p::Union{Int64, UInt64, Ptr}) where {T} = bitcast(Ptr{T}, p)
+@inline convert(::Type{Ptr{T}}, p::Ptr) where {T} = bitcast(Ptr{T}, p)
+@inline UInt64(p::Ptr) = bitcast(UInt64, p)
+
+# Arrays of four dimensions and more: with fewer indices than dimensions,
+# the last index runs over the rest (the methods above are exact up to
+# three dimensions), and four indices address a 4-d array.
+@inline function trailing_length(a::DeviceArray{T,N}, d::Int) where {T,N}
+    n = 1
+    k = d
+    while k <= N
+        n *= a.dims[k]
+        k += 1
+    end
+    return n
+end
+@inline function checkbounds_collapsed(a::DeviceArray{T,N}, i::Integer, j::Integer) where {T,N}
+    if (i < 1) | (i > size(a, 1)) | (j < 1) | (j > trailing_length(a, 2))
+        throw(BoundsError(a, (i, j)))
+    end
+    return nothing
+end
+@inline function checkbounds_collapsed(a::DeviceArray{T,N}, i::Integer, j::Integer, k::Integer) where {T,N}
+    if (i < 1) | (i > size(a, 1)) | (j < 1) | (j > size(a, 2)) | (k < 1) | (k > trailing_length(a, 3))
+        throw(BoundsError(a, (i, j, k)))
+    end
+    return nothing
+end
+@inline checkbounds(a::DeviceArray{T,4}, i::Integer, j::Integer) where {T} = checkbounds_collapsed(a, i, j)
+@inline checkbounds(a::DeviceArray{T,5}, i::Integer, j::Integer) where {T} = checkbounds_collapsed(a, i, j)
+@inline checkbounds(a::DeviceArray{T,6}, i::Integer, j::Integer) where {T} = checkbounds_collapsed(a, i, j)
+@inline checkbounds(a::DeviceArray{T,7}, i::Integer, j::Integer) where {T} = checkbounds_collapsed(a, i, j)
+@inline checkbounds(a::DeviceArray{T,8}, i::Integer, j::Integer) where {T} = checkbounds_collapsed(a, i, j)
+@inline checkbounds(a::DeviceArray{T,4}, i::Integer, j::Integer, k::Integer) where {T} = checkbounds_collapsed(a, i, j, k)
+@inline checkbounds(a::DeviceArray{T,5}, i::Integer, j::Integer, k::Integer) where {T} = checkbounds_collapsed(a, i, j, k)
+@inline checkbounds(a::DeviceArray{T,6}, i::Integer, j::Integer, k::Integer) where {T} = checkbounds_collapsed(a, i, j, k)
+@inline checkbounds(a::DeviceArray{T,7}, i::Integer, j::Integer, k::Integer) where {T} = checkbounds_collapsed(a, i, j, k)
+@inline checkbounds(a::DeviceArray{T,8}, i::Integer, j::Integer, k::Integer) where {T} = checkbounds_collapsed(a, i, j, k)
+@inline function checkbounds(a::DeviceArray{T,N}, i::Integer, j::Integer, k::Integer, l::Integer) where {T,N}
+    if (i < 1) | (i > size(a, 1)) | (j < 1) | (j > size(a, 2)) | (k < 1) | (k > size(a, 3)) |
+       (l < 1) | (l > trailing_length(a, 4))
+        throw(BoundsError(a, (i, j, k, l)))
+    end
+    return nothing
+end
+@inline function linear_index(a::DeviceArray{T,N}, i::Integer, j::Integer, k::Integer, l::Integer) where {T,N}
+    return Int(i) + ((Int(j) - 1) + ((Int(k) - 1) + (Int(l) - 1) * size(a, 3)) * size(a, 2)) * size(a, 1)
+end
+@inline function getindex(a::DeviceArray{T,N}, i::Integer, j::Integer, k::Integer, l::Integer) where {T,N}
+    @boundscheck checkbounds(a, i, j, k, l)
+    return unsafe_load(pointer(a), linear_index(a, i, j, k, l))
+end
+@inline function setindex!(a::DeviceArray{T,N}, v, i::Integer, j::Integer, k::Integer, l::Integer) where {T,N}
+    @boundscheck checkbounds(a, i, j, k, l)
+    unsafe_store!(pointer(a), convert(T, v), linear_index(a, i, j, k, l))
+    return a
+end

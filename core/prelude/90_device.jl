@@ -31,3 +31,23 @@ const AtomicAddable = Union{Int32, Int64, UInt32, UInt64, Float16, Float32, Floa
     @boundscheck checkbounds(a, i)
     return atomic_add(pointer(a, i), convert(T, v))
 end
+
+# Any integer size and a dims tuple of one to three integers, as CUDA.jl
+# takes them (`const N = Int32(32)`, `(Int32(4), Int32(2))`, `(8, 4, 2)`):
+# the dims become Ints, still compile-time constants.
+@inline function CuStaticSharedArray(::Type{T}, n::Integer) where {T}
+    m = Int(n)
+    return DeviceArray(shared_array(T, m), (m,))
+end
+@inline function CuStaticSharedArray(::Type{T}, dims::Tuple{Integer}) where {T}
+    m = Int(dims[1])
+    return DeviceArray(shared_array(T, m), (m,))
+end
+@inline function CuStaticSharedArray(::Type{T}, dims::Tuple{Integer,Integer}) where {T}
+    d = (Int(dims[1]), Int(dims[2]))
+    return DeviceArray(shared_array(T, d[1] * d[2]), d)
+end
+@inline function CuStaticSharedArray(::Type{T}, dims::Tuple{Integer,Integer,Integer}) where {T}
+    d = (Int(dims[1]), Int(dims[2]), Int(dims[3]))
+    return DeviceArray(shared_array(T, d[1] * d[2] * d[3]), d)
+end

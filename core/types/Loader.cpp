@@ -724,6 +724,82 @@ private:
     return floatValue(T, R);
   }
 
+  /// An integer `÷ % << >> >>> & | ⊻` of constants; none where Julia's
+  /// rule is not the promoted type's plain one (division of a signed and an
+  /// unsigned integer).
+  std::optional<llvm::Expected<ConstValue>> intOperation(const ast::Node &E,
+                                                         std::string_view Op,
+                                                         const ConstValue &A,
+                                                         const ConstValue &B) {
+    TypeContext &C = TypeContext::get();
+    __int128 X = intOf(A), Y = intOf(B);
+    if (Op == "<<" || Op == ">>" || Op == ">>>") {
+      // The result has x's type; a count past the width, or a negative one
+      // (the other direction), as Julia's.
+      Type *T = A.K == ConstValue::Bool ? C.int64() : A.Ty;
+      int W = int(T->bitWidth());
+      bool Left = Op == "<<";
+      if (Y < 0) {
+        Y = -Y;
+        Left = !Left;
+      }
+      bool Arith = Op == ">>" || (Op == "<<" && !Left);
+      if (Left)
+        return llvm::Expected<ConstValue>(
+            wrappedInt(T, Y >= W ? 0 : X << int(Y)));
+      if (Arith && T->isSignedInt())
+        return llvm::Expected<ConstValue>(
+            wrappedInt(T, Y >= W ? (X < 0 ? -1 : 0) : X >> int(Y)));
+      unsigned __int128 U =
+          (unsigned __int128)X & ((((unsigned __int128)1) << W) - 1);
+      return llvm::Expected<ConstValue>(
+          wrappedInt(T, Y >= W ? 0 : __int128(U >> int(Y))));
+    }
+    if (Op == "&" || Op == "|" || Op == "⊻") {
+      Type *T = A.K == ConstValue::Bool && B.K == ConstValue::Bool
+                    ? C.boolTy()
+                    : promotedInt(A, B);
+      return llvm::Expected<ConstValue>(wrappedInt(T, Op == "&"   ? (X & Y)
+                                                      : Op == "|" ? (X | Y)
+                                                                  : (X ^ Y)));
+    }
+    Type *TA = A.K == ConstValue::Bool ? C.int64() : A.Ty;
+    Type *TB = B.K == ConstValue::Bool ? C.int64() : B.Ty;
+    if (TA->isSignedInt() != TB->isSignedInt())
+      return std::nullopt;
+    Type *T = promotedInt(A, B);
+    __int128 Min = T->isSignedInt() ? -(__int128(1) << (T->bitWidth() - 1)) : 0;
+    if (Y == 0 || (Op == "÷" && Y == -1 && X == Min))
+      return llvm::Expected<ConstValue>(typeError(
+          File, E.Range, "DivideError: integer division error", "const"));
+    return llvm::Expected<ConstValue>(
+        wrappedInt(T, Op == "÷" ? X / Y : X % Y)); // both truncate, as Julia
+  }
+
+  /// `typemax(T)`, `typemin(T)`, `zero(T)`, `one(T)` of a number type.
+  std::optional<ConstValue> typeBound(std::string_view Fn, Type *T) {
+    if (T->isInteger() || T->isBool()) {
+      unsigned W = T->isBool() ? 1 : T->bitWidth();
+      bool Signed = T->isSignedInt();
+      __int128 Max =
+          Signed ? (__int128(1) << (W - 1)) - 1 : (__int128(1) << W) - 1;
+      __int128 Min = Signed ? -(__int128(1) << (W - 1)) : 0;
+      __int128 V = Fn == "typemax"   ? Max
+                   : Fn == "typemin" ? Min
+                   : Fn == "zero"    ? 0
+                                     : 1;
+      return wrappedInt(T, V);
+    }
+    if (T->isFloat()) {
+      llvm::APFloat X =
+          Fn == "typemax" || Fn == "typemin"
+              ? llvm::APFloat::getInf(floatSemantics(T), Fn == "typemin")
+              : llvm::APFloat(floatSemantics(T), Fn == "zero" ? 0 : 1);
+      return floatValue(T, X);
+    }
+    return std::nullopt;
+  }
+
   llvm::Expected<ConstValue> evalConst(const ast::Node &E) {
     TypeContext &C = TypeContext::get();
     switch (E.Kind) {
@@ -852,6 +928,36 @@ private:
           }
         }
       }
+      // Integer division, shifts and bits, as Julia computes them:
+      // `const HALF = N ÷ 2`, `const MASK = (1 << k) - 1`, `N % 3`.
+      if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
+        std::string_view Op = E.Kids[0]->Name.str();
+        static const std::string_view IntOps[] = {"÷",   "%", "<<", ">>",
+                                                  ">>>", "&", "|",  "⊻"};
+        if (llvm::is_contained(IntOps, Op)) {
+          auto A = evalConst(*E.Kids[1]);
+          if (!A)
+            return A.takeError();
+          auto B = evalConst(*E.Kids[2]);
+          if (!B)
+            return B.takeError();
+          if (isInteger(*A) && isInteger(*B))
+            if (std::optional<llvm::Expected<ConstValue>> R =
+                    intOperation(E, Op, *A, *B))
+              return std::move(*R);
+        }
+      }
+      // `typemax(Int32)`, `typemin(T)`, `zero(Float32)`, `one(T)`.
+      if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
+        std::string_view Fn = E.Kids[0]->Name.str();
+        if (Fn == "typemax" || Fn == "typemin" || Fn == "zero" || Fn == "one") {
+          auto T = evalTypeExpr(Env, *E.Kids[1], File);
+          if (!T)
+            llvm::consumeError(T.takeError());
+          else if (std::optional<ConstValue> V = typeBound(Fn, *T))
+            return *V;
+        }
+      }
       // A number converted to a number type: `Float32(π)`, `Float16(Inf)`,
       // `Int32(8)`, `UInt8(0x10 + 1)`, `T(2)` of `const T = Int32`.
       if (E.Kids.size() == 2 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
@@ -904,8 +1010,10 @@ private:
                 "tuple; a function returns one as a constant: `weights() = "
                 "(0.25f0, 0.5f0)`, then `weights()[i]`"
               : "unsupported constant expression; expected a literal, a "
-                "constant, a type, `+ - * / ^` on numbers, `-x`, or a "
-                "conversion such as `Int32(x)` or `Float32(x)`";
+                "constant, a type, `+ - * / ^` on numbers, `÷ % << >> >>> "
+                "& | ⊻` on integers, `-x`, `typemax(T)`, `typemin(T)`, "
+                "`zero(T)`, `one(T)`, or a conversion such as `Int32(x)` or "
+                "`Float32(x)`";
       return typeError(File, E.Range, std::move(Why), "const");
     }
     return typeConst(*T);
@@ -1103,6 +1211,21 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
       if (V->K == ConstValue::Int)
         return C.intValue(V->asSigned());
     }
+    // Julia's AbstractVector{T} = AbstractArray{T,1} and AbstractMatrix,
+    // and CUDA.jl's CuDeviceVector and CuDeviceMatrix: the element type
+    // stays the name's own variable, as in a bare `DeviceArray`.
+    static const std::tuple<std::string_view, std::string_view, int> Aliases[] =
+        {{"AbstractVector", "AbstractArray", 1},
+         {"AbstractMatrix", "AbstractArray", 2},
+         {"CuDeviceVector", "DeviceArray", 1},
+         {"CuDeviceMatrix", "DeviceArray", 2}};
+    for (const auto &[Alias, Target, Rank] : Aliases)
+      if (S == Alias)
+        if (TypeName *N = Env.lookupType(Symbol::get(std::string(Target))))
+          if (N->Params.size() == 2) {
+            std::vector<Type *> Ps{N->Params[0], C.intValue(Rank)};
+            return C.apply(N, Ps);
+          }
     return undefinedTypeName(Env, File, E.Range, E.Name.str());
   }
   case ast::NodeKind::Curly: {

@@ -111,12 +111,10 @@ std::string nearestTypeName(const GlobalEnv &Env, llvm::StringRef Name) {
 }
 
 std::string arrayTypeAdvice(llvm::StringRef Name) {
-  if (Name == "Vector" || Name == "CuVector" || Name == "AbstractVector" ||
-      Name == "CuDeviceVector")
+  if (Name == "Vector" || Name == "CuVector")
     return "a kernel takes a vector as `DeviceArray{T,1}`, e.g. "
            "`DeviceArray{Float32,1}`";
-  if (Name == "Matrix" || Name == "CuMatrix" || Name == "AbstractMatrix" ||
-      Name == "CuDeviceMatrix")
+  if (Name == "Matrix" || Name == "CuMatrix")
     return "a kernel takes a matrix as `DeviceArray{T,2}`, e.g. "
            "`DeviceArray{Float32,2}`";
   if (Name == "Array" || Name == "CuArray")

@@ -206,7 +206,35 @@ void printType(std::string &Out, const Type *T) {
   size_t Shown = Ps.size();
   while (Shown > 0 && isAnonVar(Ps[Shown - 1]))
     --Shown;
-  printParams(Out, Ps.first(Shown));
+  // One left open before a given one: Julia's aliases by name
+  // (`AbstractVector`), else the UnionAll spelled out (`DeviceArray{T, 1}
+  // where T`).
+  std::string Open;
+  for (size_t I = 0; I < Shown; ++I)
+    if (isAnonVar(Ps[I]))
+      Open += (Open.empty() ? "" : ", ") + Ps[I]->varName().string().substr(1);
+  if (!Open.empty() && N->Name.str() == "AbstractArray" && Shown == 2 &&
+      isAnonVar(Ps[0]) && Ps[1]->isIntValue() &&
+      (Ps[1]->intValue() == 1 || Ps[1]->intValue() == 2)) {
+    Out.resize(Out.size() - N->Name.str().size());
+    Out += Ps[1]->intValue() == 1 ? "AbstractVector" : "AbstractMatrix";
+    return;
+  }
+  if (Open.empty()) {
+    printParams(Out, Ps.first(Shown));
+    return;
+  }
+  Out += '{';
+  for (size_t I = 0; I < Shown; ++I) {
+    if (I)
+      Out += ", ";
+    if (isAnonVar(Ps[I]))
+      Out += Ps[I]->varName().string().substr(1);
+    else
+      printType(Out, Ps[I]);
+  }
+  Out += "} where " +
+         (Open.find(',') == std::string::npos ? Open : "{" + Open + "}");
 }
 } // namespace
 

@@ -1,0 +1,10 @@
+sq(x) = x * x
+apply(f::typeof(sq), x) = f(x)
+apply(f, x) = -1
+t() = (apply(sq, 3), apply(abs, 3))
+f1(a::AbstractVector{Float32}) = length(a)
+f2(a::AbstractMatrix) = size(a, 2)
+f3(a::CuDeviceVector{Int32}) = a[1]
+f4(a::AbstractVector) = 1
+f4(a::AbstractMatrix) = 2
+f5(a::AbstractVector{T}) where {T} = zero(T)
