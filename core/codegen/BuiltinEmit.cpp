@@ -417,6 +417,10 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
           locOf(I)));
     llvm::Type *EltT = MS.TL.memType(ET);
     uint64_t N = NC->asSigned();
+    // Validation refuses more than 1 GiB; this keeps the byte count exact.
+    if (N > (uint64_t(1) << 40) /
+                std::max<uint64_t>(1, MS.DL.getTypeAllocSize(EltT)))
+      return internal(I, "shared array too large to emit");
     uint64_t Offset = llvm::alignTo(MS.SharedBytes, 16);
     MS.SharedBytes = Offset + N * MS.DL.getTypeAllocSize(EltT);
     return MS.Tgt.emitSharedArray(B, EltT, N, Offset, State);

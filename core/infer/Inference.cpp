@@ -217,11 +217,16 @@ CodeInstance *InferenceEngine::Impl::inferMI(MethodInstance *MI, World W,
   Stack.push_back(&F);
 
   LatticeType Seed = bottomLattice();
+  const uint64_t StartSeq = ProvisionalSeq;
   for (unsigned Iter = 0;; ++Iter) {
     // Results parked by an earlier iteration were computed from a stale
-    // approximation of this frame.
+    // approximation of this frame: those whose cycle this frame heads, and
+    // any parked since it started (f3 of f1 → f2 → f3 → {f1, f2} is headed
+    // by f1, but used f2's approximation when f2 iterates).
     for (auto It = Provisional.begin(); It != Provisional.end();)
-      It = It->second.Head >= F.StackIndex ? Provisional.erase(It) : std::next(It);
+      It = It->second.Head >= F.StackIndex || It->second.Seq >= StartSeq
+               ? Provisional.erase(It)
+               : std::next(It);
     F.Return = Seed;
     F.CycleHead = F.StackIndex;
     F.ReferencedRecursively = false;
@@ -256,8 +261,9 @@ CodeInstance *InferenceEngine::Impl::inferMI(MethodInstance *MI, World W,
     for (auto &[K, P] : Provisional)
       if (P.Head >= F.StackIndex)
         P.Head = F.CycleHead;
-    Provisional[MI] = ProvisionalCI{std::move(CI), F.CycleHead, F.FailedLookups,
-                                  F.UndefinedNames};
+    Provisional[MI] =
+        ProvisionalCI{std::move(CI), F.CycleHead, ProvisionalSeq++,
+                      F.FailedLookups, F.UndefinedNames};
     return Raw;
   }
   // Converged: publish the cycle's members with it.

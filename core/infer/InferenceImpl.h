@@ -126,6 +126,10 @@ struct Frame {
 struct ProvisionalCI {
   std::unique_ptr<CodeInstance> CI;
   size_t Head = 0;
+  /// When it was parked (Impl::ProvisionalSeq): a frame that iterates again
+  /// drops every result parked since it started, whatever its head, since
+  /// each may have used the frame's old approximation.
+  uint64_t Seq = 0;
   std::vector<std::pair<GenericFunction *, std::vector<Type *>>> FailedLookups;
   std::vector<Symbol> UndefinedNames;
 };
@@ -177,6 +181,7 @@ struct InferenceEngine::Impl {
   // Inference stack (under InferLock).
   std::vector<infer::Frame *> Stack;
   std::unordered_map<MethodInstance *, infer::ProvisionalCI> Provisional;
+  uint64_t ProvisionalSeq = 0;
 
   std::mutex OptLock;
   std::unordered_map<const CodeInstance *, std::shared_ptr<const TypedCode>>

@@ -123,6 +123,7 @@ end
 # (a packet's `Ptr{UInt16}(pkt)`), and an address.
 @inline Ptr{T}(p::Union{Int64, UInt64, Ptr}) where {T} = bitcast(Ptr{T}, p)
 @inline convert(::Type{Ptr{T}}, p::Ptr) where {T} = bitcast(Ptr{T}, p)
+@inline convert(::Type{Ptr{T}}, p::Ptr{T}) where {T} = p
 @inline UInt64(p::Ptr) = bitcast(UInt64, p)
 
 # Arrays of four dimensions and more: with fewer indices than dimensions,

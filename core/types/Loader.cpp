@@ -763,10 +763,25 @@ private:
                                                       : Op == "|" ? (X | Y)
                                                                   : (X ^ Y)));
     }
+    if (A.K == ConstValue::Bool && B.K == ConstValue::Bool) {
+      // Base's div and rem of two Bools: Bools, y or a DivideError.
+      if (!Y)
+        return llvm::Expected<ConstValue>(typeError(
+            File, E.Range, "DivideError: integer division error", "const"));
+      return llvm::Expected<ConstValue>(
+          wrappedInt(C.boolTy(), Op == "÷" ? X : 0));
+    }
     Type *TA = A.K == ConstValue::Bool ? C.int64() : A.Ty;
     Type *TB = B.K == ConstValue::Bool ? C.int64() : B.Ty;
     if (TA->isSignedInt() != TB->isSignedInt())
-      return std::nullopt;
+      return llvm::Expected<ConstValue>(typeError(
+          File, E.Range,
+          "`" + std::string(Op) +
+              "` of a signed and an unsigned integer in a "
+              "constant is not supported (Julia's rules for it are not the "
+              "promoted type's); convert one first: `" +
+              std::string(Op) + "` of two " + TB->str() + "s",
+          "const"));
     Type *T = promotedInt(A, B);
     __int128 Min = T->isSignedInt() ? -(__int128(1) << (T->bitWidth() - 1)) : 0;
     if (Y == 0 || (Op == "÷" && Y == -1 && X == Min))
@@ -1305,6 +1320,10 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
         E.Kids[0]->Name.str() == "typeof" && E.Kids[1]->Kind == ast::NodeKind::Ident) {
       if (GenericFunction *F = Env.lookupFunction(E.Kids[1]->Name))
         return F->type();
+      // A constant's type: `x::typeof(C)` of `const C = Int32(3)`.
+      if (const ConstValue *V = Env.lookupConst(E.Kids[1]->Name))
+        if (V->Ty && V->K != ConstValue::TypeVal)
+          return V->Ty;
       return typeError(File, E.Kids[1]->Range,
                        "undefined function `" + E.Kids[1]->Name.string() + "`",
                        "undefined");

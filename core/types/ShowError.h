@@ -59,8 +59,9 @@ std::string typeAssertErrorText(std::string_view Expected,
 std::string tupleBoundsErrorTemplate(std::string_view Tuple,
                                      std::string_view Index);
 
-/// The most placeholders a template has (a 3-D BoundsError: 3 sizes and 3
-/// indices); the host runtime keeps this many values per throw.
-inline constexpr unsigned MaxShowErrorValues = 8;
+/// The most placeholders a template has (a BoundsError of an 8-d array, the
+/// largest rank, at four indices: 8 sizes and 4 indices); the host runtime
+/// keeps this many values per throw.
+inline constexpr unsigned MaxShowErrorValues = 12;
 
 } // namespace prism

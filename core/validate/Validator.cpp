@@ -330,9 +330,35 @@ private:
       bool Const = I < C.ArgTypes.size() && C.ArgTypes[I].size() > 2 &&
                    C.ArgTypes[I][2].Const;
       Const |= C.Code[I].Args.size() > 2 && C.Code[I].Args[2].K == IRValue::Const;
-      if (!Const)
+      if (!Const) {
         report(CI, stmtLoc(CI, I), "non-constant",
                "the size of a shared array must be a compile-time constant");
+        break;
+      }
+      // A constant, but one no block can hold: negative, or more bytes
+      // than any memory (which would wrap the byte count).
+      const ConstValue *N = C.ArgTypes[I].size() > 2 && C.ArgTypes[I][2].Const
+                                ? &*C.ArgTypes[I][2].Const
+                                : &C.Code[I].Args[2].C;
+      Type *ElT = C.ArgTypes[I].size() > 1 && C.ArgTypes[I][1].T &&
+                          C.ArgTypes[I][1].T->isTypeType() &&
+                          !C.ArgTypes[I][1].T->params().empty()
+                      ? C.ArgTypes[I][1].T->param(0)
+                      : nullptr;
+      if (N->K != ConstValue::Int)
+        break;
+      int64_t Count = N->asSigned();
+      std::optional<uint64_t> Size = ElT ? ElT->juliaSizeOf() : std::nullopt;
+      constexpr uint64_t MaxBytes = uint64_t(1) << 30;
+      if (Count < 0)
+        report(CI, stmtLoc(CI, I), "invalid-size",
+               "the size of a shared array must not be negative (it is " +
+                   std::to_string(Count) + ")");
+      else if (Size && *Size && uint64_t(Count) > MaxBytes / *Size)
+        report(CI, stmtLoc(CI, I), "invalid-size",
+               "a shared array of " + std::to_string(Count) + " " + ElT->str() +
+                   " values is larger than any block's shared "
+                   "memory (over 1 GiB; a GPU block has at most 228 KiB)");
       break;
     }
     case Builtin::AtomicAdd:

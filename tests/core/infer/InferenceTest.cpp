@@ -302,6 +302,33 @@ f10() = fib(10)
   EXPECT_FALSE(F->ReturnConst);
 }
 
+// f1 → f2 → f3 → {f1, f2}: f3's cycle is headed by f1, but it used f2's
+// approximation, so when f2 iterates, f3 must be inferred again (it kept
+// f2's first guess, Union{}, and its `+` was dead code).
+TEST_F(InferTest, AThreeFunctionCycleReinfersTheInnerMember) {
+  loadText("cyc.jl", R"(
+f1(n) = n <= 0 ? 0 : f2(n - 1)
+f2(n) = n <= 0 ? 1 : f3(n - 1)
+f3(n) = n <= 0 ? 2 : f1(n - 1) + f2(n - 1)
+g(x::Int) = f1(x)
+)");
+  InferResult R;
+  ASSERT_NE(infer("g(Int)", &R), nullptr);
+  bool SawF3 = false;
+  for (CodeInstance *CI : R.All) {
+    ASSERT_NE(CI->ReturnType, ctx().bottom()) << CI->MI->str();
+    if (CI->MI->Def->Name.str() != "f3")
+      continue;
+    SawF3 = true;
+    // Every call in f3 returns an Int64: none was left Union{}.
+    for (size_t PC = 0; PC < CI->Code->Code.size(); ++PC)
+      if (CI->Code->Invokes[PC])
+        EXPECT_NE(CI->Code->SSATypes[PC].T, ctx().bottom())
+            << "statement " << PC + 1 << " of " << CI->MI->str();
+  }
+  EXPECT_TRUE(SawF3);
+}
+
 TEST_F(InferTest, ConstantBranchesFoldAndDeadCodeIsNotInferred) {
   loadText("fold.jl", R"(
 function f()

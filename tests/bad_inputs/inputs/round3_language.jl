@@ -1,0 +1,9 @@
+const X = true ÷ true
+const Y = true % true
+f() = (X, Y)
+const C = Int32(3)
+a(x::typeof(C)) = 1
+a(x) = 2
+t() = (a(Int32(1)), a(1))
+g(a) = unsafe_load(convert(Ptr{Float32}, pointer(a)))
+x3(a, i, j, k) = a[i, j, k]
