@@ -724,6 +724,18 @@ private:
     return floatValue(T, R);
   }
 
+  /// Both operands of a binary call `op(a, b)`.
+  llvm::Expected<std::pair<ConstValue, ConstValue>>
+  evalOperands(const ast::Node &E) {
+    auto A = evalConst(*E.Kids[1]);
+    if (!A)
+      return A.takeError();
+    auto B = evalConst(*E.Kids[2]);
+    if (!B)
+      return B.takeError();
+    return std::make_pair(std::move(*A), std::move(*B));
+  }
+
   /// An integer `÷ % << >> >>> & | ⊻` of constants; none where Julia's
   /// rule is not the promoted type's plain one (division of a signed and an
   /// unsigned integer).
@@ -885,12 +897,10 @@ private:
       if (E.Kids.size() == 3 && E.Kids[0]->Kind == ast::NodeKind::Ident) {
         std::string_view Op = E.Kids[0]->Name.str();
         if (Op == "+" || Op == "-" || Op == "*" || Op == "/" || Op == "^") {
-          auto A = evalConst(*E.Kids[1]);
-          if (!A)
-            return A.takeError();
-          auto B = evalConst(*E.Kids[2]);
-          if (!B)
-            return B.takeError();
+          auto Operands = evalOperands(E);
+          if (!Operands)
+            return Operands.takeError();
+          const ConstValue *A = &Operands->first, *B = &Operands->second;
           if (Op == "^" && E.Kids[2]->Kind == ast::NodeKind::Literal &&
               E.Kids[2]->Lit == ast::LitType::Int64)
             if (std::optional<ConstValue> R =
@@ -950,12 +960,10 @@ private:
         static const std::string_view IntOps[] = {"÷",   "%", "<<", ">>",
                                                   ">>>", "&", "|",  "⊻"};
         if (llvm::is_contained(IntOps, Op)) {
-          auto A = evalConst(*E.Kids[1]);
-          if (!A)
-            return A.takeError();
-          auto B = evalConst(*E.Kids[2]);
-          if (!B)
-            return B.takeError();
+          auto Operands = evalOperands(E);
+          if (!Operands)
+            return Operands.takeError();
+          const ConstValue *A = &Operands->first, *B = &Operands->second;
           if (isInteger(*A) && isInteger(*B))
             if (std::optional<llvm::Expected<ConstValue>> R =
                     intOperation(E, Op, *A, *B))
