@@ -332,20 +332,20 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
                        InterpDeviceName + ")");
   }
   std::string Target = Interp ? "native" : Dev->target().str();
-  if (R.TargetGiven && R.Config.Target != Target)
+  // A compile option the device has no use for.
+  auto DoesNotApply = [&](const std::string &Option) {
     return failure(
         RunStatus::UsageError, "usage",
-        Interp ? "the interp device interprets the typed IR with the host's "
-                 "semantics and compiles nothing; --target " +
-                     R.Config.Target + " does not apply"
-               : "the " + R.Device + " device runs `" + Target +
-                     "` code; --target " + R.Config.Target + " does not apply");
-
+        (Interp ? std::string("the interp device interprets the "
+                              "typed IR with the host's semantics "
+                              "and compiles nothing")
+                : "the " + R.Device + " device runs `" + Target + "` code") +
+            "; " + Option + " does not apply");
+  };
+  if (R.TargetGiven && R.Config.Target != Target)
+    return DoesNotApply("--target " + R.Config.Target);
   if (Interp && !R.Config.Arch.empty())
-    return failure(RunStatus::UsageError, "usage",
-                   "the interp device interprets the typed IR with the "
-                   "host's semantics and compiles nothing; --arch " +
-                       R.Config.Arch + " does not apply");
+    return DoesNotApply("--arch " + R.Config.Arch);
 
   auto Call = parseCall(
       R.Call, R.Seed,

@@ -270,14 +270,18 @@ std::string HostValue::typeName() const {
 /// `true`. Inside an array the element type is printed once
 /// (`Float32[1.0, 2.5]`), as Julia's typeinfo context does, so Float32
 /// elements drop their `f0`.
-static void printScalar(llvm::raw_ostream &OS, const HostValue &V,
-                        bool InArray = false) {
+static ast::LitType litTypeOf(ScalarKind K) {
   static constexpr ast::LitType Lit[] = {
       ast::LitType::Bool,   ast::LitType::Int8,    ast::LitType::Int16,
       ast::LitType::Int32,  ast::LitType::Int64,   ast::LitType::UInt8,
       ast::LitType::UInt16, ast::LitType::UInt32,  ast::LitType::UInt64,
       ast::LitType::Float16, ast::LitType::Float32, ast::LitType::Float64};
-  std::string S = formatLiteral(Lit[static_cast<unsigned>(V.scalarKind())], V.bits());
+  return Lit[static_cast<unsigned>(K)];
+}
+
+static void printScalar(llvm::raw_ostream &OS, const HostValue &V,
+                        bool InArray = false) {
+  std::string S = formatLiteral(litTypeOf(V.scalarKind()), V.bits());
   llvm::StringRef R(S);
   if (InArray && V.scalarKind() == ScalarKind::Float32) {
     if (R.endswith("f0"))
@@ -301,8 +305,7 @@ std::string arrayElementStr(const HostValue &Scalar) {
 }
 
 std::string printedScalar(const HostValue &Scalar) {
-  std::optional<ast::LitType> L = litTypeNamed(scalarName(Scalar.scalarKind()));
-  return L ? printLiteral(*L, Scalar.bits()) : Scalar.str();
+  return printLiteral(litTypeOf(Scalar.scalarKind()), Scalar.bits());
 }
 
 std::optional<std::string_view> HostValue::irrationalSymbol() const {

@@ -1,5 +1,6 @@
 #include "lang/IR.h"
 #include "lang/Lexer.h"
+#include "lang/LiteralType.h"
 #include "types/Method.h"
 #include "types/Type.h"
 
@@ -10,8 +11,6 @@
 #include <set>
 
 namespace prism {
-
-namespace {
 
 /// The literal type of a primitive Type*, so that constants print exactly as
 /// Julia prints values of that type.
@@ -34,6 +33,8 @@ bool litTypeOf(const Type *T, ast::LitType &Out) {
     }
   return false;
 }
+
+namespace {
 
 double halfBitsToDouble(uint16_t H) {
   uint32_t Exp = (H >> 10) & 0x1F, Man = H & 0x3FF;

@@ -813,21 +813,6 @@ std::string printLiteral(ast::LitType T, uint64_t Bits) {
   }
 }
 
-std::optional<ast::LitType> litTypeNamed(std::string_view Name) {
-  using ast::LitType;
-  static const std::pair<std::string_view, LitType> Names[] = {
-      {"Bool", LitType::Bool},       {"Int8", LitType::Int8},
-      {"Int16", LitType::Int16},     {"Int32", LitType::Int32},
-      {"Int64", LitType::Int64},     {"UInt8", LitType::UInt8},
-      {"UInt16", LitType::UInt16},   {"UInt32", LitType::UInt32},
-      {"UInt64", LitType::UInt64},   {"Float16", LitType::Float16},
-      {"Float32", LitType::Float32}, {"Float64", LitType::Float64}};
-  for (const auto &[N, L] : Names)
-    if (N == Name)
-      return L;
-  return std::nullopt;
-}
-
 std::string formatLiteral(ast::LitType T, uint64_t Bits) {
   using ast::LitType;
   char Buf[40];

@@ -13,7 +13,6 @@
 #include "lang/AST.h"
 #include "support/Diagnostic.h"
 
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -72,7 +71,5 @@ std::string printLiteral(ast::LitType T, uint64_t Bits);
 /// The error for a decimal literal past Int64 (Digits without `_`), with
 /// the UInt64 hex spelling where it has one.
 std::string tooBigForInt64(std::string_view Text, std::string_view Digits);
-/// The literal type of a primitive type's name (`UInt8`, `Float32`).
-std::optional<ast::LitType> litTypeNamed(std::string_view Name);
 
 } // namespace prism

@@ -2,6 +2,7 @@
 #include "types/NameSuggestion.h"
 
 #include "lang/Lexer.h"
+#include "lang/LiteralType.h"
 #include "lang/Lowering.h"
 #include "lang/Parser.h"
 #include "prelude/Embedded.h"
@@ -736,13 +737,13 @@ private:
     return std::make_pair(std::move(*A), std::move(*B));
   }
 
-  /// An integer `÷ % << >> >>> & | ⊻` of constants; none where Julia's
-  /// rule is not the promoted type's plain one (division of a signed and an
-  /// unsigned integer).
-  std::optional<llvm::Expected<ConstValue>> intOperation(const ast::Node &E,
-                                                         std::string_view Op,
-                                                         const ConstValue &A,
-                                                         const ConstValue &B) {
+  /// An integer `÷ % << >> >>> & | ⊻` of constants, as Julia computes it;
+  /// `÷` and `%` of a signed and an unsigned integer, whose rules are not
+  /// the promoted type's, are refused.
+  llvm::Expected<ConstValue> intOperation(const ast::Node &E,
+                                          std::string_view Op,
+                                          const ConstValue &A,
+                                          const ConstValue &B) {
     TypeContext &C = TypeContext::get();
     __int128 X = intOf(A), Y = intOf(B);
     if (Op == "<<" || Op == ">>" || Op == ">>>") {
@@ -757,50 +758,43 @@ private:
       }
       bool Arith = Op == ">>" || (Op == "<<" && !Left);
       if (Left)
-        return llvm::Expected<ConstValue>(
-            wrappedInt(T, Y >= W ? 0 : X << int(Y)));
+        return wrappedInt(T, Y >= W ? 0 : X << int(Y));
       if (Arith && T->isSignedInt())
-        return llvm::Expected<ConstValue>(
-            wrappedInt(T, Y >= W ? (X < 0 ? -1 : 0) : X >> int(Y)));
+        return wrappedInt(T, Y >= W ? (X < 0 ? -1 : 0) : X >> int(Y));
       unsigned __int128 U =
           (unsigned __int128)X & ((((unsigned __int128)1) << W) - 1);
-      return llvm::Expected<ConstValue>(
-          wrappedInt(T, Y >= W ? 0 : __int128(U >> int(Y))));
+      return wrappedInt(T, Y >= W ? 0 : __int128(U >> int(Y)));
     }
     if (Op == "&" || Op == "|" || Op == "⊻") {
       Type *T = A.K == ConstValue::Bool && B.K == ConstValue::Bool
                     ? C.boolTy()
                     : promotedInt(A, B);
-      return llvm::Expected<ConstValue>(wrappedInt(T, Op == "&"   ? (X & Y)
-                                                      : Op == "|" ? (X | Y)
-                                                                  : (X ^ Y)));
+      return wrappedInt(T, Op == "&" ? (X & Y) : Op == "|" ? (X | Y) : (X ^ Y));
     }
     if (A.K == ConstValue::Bool && B.K == ConstValue::Bool) {
       // Base's div and rem of two Bools: Bools, y or a DivideError.
       if (!Y)
-        return llvm::Expected<ConstValue>(typeError(
-            File, E.Range, "DivideError: integer division error", "const"));
-      return llvm::Expected<ConstValue>(
-          wrappedInt(C.boolTy(), Op == "÷" ? X : 0));
+        return typeError(File, E.Range, "DivideError: integer division error",
+                         "const");
+      return wrappedInt(C.boolTy(), Op == "÷" ? X : 0);
     }
     Type *TA = A.K == ConstValue::Bool ? C.int64() : A.Ty;
     Type *TB = B.K == ConstValue::Bool ? C.int64() : B.Ty;
     if (TA->isSignedInt() != TB->isSignedInt())
-      return llvm::Expected<ConstValue>(typeError(
+      return typeError(
           File, E.Range,
           "`" + std::string(Op) +
               "` of a signed and an unsigned integer in a "
               "constant is not supported (Julia's rules for it are not the "
               "promoted type's); convert one first: `" +
               std::string(Op) + "` of two " + TB->str() + "s",
-          "const"));
+          "const");
     Type *T = promotedInt(A, B);
     __int128 Min = T->isSignedInt() ? -(__int128(1) << (T->bitWidth() - 1)) : 0;
     if (Y == 0 || (Op == "÷" && Y == -1 && X == Min))
-      return llvm::Expected<ConstValue>(typeError(
-          File, E.Range, "DivideError: integer division error", "const"));
-    return llvm::Expected<ConstValue>(
-        wrappedInt(T, Op == "÷" ? X / Y : X % Y)); // both truncate, as Julia
+      return typeError(File, E.Range, "DivideError: integer division error",
+                       "const");
+    return wrappedInt(T, Op == "÷" ? X / Y : X % Y); // both truncate, as Julia
   }
 
   /// `typemax(T)`, `typemin(T)`, `zero(T)`, `one(T)` of a number type.
@@ -965,9 +959,7 @@ private:
             return Operands.takeError();
           const ConstValue *A = &Operands->first, *B = &Operands->second;
           if (isInteger(*A) && isInteger(*B))
-            if (std::optional<llvm::Expected<ConstValue>> R =
-                    intOperation(E, Op, *A, *B))
-              return std::move(*R);
+            return intOperation(E, Op, *A, *B);
         }
       }
       // `typemax(Int32)`, `typemin(T)`, `zero(Float32)`, `one(T)`.
@@ -1001,16 +993,15 @@ private:
           } else if (A->K == ConstValue::Int || A->K == ConstValue::Bool ||
                      A->K == ConstValue::Float || isIrrational(*A)) {
             // The value as Julia's showerror prints it: `255`, `Inf`.
-            std::optional<ast::LitType> L =
-                A->Ty && A->K != ConstValue::Instance
-                    ? litTypeNamed(A->Ty->str())
-                    : std::nullopt;
+            ast::LitType L;
+            bool Primitive =
+                A->K != ConstValue::Instance && litTypeOf(A->Ty, L);
             return typeError(
                 File, E.Range,
-                inexactErrorText(ToT->str(),
-                                 L ? printLiteral(*L, A->Bits) : A->str(),
-                                 A->K == ConstValue::Int && ToT->isInteger(),
-                                 A->Ty->bitWidth(), ToT->bitWidth()),
+                inexactErrorText(
+                    ToT->str(), Primitive ? printLiteral(L, A->Bits) : A->str(),
+                    A->K == ConstValue::Int && ToT->isInteger(),
+                    A->Ty->bitWidth(), ToT->bitWidth()),
                 "const");
           }
         }
