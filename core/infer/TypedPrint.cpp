@@ -71,7 +71,8 @@ struct Printer {
     for (size_t I = 0; I < C.Slots.size(); ++I) {
       std::string Name(C.Slots[I].Name.str());
       Names[I] =
-          Name.empty()                         ? "_" + std::to_string(I + 1)
+          Name.empty() || (I > 0 && I <= C.NumArgs && Name[0] == '#')
+              ? "_" + std::to_string(I + 1)
           : Name[0] == '#' && Name != "#self#" ? "@_" + std::to_string(I + 1)
           : Used[I] && Count[Name] > 1 ? Name + "@_" + std::to_string(I + 1)
                                        : Name;

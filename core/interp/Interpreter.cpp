@@ -535,7 +535,8 @@ llvm::Expected<LaunchResult> interpret(CodeInstance &Root, World W,
   for (size_t I = 0; I < Args.size(); ++I) {
     std::string Name = "argument " + std::to_string(I + 1);
     const std::vector<Symbol> &ArgNames = Root.MI->Def->ArgNames;
-    if (I < ArgNames.size() && !ArgNames[I].string().empty())
+    if (I < ArgNames.size() && !ArgNames[I].string().empty() &&
+        ArgNames[I].str()[0] != '#')
       Name += " `" + ArgNames[I].string() + "`";
     auto V = fromHost(Args[I], Sig[I + 1], Buffers, M.Mem, Name);
     if (!V)

@@ -184,7 +184,8 @@ std::string printLowered(const CodeInfo &CI) {
     case IRValue::Slot: {
       std::string_view N =
           V.Index < CI.Slots.size() ? CI.Slots[V.Index].Name.str() : "";
-      if (N.empty())
+      // An unnamed argument (hidden name) prints as Julia's `_2`.
+      if (N.empty() || (V.Index > 0 && V.Index <= CI.NumArgs && N[0] == '#'))
         return "_" + std::to_string(V.Index + 1);
       if (N[0] == '#' && N != "#self#")
         return "@_" + std::to_string(V.Index + 1);

@@ -437,6 +437,8 @@ private:
   // --- definitions --------------------------------------------------------
   void parseTopLevel();
   void parseFunction(bool Inline, bool NoInline, uint32_t Begin);
+  void addDefaultForwarders(const FunctionDef &Full, Node *Callee,
+                            const std::vector<Node *> &Defaults);
   bool makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
                     bool NoInline, SrcRange Whole);
   void parseStruct(uint32_t Begin);
@@ -1513,8 +1515,13 @@ bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
     error(Callee->Range, "invalid function name");
     return false;
   }
+  std::vector<Node *> Defaults; // of the trailing optional arguments
   for (size_t I = 1; I < S->Kids.size(); ++I) {
     Node *A = S->Kids[I];
+    if (!Defaults.empty() && A->Kind != NodeKind::Assign) {
+      error(A->Range, "optional positional arguments must occur at end");
+      return false;
+    }
     Param Pm;
     Pm.Range = A->Range;
     if (A->Kind == NodeKind::Ident) {
@@ -1526,8 +1533,20 @@ bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
     } else if (A->Kind == NodeKind::TypeAssert && A->Kids.size() == 1) {
       Pm.Type = A->Kids[0];
     } else if (A->Kind == NodeKind::Assign) {
-      error(A->Range, "default argument values are not supported");
-      return false;
+      // `y = 1` or `y::T = 1`: an optional positional argument.
+      Node *L = A->Kids[0];
+      if (L->Kind == NodeKind::Ident) {
+        Pm.Name = L->Name;
+      } else if (L->Kind == NodeKind::TypeAssert && L->Kids.size() == 2 &&
+                 L->Kids[0]->Kind == NodeKind::Ident) {
+        Pm.Name = L->Kids[0]->Name;
+        Pm.Type = L->Kids[1];
+      } else {
+        error(L->Range, "invalid parameter; expected `name = value` or "
+                        "`name::Type = value`");
+        return false;
+      }
+      Defaults.push_back(A->Kids[1]);
     } else {
       error(A->Range, "invalid parameter; expected `name`, `name::Type` or `::Type`");
       return false;
@@ -1547,7 +1566,66 @@ bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
     D->Params.push_back(Pm);
   }
   Out.Defs.push_back(D);
+  if (!Defaults.empty()) {
+    if (Callee->Kind == NodeKind::TypeAssert) {
+      error(Defaults[0]->Range, "optional arguments of a `(::T)(...)` method "
+                                "are not supported");
+      return false;
+    }
+    // The forwarders pass every earlier argument on, so an unnamed one gets
+    // a hidden name (printed `_2` in IR, left out of signatures).
+    for (size_t I = 0; I < D->Params.size(); ++I)
+      if (!D->Params[I].Name)
+        D->Params[I].Name = Symbol::get("#arg" + std::to_string(I + 1) + "#");
+    addDefaultForwarders(*D, Callee, Defaults);
+  }
   return true;
+}
+
+static bool mentions(const Node *N, Symbol Name) {
+  if (!N)
+    return false;
+  if (N->Kind == NodeKind::Ident && N->Name == Name)
+    return true;
+  for (const Node *K : N->Kids)
+    if (mentions(K, Name))
+      return true;
+  return false;
+}
+
+// Julia's lowering of optional arguments: `f(a, b = 1, c = b)` is also the
+// methods `f(a) = f(a, 1)` and `f(a, b) = f(a, b, b)`, so each default is
+// evaluated in the caller's method with the earlier arguments in scope.
+void Parser::addDefaultForwarders(const FunctionDef &Full, Node *Callee,
+                                  const std::vector<Node *> &Defaults) {
+  size_t First = Full.Params.size() - Defaults.size();
+  for (size_t N = First; N < Full.Params.size(); ++N) {
+    FunctionDef *D = Out.make<FunctionDef>();
+    *D = Full;
+    D->ReturnType = nullptr;
+    D->Params.assign(Full.Params.begin(), Full.Params.begin() + N);
+    // Static parameters the shorter signature no longer determines stay
+    // out of it (Julia's forwarder would leave them undefined).
+    D->Where.clear();
+    for (const WhereVar &W : Full.Where) {
+      bool Used = mentions(D->CalleeType, W.Name);
+      for (const Param &P : D->Params)
+        Used |= mentions(P.Type, W.Name);
+      for (const WhereVar &K : D->Where)
+        Used |= mentions(K.Upper, W.Name) || mentions(K.Lower, W.Name);
+      if (Used)
+        D->Where.push_back(W);
+    }
+    Node *Default = Defaults[N - First];
+    std::vector<Node *> Args{Callee};
+    for (const Param &P : D->Params)
+      Args.push_back(ident(P.Name, P.Range));
+    Args.push_back(Default);
+    Node *Call = mk(NodeKind::Call, Default->Range, std::move(Args));
+    D->Body = mk(NodeKind::Block, Default->Range, {Call});
+    D->ShortForm = true;
+    Out.Defs.push_back(D);
+  }
 }
 
 void Parser::parseFunction(bool Inline, bool NoInline, uint32_t Begin) {

@@ -647,6 +647,28 @@ TEST(InterpreterTest, InboundsOutOfRangeIsAFaultNotACrash) {
       << O.Diagnostics[0].Message;
 }
 
+// Julia's lowering: `f(a, b = 1, c = b + a)` is three methods, the shorter
+// ones calling the next with the default evaluated in their own scope.
+TEST(InterpreterTest, OptionalArgumentsAreForwardingMethods) {
+  Program P("f(a, b = 1, c = b + a) = (a, b, c)\n"
+            "g(x::T, y::T = zero(T)) where {T} = x * y + x\n"
+            "h(::Int32, n = 2) = n\n"
+            "struct Pt\n  x::Int\n  y::Int\nend\n"
+            "Pt(x) = Pt(x, 0)\n"
+            "k(p = Pt(3)) = p.x + p.y\n");
+  P.expectValues({{"f(1)", "(1, 1, 2)"},
+                  {"f(1, 5)", "(1, 5, 6)"},
+                  {"f(1, 5, 0)", "(1, 5, 0)"},
+                  {"g(3)", "3"},
+                  {"g(2.5)", "2.5"},
+                  {"g(2, 5)", "12"},
+                  {"h(Int32(1))", "2"},
+                  {"k()", "3"}});
+  GenericFunction *F = P.Env->lookupFunction(Symbol::get("f"));
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->methodsIn(P.Env->currentWorld()).size(), 3u);
+}
+
 TEST(InterpreterTest, NonTerminatingProgramsHitTheStepLimit) {
   Program P("function spin(x::Int64)\n while x > 0\n x = x + 1\n end\n return x\nend\n");
   auto Inferred = [&] {

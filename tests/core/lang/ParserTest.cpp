@@ -445,7 +445,9 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
       {"f(x) = x.(1)", "1:10: broadcasting (`f.(x)`) is not supported"},
       {"f(x) = @foo x", "1:8: unknown macro `@foo`"},
       {"function f(x, x)\nend", "1:15: function argument name not unique: `x`"},
-      {"f(x = 1) = x", "1:3: default argument values are not supported"},
+      {"f(x = 1, y) = x", "1:10: optional positional arguments must occur at end"},
+      {"f((a, b) = 1) = a",
+       "1:3: invalid parameter; expected `name = value` or `name::Type = value`"},
       {"const 1 = 2", "1:7: expected `const NAME = value`"},
       {"struct S\n  f(x) = x\nend",
        "2:3: inner constructors are not supported; define an outer constructor "
