@@ -134,9 +134,25 @@ CompiledCommand *compileFor(const CommandOptions &O, Stage UpTo,
 }
 
 /// The `define ... @Name(...) { ... }` block of one function in module text.
+/// Name as LLVM's printer quotes it: bytes outside printable ASCII (a
+/// UTF-8 `σ`) as `\CF\83`.
+static std::string quotedLLVMName(llvm::StringRef Name) {
+  std::string Q = "@\"";
+  for (unsigned char C : Name) {
+    if (C >= 0x20 && C < 0x7f && C != '\\' && C != '"') {
+      Q += char(C);
+    } else {
+      Q += '\\';
+      Q += llvm::hexdigit(C >> 4);
+      Q += llvm::hexdigit(C & 15);
+    }
+  }
+  return Q + "\"(";
+}
+
 std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
   std::string Needle = ("@" + Name + "(").str();
-  std::string Quoted = ("@\"" + Name + "\"(").str();
+  std::string Quoted = quotedLLVMName(Name);
   size_t Pos = llvm::StringRef::npos;
   for (size_t From = 0;;) {
     size_t P = Module.find("define ", From);
@@ -175,11 +191,37 @@ std::string extractFunction(llvm::StringRef Module, llvm::StringRef Name) {
 std::string withoutMetadata(llvm::StringRef Text) {
   static const llvm::Regex Attachment(",? ![A-Za-z_.][A-Za-z0-9_.]* ![0-9]+");
   static const llvm::Regex DebugNode("^![0-9]+ = (distinct )?!DI");
+  static const llvm::Regex NodeRef("![0-9]+");
   std::string Out;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Text.split(Lines, '\n');
+  // The debug nodes go, and so does every metadata line that refers to one
+  // that went (`!prism.shared_arrays`' pairs name a DIGlobalVariable): the
+  // module must still parse.
+  std::vector<bool> Drop(Lines.size(), false);
+  llvm::StringSet<> Gone;
+  for (bool Again = true; Again;) {
+    Again = false;
+    for (size_t I = 0; I < Lines.size(); ++I) {
+      llvm::StringRef L = Lines[I];
+      if (Drop[I] || !L.startswith("!"))
+        continue;
+      bool Refers = DebugNode.match(L) || L.startswith("!llvm.dbg.cu");
+      for (llvm::StringRef Rest = L.split(" = ").second; !Refers;) {
+        llvm::SmallVector<llvm::StringRef, 1> M;
+        if (!NodeRef.match(Rest, &M))
+          break;
+        Refers = Gone.contains(M[0]);
+        Rest = Rest.substr(Rest.find(M[0]) + M[0].size());
+      }
+      if (!Refers)
+        continue;
+      Drop[I] = Again = true;
+      Gone.insert(L.split(" = ").first.trim());
+    }
+  }
   for (size_t I = 0; I < Lines.size(); ++I) {
-    if (DebugNode.match(Lines[I]) || Lines[I].startswith("!llvm.dbg.cu"))
+    if (Drop[I])
       continue;
     std::string L = Lines[I].str();
     if (!llvm::StringRef(L).ltrim().startswith(";"))

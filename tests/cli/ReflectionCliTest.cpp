@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
+
 using namespace prism::test;
 
 namespace {
@@ -75,6 +78,44 @@ TEST(ReflectionCli, CodeLlvmRawKeepsAllocas) {
                      "--dump-module"});
   ASSERT_EQ(R.ExitCode, 0) << R.Err;
   EXPECT_TRUE(has(R.Out, "alloca")) << R.Out;
+}
+
+// --dump-module without debug info still parses: the shared-array table
+// (`!prism.shared_arrays`) named debug nodes that were dropped.
+TEST(ReflectionCli, DumpModuleHasNoDanglingMetadata) {
+  auto R =
+      runPrism({"code_llvm", example("reduce.jl"),
+                "block_sum!(DeviceArray{Float32,1}, DeviceArray{Float32,1})",
+                "--target", "ptx", "--dump-module"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  std::set<std::string> Defined, Used;
+  std::istringstream In(R.Out);
+  for (std::string Line; std::getline(In, Line);) {
+    if (Line.size() > 1 && Line[0] == '!' && std::isdigit(Line[1]))
+      Defined.insert(Line.substr(0, Line.find(' ')));
+    for (size_t P = Line.find('!'); P != std::string::npos;
+         P = Line.find('!', P + 1)) {
+      size_t E = P + 1;
+      while (E < Line.size() && std::isdigit(Line[E]))
+        ++E;
+      if (E > P + 1)
+        Used.insert(Line.substr(P, E - P));
+    }
+  }
+  EXPECT_TRUE(has(R.Out, "@shmem")) << R.Out;
+  for (const std::string &U : Used)
+    EXPECT_TRUE(Defined.count(U)) << U << " is used but not defined\n" << R.Out;
+}
+
+// LLVM prints `σ` as @"julia_\CF\83": still the function alone.
+TEST(ReflectionCli, CodeLlvmOfANonAsciiNameIsTheFunction) {
+  auto R = runPrism({"code_llvm",
+                     std::string(PRISM_TESTS_DIR) + "/cli/data/unicode_name.jl",
+                     "σ(Float32)", "--debuginfo=none"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Err;
+  EXPECT_TRUE(has(R.Out, "define float @\"julia_\\CF\\83\"(")) << R.Out;
+  EXPECT_FALSE(has(R.Out, "ModuleID")) << R.Out;
+  EXPECT_FALSE(has(R.Out, "jfptr")) << R.Out;
 }
 
 TEST(ReflectionCli, CodeNativeHost) {
