@@ -295,6 +295,13 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     return B.CreateBinaryIntrinsic(
         Bi == Builtin::CtlzInt ? llvm::Intrinsic::ctlz : llvm::Intrinsic::cttz,
         Arg(0), B.getFalse());
+  case Builtin::BswapInt:
+    // llvm.bswap needs whole 16-bit units; one byte is its own swap.
+    if (Arg(0)->getType()->getIntegerBitWidth() % 16)
+      return Arg(0);
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::bswap, Arg(0));
+  case Builtin::BitreverseInt:
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, Arg(0));
 
   //===--- Float arithmetic (no fast-math) ---===//
   case Builtin::AddFloat: return B.CreateFAdd(Arg(0), Arg(1));
@@ -313,7 +320,17 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::PowFloat:
   case Builtin::Exp2Float: case Builtin::Log2Float: case Builtin::Log10Float:
-  case Builtin::TanFloat: case Builtin::AtanFloat: case Builtin::Atan2Float: {
+  case Builtin::TanFloat:
+  case Builtin::AtanFloat:
+  case Builtin::Atan2Float:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat: {
     std::vector<llvm::Value *> Args;
     for (unsigned K = 0; K < NArgs; ++K)
       Args.push_back(Arg(K));

@@ -343,6 +343,8 @@ void Interpreter::undefinedName(uint32_t PC, Symbol Name) {
     D.note("`" + std::string(Name.str()) +
            "` is Base Julia's, but not in the kernel language's prelude "
            "(LANGUAGE.md lists what is)");
+  else if (std::string Advice = cudaOnlyAdvice(Name.str()); !Advice.empty())
+    D.note(Advice);
   else if (std::string Near = nearestName(Name.str()); !Near.empty())
     D.note("did you mean `" + Near + "`?");
   error(PC, std::move(D));
@@ -581,9 +583,13 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
     }
   F.narrowWorlds(MM.MinWorld, MM.MaxWorld);
   // Only Auto tells @inbounds callees apart; the other modes decide
-  // boundscheck() alike everywhere, so one instance serves.
-  bool InBounds = E.Bounds == CheckBounds::Auto &&
-                  (stmt(PC).Flags & SF_InBounds) && E.usesBoundsCheck(MM.M);
+  // boundscheck() alike everywhere, so one instance serves. In an
+  // @inbounds instance of a @propagate_inbounds method every call is
+  // @inbounds, as if the caller's region went on into it.
+  bool InRegion = (stmt(PC).Flags & SF_InBounds) ||
+                  (F.MI->InBounds && F.MI->Def->PropagateInbounds);
+  bool InBounds =
+      E.Bounds == CheckBounds::Auto && InRegion && E.usesBoundsCheck(MM.M);
   MethodInstance *MI = E.internMI(MM.M, Sig, MM.SparamValues, InBounds);
   CodeInstance *CI = nullptr;
   std::string Err;

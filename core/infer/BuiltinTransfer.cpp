@@ -188,7 +188,8 @@ std::string arityError(Builtin B, size_t Want, size_t Got) {
 BuiltinResult intArith(Builtin B, std::span<const LatticeType> A) {
   bool Unary = B == Builtin::NegInt || B == Builtin::NotInt ||
                B == Builtin::CtpopInt || B == Builtin::CtlzInt ||
-               B == Builtin::CttzInt;
+               B == Builtin::CttzInt || B == Builtin::BswapInt ||
+               B == Builtin::BitreverseInt;
   size_t Want = Unary ? 1 : 2;
   if (A.size() != Want)
     return fail(arityError(B, Want, A.size()));
@@ -205,15 +206,9 @@ BuiltinResult intArith(Builtin B, std::span<const LatticeType> A) {
       return ok(T);
     uint64_t X = A[0].Const->Bits;
     unsigned W = T->isBool() ? 1 : T->bitWidth();
-    uint64_t R = 0;
-    switch (B) {
-    case Builtin::NegInt: R = 0 - X; break;
-    case Builtin::NotInt: R = ~X; break;
-    case Builtin::CtpopInt: R = __builtin_popcountll(X); break;
-    case Builtin::CtlzInt: R = X == 0 ? W : __builtin_clzll(X) - (64 - W); break;
-    case Builtin::CttzInt: R = X == 0 ? W : __builtin_ctzll(X); break;
-    default: break;
-    }
+    uint64_t R = B == Builtin::NegInt   ? 0 - X
+                 : B == Builtin::NotInt ? ~X
+                                        : foldIntUnary(B, X, W);
     return ok(LatticeType(T, constInt(T, R)));
   }
   if (isIntConst(A[0]) && isIntConst(A[1])) {
@@ -244,12 +239,15 @@ BuiltinResult floatArith(Builtin B, std::span<const LatticeType> A) {
   case Builtin::FloorLlvm: case Builtin::CeilLlvm: case Builtin::TruncLlvm:
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::Exp2Float:
-  case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
-  case Builtin::AtanFloat:
+  case Builtin::Log2Float:
+  case Builtin::Log10Float:
     Want = 1; break;
   case Builtin::FmaFloat: case Builtin::MuladdFloat:
     Want = 3; break;
-  default: break;
+  default:
+    if (const LibmOnlyFn *L = libmOnly(B))
+      Want = L->Arity;
+    break;
   }
   if (A.size() != Want)
     return fail(arityError(B, Want, A.size()));
@@ -527,6 +525,8 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::OrInt: case Builtin::XorInt: case Builtin::NotInt:
   case Builtin::ShlInt: case Builtin::LShrInt: case Builtin::AShrInt:
   case Builtin::CtpopInt: case Builtin::CtlzInt: case Builtin::CttzInt:
+  case Builtin::BswapInt:
+  case Builtin::BitreverseInt:
     return intArith(B, A);
   case Builtin::EqInt: case Builtin::NeInt: case Builtin::SltInt:
   case Builtin::SleInt: case Builtin::UltInt: case Builtin::UleInt:
@@ -540,7 +540,16 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::ExpFloat: case Builtin::LogFloat: case Builtin::SinFloat:
   case Builtin::CosFloat: case Builtin::PowFloat: case Builtin::Exp2Float:
   case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
-  case Builtin::AtanFloat: case Builtin::Atan2Float:
+  case Builtin::AtanFloat:
+  case Builtin::Atan2Float:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat:
     return floatArith(B, A);
   case Builtin::EqFloat: case Builtin::NeFloat: case Builtin::LtFloat:
   case Builtin::LeFloat:

@@ -147,7 +147,8 @@ bool InferenceEngine::Impl::usesBoundsCheck(const Method *M) {
     if (It != BoundsCheckUse.end())
       return It->second;
   }
-  bool Uses = false;
+  // A @propagate_inbounds method passes the promise on to what it calls.
+  bool Uses = M->PropagateInbounds;
   if (M->Lowered)
     for (const Stmt &S : M->Lowered->Code) {
       if (S.K != StmtKind::Call || S.Args.empty())

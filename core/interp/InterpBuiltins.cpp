@@ -244,11 +244,12 @@ BuiltinOutcome intArith(Builtin B, const std::vector<Value> &A) {
       return R(0);
     return R(B == Builtin::ShlInt ? X << N : X >> N);
   }
-  case Builtin::CtpopInt: return R(static_cast<uint64_t>(__builtin_popcountll(X)));
+  case Builtin::CtpopInt:
   case Builtin::CtlzInt:
-    return R(X == 0 ? W : static_cast<uint64_t>(__builtin_clzll(X) - (64 - W)));
   case Builtin::CttzInt:
-    return R(X == 0 ? W : static_cast<uint64_t>(__builtin_ctzll(X)));
+  case Builtin::BswapInt:
+  case Builtin::BitreverseInt:
+    return R(foldIntUnary(B, X, W));
   case Builtin::EqInt: return boolValue(X == Y);
   case Builtin::NeInt: return boolValue(X != Y);
   case Builtin::SltInt: return boolValue(sext(X, W) < sext(Y, W));
@@ -324,6 +325,38 @@ BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
   case Builtin::AtanFloat:
     return libm1(A[0], [](double D) { return std::atan(D); },
                  [](float F) { return std::atan(F); });
+  case Builtin::TanhFloat:
+    return libm1(
+        A[0], [](double D) { return std::tanh(D); },
+        [](float F) { return std::tanh(F); });
+  case Builtin::SinhFloat:
+    return libm1(
+        A[0], [](double D) { return std::sinh(D); },
+        [](float F) { return std::sinh(F); });
+  case Builtin::CoshFloat:
+    return libm1(
+        A[0], [](double D) { return std::cosh(D); },
+        [](float F) { return std::cosh(F); });
+  case Builtin::AsinFloat:
+    return libm1(
+        A[0], [](double D) { return std::asin(D); },
+        [](float F) { return std::asin(F); });
+  case Builtin::AcosFloat:
+    return libm1(
+        A[0], [](double D) { return std::acos(D); },
+        [](float F) { return std::acos(F); });
+  case Builtin::CbrtFloat:
+    return libm1(
+        A[0], [](double D) { return std::cbrt(D); },
+        [](float F) { return std::cbrt(F); });
+  case Builtin::Expm1Float:
+    return libm1(
+        A[0], [](double D) { return std::expm1(D); },
+        [](float F) { return std::expm1(F); });
+  case Builtin::Log1pFloat:
+    return libm1(
+        A[0], [](double D) { return std::log1p(D); },
+        [](float F) { return std::log1p(F); });
   case Builtin::PowFloat:
     if (T->bitWidth() == 64)
       return roundedFromDouble(T, std::pow(X.convertToDouble(), Y(1).convertToDouble()));
@@ -553,7 +586,10 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
       return *F;
     return intArith(B, A);
   case Builtin::NegInt: case Builtin::NotInt: case Builtin::CtpopInt:
-  case Builtin::CtlzInt: case Builtin::CttzInt:
+  case Builtin::CtlzInt:
+  case Builtin::CttzInt:
+  case Builtin::BswapInt:
+  case Builtin::BitreverseInt:
     if (auto F = Need(1))
       return *F;
     return intArith(B, A);
@@ -574,6 +610,14 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::Exp2Float:
   case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
   case Builtin::AtanFloat:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat:
     if (auto F = Need(1))
       return *F;
     return floatArith(B, A);

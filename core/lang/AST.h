@@ -121,6 +121,9 @@ struct FunctionDef {
   Node *ReturnType = nullptr; ///< `f(x)::T = ...`
   Node *Body = nullptr;       ///< a Block
   bool Inline = false, NoInline = false, ShortForm = false;
+  /// `Base.@propagate_inbounds`: an `@inbounds` caller's promise reaches
+  /// the calls in its body (implies @inline).
+  bool PropagateInbounds = false;
   SrcRange Range;    ///< the whole definition
   SrcRange SigRange; ///< `name(args...) where {...}`
 };

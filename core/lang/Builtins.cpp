@@ -50,6 +50,8 @@ constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::CtpopInt, "ctpop_int"},
     {Builtin::CtlzInt, "ctlz_int"},
     {Builtin::CttzInt, "cttz_int"},
+    {Builtin::BswapInt, "bswap_int"},
+    {Builtin::BitreverseInt, "bitreverse_int"},
     {Builtin::AddFloat, "add_float"},
     {Builtin::SubFloat, "sub_float"},
     {Builtin::MulFloat, "mul_float"},
@@ -80,6 +82,14 @@ constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::TanFloat, "tan_float"},
     {Builtin::AtanFloat, "atan_float"},
     {Builtin::Atan2Float, "atan2_float"},
+    {Builtin::TanhFloat, "tanh_float"},
+    {Builtin::SinhFloat, "sinh_float"},
+    {Builtin::CoshFloat, "cosh_float"},
+    {Builtin::AsinFloat, "asin_float"},
+    {Builtin::AcosFloat, "acos_float"},
+    {Builtin::CbrtFloat, "cbrt_float"},
+    {Builtin::Expm1Float, "expm1_float"},
+    {Builtin::Log1pFloat, "log1p_float"},
     {Builtin::SextInt, "sext_int"},
     {Builtin::ZextInt, "zext_int"},
     {Builtin::TruncInt, "trunc_int"},
@@ -136,6 +146,60 @@ Builtin builtinByName(std::string_view Name) {
     if (E.B != Builtin::None && Name == E.Name)
       return E.B;
   return Builtin::None;
+}
+
+static constexpr LibmOnlyFn LibmOnlyTable[] = {
+    {Builtin::TanFloat, "tan", "tan", 1},
+    {Builtin::AtanFloat, "atan", "atan", 1},
+    {Builtin::Atan2Float, "atan2", "atan", 2},
+    {Builtin::TanhFloat, "tanh", "tanh", 1},
+    {Builtin::SinhFloat, "sinh", "sinh", 1},
+    {Builtin::CoshFloat, "cosh", "cosh", 1},
+    {Builtin::AsinFloat, "asin", "asin", 1},
+    {Builtin::AcosFloat, "acos", "acos", 1},
+    {Builtin::CbrtFloat, "cbrt", "cbrt", 1},
+    {Builtin::Expm1Float, "expm1", "expm1", 1},
+    {Builtin::Log1pFloat, "log1p", "log1p", 1},
+};
+
+const LibmOnlyFn *libmOnly(Builtin B) {
+  for (const LibmOnlyFn &F : LibmOnlyTable)
+    if (F.B == B)
+      return &F;
+  return nullptr;
+}
+
+const LibmOnlyFn *libmOnlyByC(std::string_view Name) {
+  if (Name.ends_with('f'))
+    if (const LibmOnlyFn *F = libmOnlyByC(Name.substr(0, Name.size() - 1)))
+      return F;
+  for (const LibmOnlyFn &F : LibmOnlyTable)
+    if (Name == F.C)
+      return &F;
+  return nullptr;
+}
+
+uint64_t foldIntUnary(Builtin B, uint64_t X, unsigned W) {
+  uint64_t Mask = W >= 64 ? ~uint64_t(0) : (uint64_t(1) << W) - 1;
+  X &= Mask;
+  switch (B) {
+  case Builtin::CtpopInt:
+    return __builtin_popcountll(X);
+  case Builtin::CtlzInt:
+    return X == 0 ? W : __builtin_clzll(X) - (64 - W);
+  case Builtin::CttzInt:
+    return X == 0 ? W : __builtin_ctzll(X);
+  case Builtin::BswapInt:
+    return W % 16 ? X : __builtin_bswap64(X) >> (64 - W);
+  case Builtin::BitreverseInt: {
+    uint64_t R = 0;
+    for (unsigned I = 0; I < W; ++I)
+      R |= ((X >> I) & 1) << (W - 1 - I);
+    return R;
+  }
+  default:
+    return X;
+  }
 }
 
 } // namespace prism

@@ -148,13 +148,16 @@ enum class Builtin : uint16_t {
   AddInt, SubInt, MulInt, NegInt, SDivInt, UDivInt, SRemInt, URemInt,
   AndInt, OrInt, XorInt, NotInt, ShlInt, LShrInt, AShrInt,
   EqInt, NeInt, SltInt, SleInt, UltInt, UleInt,
-  CtpopInt, CtlzInt, CttzInt,
+  CtpopInt, CtlzInt, CttzInt, BswapInt, BitreverseInt,
   // Float arithmetic
   AddFloat, SubFloat, MulFloat, DivFloat, RemFloat, NegFloat,
   FmaFloat, MuladdFloat, EqFloat, NeFloat, LtFloat, LeFloat,
   SqrtLlvm, AbsFloat, CopysignFloat, FloorLlvm, CeilLlvm, TruncLlvm, RintLlvm,
   ExpFloat, LogFloat, SinFloat, CosFloat, PowFloat,
   Exp2Float, Log2Float, Log10Float, TanFloat, AtanFloat, Atan2Float,
+  // Only the C library has these (libdevice on ptx): LibmOnlyFn below.
+  TanhFloat, SinhFloat, CoshFloat, AsinFloat, AcosFloat, CbrtFloat,
+  Expm1Float, Log1pFloat,
   // Conversions: first argument is the target type (a Type constant)
   SextInt, ZextInt, TruncInt, FptoSi, FptoUi, SitoFp, UitoFp, Fptrunc, Fpext,
   Bitcast,
@@ -180,5 +183,22 @@ enum class Builtin : uint16_t {
 const char *builtinName(Builtin B);
 /// Lookup by source name; Builtin::None when unknown.
 Builtin builtinByName(std::string_view Name);
+
+/// A math builtin LLVM has no intrinsic for, computed by the C library
+/// function `C` (`Cf` for Float32; libdevice's `__nv_C` on ptx).
+struct LibmOnlyFn {
+  Builtin B;
+  const char *C;     ///< `tan`, `atan2`
+  const char *Julia; ///< the function the user called (`atan` for atan2)
+  unsigned Arity;
+};
+/// B's entry, or null when B is not such a builtin.
+const LibmOnlyFn *libmOnly(Builtin B);
+/// The entry whose C function is Name (`tanh` or `tanhf`), or null.
+const LibmOnlyFn *libmOnlyByC(std::string_view Name);
+
+/// A unary bit-counting or bit-permuting builtin (ctpop, ctlz, cttz, bswap,
+/// bitreverse) of the W-bit integer X (zero-extended), as LLVM defines it.
+uint64_t foldIntUnary(Builtin B, uint64_t X, unsigned W);
 
 } // namespace prism

@@ -59,6 +59,7 @@ bool isUnicodeOperator(uint32_t CP) {
   case 0x2265: // ≥
   case 0x2260: // ≠
   case 0x2208: // ∈
+  case 0x2209: // ∉
   case 0x2261: // ≡
   case 0x00AC: // ¬
   case 0x221A: // √
@@ -486,6 +487,9 @@ bool Lexer::unicodeOperator(uint32_t CP, unsigned Len) {
     Name = "√";
     break;
   case 0x2208: Name = "in"; K = Tok::Keyword; break;
+  case 0x2209:
+    Name = "∉";
+    break;
   default: return false;
   }
   Pos += Len;

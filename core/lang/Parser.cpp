@@ -60,7 +60,7 @@ int binaryPrec(const Token &T) {
   if (S == "&&")
     return PrecAnd;
   if (S == "==" || S == "!=" || S == "===" || S == "!==" || S == "<" ||
-      S == "<=" || S == ">" || S == ">=" || S == "<:" || S == ">:")
+      S == "<=" || S == ">" || S == ">=" || S == "<:" || S == ">:" || S == "∉")
     return PrecComparison;
   if (S == ":")
     return PrecRange;
@@ -241,10 +241,13 @@ private:
       advance();
     }
   }
+  static bool isDefinitionMacro(const Token &T) {
+    return T.is(Tok::Macro) && (T.Text == "inline" || T.Text == "noinline" ||
+                                T.Text == "propagate_inbounds");
+  }
   bool isDefinitionStart(const Token &T) const {
     return T.isKw("function") || T.isKw("struct") || T.isKw("mutable") ||
-           T.isKw("abstract") || T.isKw("const") ||
-           (T.is(Tok::Macro) && (T.Text == "inline" || T.Text == "noinline"));
+           T.isKw("abstract") || T.isKw("const") || isDefinitionMacro(T);
   }
 
   struct NLScope {
@@ -436,11 +439,17 @@ private:
 
   // --- definitions --------------------------------------------------------
   void parseTopLevel();
-  void parseFunction(bool Inline, bool NoInline, uint32_t Begin);
+  /// The macros before a definition: `@inline`, `@noinline`,
+  /// `@propagate_inbounds`.
+  struct DefMacros {
+    bool Inline = false, NoInline = false, PropagateInbounds = false;
+    bool any() const { return Inline || NoInline || PropagateInbounds; }
+  };
+  void parseFunction(DefMacros Macros, uint32_t Begin);
   void addDefaultForwarders(const FunctionDef &Full, Node *Callee,
                             const std::vector<Node *> &Defaults);
-  bool makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
-                    bool NoInline, SrcRange Whole);
+  bool makeFunction(Node *Sig, Node *Body, bool ShortForm, DefMacros Macros,
+                    SrcRange Whole);
   void parseStruct(uint32_t Begin);
   void parseAbstract(uint32_t Begin);
   void parseConst(uint32_t Begin);
@@ -960,7 +969,7 @@ Node *Parser::parseMacro() {
   const Token &M = advance();
   uint32_t B = M.Begin;
   std::string_view Name = M.Text;
-  if (Name == "inline" || Name == "noinline")
+  if (Name == "inline" || Name == "noinline" || Name == "propagate_inbounds")
     return error(M.range(), "`@" + std::string(Name) +
                                 "` must come before a function definition");
   DepthGuard G(*this);
@@ -1101,6 +1110,11 @@ Node *Parser::parsePrimary() {
     return parseMacro();
   case Tok::Keyword: {
     std::string_view K = T.Text;
+    if (K == "in" && peekNext().is(Tok::LParen) && !peekNext().SpaceBefore) {
+      // `in(x, t)` (and `∈(x, t)`): the function `in` called.
+      advance();
+      return parsePostfix(ident(Symbol::get("in"), T.range()));
+    }
     if (K == "if")
       return parseIf();
     if (K == "while")
@@ -1176,7 +1190,7 @@ Node *Parser::parseBlock(uint32_t Begin, bool AllowElse) {
       size_t Defs = Out.Defs.size();
       bool Was = InNestedFunction;
       InNestedFunction = true;
-      parseFunction(false, false, T.Begin);
+      parseFunction(DefMacros(), T.Begin);
       InNestedFunction = Was;
       Out.Defs.resize(Defs);
       continue;
@@ -1456,13 +1470,14 @@ bool Parser::parseTypeParams(std::vector<WhereVar> &Vars) {
   return !Panic;
 }
 
-bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm, bool Inline,
-                          bool NoInline, SrcRange Whole) {
+bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm,
+                          DefMacros Macros, SrcRange Whole) {
   FunctionDef *D = Out.make<FunctionDef>();
   D->Body = Body;
   D->ShortForm = ShortForm;
-  D->Inline = Inline;
-  D->NoInline = NoInline;
+  D->Inline = Macros.Inline || Macros.PropagateInbounds;
+  D->NoInline = Macros.NoInline;
+  D->PropagateInbounds = Macros.PropagateInbounds;
   D->Range = Whole;
   D->SigRange = Sig->Range;
   Node *S = Sig;
@@ -1628,7 +1643,7 @@ void Parser::addDefaultForwarders(const FunctionDef &Full, Node *Callee,
   }
 }
 
-void Parser::parseFunction(bool Inline, bool NoInline, uint32_t Begin) {
+void Parser::parseFunction(DefMacros Macros, uint32_t Begin) {
   NLScope NL(*this, false);
   const Token &F = advance();
   if (tok().is(Tok::Ident) && peekNext().isKw("end")) {
@@ -1650,7 +1665,7 @@ void Parser::parseFunction(bool Inline, bool NoInline, uint32_t Begin) {
   if (Panic || !expectEnd(F))
     return;
   if (SigOk)
-    makeFunction(Sig, Body, false, Inline, NoInline, from(Begin));
+    makeFunction(Sig, Body, false, Macros, from(Begin));
 }
 
 void Parser::parseStruct(uint32_t Begin) {
@@ -1823,32 +1838,34 @@ void Parser::parseTopLevel() {
     if (isDefinitionStart(Toks[Q]) || Toks[Q].is(Tok::Ident))
       P = Q;
   }
-  const Token &T = tok();
-  uint32_t Begin = T.Begin;
-  bool Inline = false, NoInline = false;
-  if (T.is(Tok::Macro) && (T.Text == "inline" || T.Text == "noinline")) {
-    Inline = T.Text == "inline";
-    NoInline = !Inline;
+  uint32_t Begin = tok().Begin;
+  DefMacros Macros;
+  while (isDefinitionMacro(tok())) {
+    std::string_view M = tok().Text;
+    Macros.Inline |= M == "inline";
+    Macros.NoInline |= M == "noinline";
+    Macros.PropagateInbounds |= M == "propagate_inbounds";
     advance();
     skipNewlines();
   }
   const Token &K = tok();
   if (K.isKw("function")) {
-    parseFunction(Inline, NoInline, Begin);
-  } else if (!Inline && !NoInline && K.isKw("struct")) {
+    parseFunction(Macros, Begin);
+  } else if (!Macros.any() && K.isKw("struct")) {
     parseStruct(Begin);
-  } else if (!Inline && !NoInline && K.isKw("mutable")) {
+  } else if (!Macros.any() && K.isKw("mutable")) {
     error(K.range(), "mutable structs are not supported (structs are immutable)");
-  } else if (!Inline && !NoInline && K.isKw("abstract")) {
+  } else if (!Macros.any() && K.isKw("abstract")) {
     parseAbstract(Begin);
-  } else if (!Inline && !NoInline && K.isKw("const")) {
+  } else if (!Macros.any() && K.isKw("const")) {
     parseConst(Begin);
   } else if (K.is(Tok::Keyword) &&
              (K.Text == "end" || K.Text == "else" || K.Text == "elseif" ||
-              K.Text == "where" || K.Text == "in" || K.Text == "struct" ||
+              K.Text == "where" || K.Text == "struct" ||
+              (K.Text == "in" && !peekNext().is(Tok::LParen)) ||
               K.Text == "abstract" || K.Text == "const")) {
     unexpected(K);
-  } else if (!Inline && !NoInline && (K.isKw("using") || K.isKw("import"))) {
+  } else if (!Macros.any() && (K.isKw("using") || K.isKw("import"))) {
     parseImport();
   } else if (K.is(Tok::Keyword) &&
              (K.Text == "module" || K.Text == "using" || K.Text == "import" ||
@@ -1883,7 +1900,7 @@ void Parser::parseTopLevel() {
         Node *Body = mk(NodeKind::Block, E->Kids[1]->Range, {E->Kids[1]});
         if (Panic)
           return;
-        makeFunction(Lhs, Body, true, Inline, NoInline, from(Begin));
+        makeFunction(Lhs, Body, true, Macros, from(Begin));
         if (!Panic && !atStatementEnd())
           error(tok().range(), "extra token " + describe(tok()) +
                                    " after end of expression");
@@ -2065,6 +2082,8 @@ std::string ast::dumpAST(const TopLevel &D) {
       S += "@inline ";
     if (Fn.NoInline)
       S += "@noinline ";
+    if (Fn.PropagateInbounds)
+      S += "@propagate_inbounds ";
     S += Fn.Name ? Fn.Name.string() : std::string("_");
     if (Fn.CalleeType) {
       S += " (callee ";

@@ -217,3 +217,16 @@ typemax(::Type{UInt64}) = 0xffffffffffffffff
 
 # Base's integer fma: exact, so a multiply and an add (`fma(3, 2, 3)` is 9).
 @inline fma(x::T, y::T, z::T) where {T<:Union{Bool, BitInteger}} = x * y + z
+
+# Byte and bit order (LLVM's bswap and bitreverse, as Julia's). Every
+# device here is little-endian, so network order (`ntoh`, `hton`: a BPF
+# filter reading a packet's big-endian fields) is a byte swap.
+@inline bswap(x::Union{Int8, UInt8, Bool}) = x
+@inline bswap(x::Union{Int16, UInt16, Int32, UInt32, Int64, UInt64}) = bswap_int(x)
+@inline bitreverse(x::T) where {T<:BitInteger} = bitreverse_int(x)
+@inline ntoh(x::Union{Bool, BitInteger}) = bswap(x)
+@inline hton(x::Union{Bool, BitInteger}) = bswap(x)
+@inline ltoh(x::Union{Bool, BitInteger}) = x
+@inline htol(x::Union{Bool, BitInteger}) = x
+@inline leading_ones(x::T) where {T<:BitInteger} = leading_zeros(~x)
+@inline trailing_ones(x::T) where {T<:BitInteger} = trailing_zeros(~x)

@@ -282,3 +282,121 @@ const Inf16 = Float16(Inf64)
 const NaN16 = Float16(NaN64)
 const Inf = Inf64
 const NaN = NaN64
+
+# More of the C library (libdevice's `__nv_` functions on ptx), as sin and
+# cos: within an ulp of Julia's own implementations, not always the same
+# bits. Float16 computes in Float32, as Julia's methods do.
+@inline tanh(x::T) where {T<:IEEEFloat} = tanh_float(x)
+@inline sinh(x::T) where {T<:IEEEFloat} = sinh_float(x)
+@inline cosh(x::T) where {T<:IEEEFloat} = cosh_float(x)
+# glibc's cbrt is an ulp off even for exact cubes (-3.0000000000000004 for
+# -27.0): one Newton step, its residual t^3 - x computed with fma, makes it
+# the correctly rounded root but for rare ties. Float32 computes in Float64.
+@inline function cbrt(x::Float64)
+    t = cbrt_float(x)
+    if isfinite(t) & !iszero(t)
+        t2 = t * t
+        r = fma(t2, t, -x) + fma(t, t, -t2) * t
+        t = t - r / (3.0 * t2)
+    end
+    return t
+end
+@inline cbrt(x::T) where {T<:Union{Float16, Float32}} = T(cbrt(Float64(x)))
+@inline expm1(x::T) where {T<:IEEEFloat} = expm1_float(x)
+@inline function asin(x::T) where {T<:IEEEFloat}
+    abs(x) > one(T) && throw(DomainError{T, :asin}(x))
+    return asin_float(x)
+end
+@inline function acos(x::T) where {T<:IEEEFloat}
+    abs(x) > one(T) && throw(DomainError{T, :acos}(x))
+    return acos_float(x)
+end
+@inline function log1p(x::T) where {T<:IEEEFloat}
+    x < -one(T) && throw(DomainError{T, :log1p}(x))
+    return log1p_float(x)
+end
+@inline asin(x::Float16) = Float16(asin(Float32(x)))
+@inline acos(x::Float16) = Float16(acos(Float32(x)))
+@inline log1p(x::Float16) = Float16(log1p(Float32(x)))
+@inline tanh(x::Real) = tanh(float(x))
+@inline sinh(x::Real) = sinh(float(x))
+@inline cosh(x::Real) = cosh(float(x))
+@inline cbrt(x::Real) = cbrt(float(x))
+@inline expm1(x::Real) = expm1(float(x))
+@inline asin(x::Real) = asin(float(x))
+@inline acos(x::Real) = acos(float(x))
+@inline log1p(x::Real) = log1p(float(x))
+
+# The distance to the next float of larger magnitude (`eps(1.0)`), by
+# Base's trick: toggling the last bit reaches a neighbour in x's binade.
+eps(::Type{Float16}) = bitcast(Float16, 0x1400)
+eps(::Type{Float32}) = bitcast(Float32, 0x34000000)
+eps(::Type{Float64}) = bitcast(Float64, 0x3cb0000000000000)
+eps() = eps(Float64)
+@inline function eps(x::T) where {T<:IEEEFloat}
+    y = bitcast(T, xor(bitcast(uinttype(T), x), one(uinttype(T))))
+    return abs(x - y)
+end
+
+# The adjacent floats (one step; NaN stays, the infinities stop).
+@inline function nextfloat(x::T) where {T<:IEEEFloat}
+    u = bitcast(uinttype(T), x)
+    if isnan(x) || x == typemax(T)
+        return x
+    elseif iszero(x)
+        return bitcast(T, one(u))
+    end
+    return bitcast(T, signbit(x) ? u - one(u) : u + one(u))
+end
+@inline prevfloat(x::T) where {T<:IEEEFloat} = -nextfloat(-x)
+
+# Base's hypot: scaled away from overflow and underflow, then corrected
+# with fma (correctly rounded); Float32 and Float16 in the next precision.
+@inline function hypot(x::Float64, y::Float64)
+    if isinf(x) || isinf(y)
+        return Inf64
+    end
+    ax, ay = abs(x), abs(y)
+    if ay > ax
+        ax, ay = ay, ax
+    end
+    if ay <= ax * sqrt(eps(Float64) / 2) # also ay == 0
+        return ax
+    end
+    scale = eps(Float64) * sqrt(floatmin(Float64))
+    if ax > sqrt(floatmax(Float64) / 2)
+        ax = ax * scale
+        ay = ay * scale
+        scale = inv(scale)
+    elseif ay < sqrt(floatmin(Float64))
+        ax = ax / scale
+        ay = ay / scale
+    else
+        scale = 1.0
+    end
+    h = sqrt(muladd(ax, ax, ay * ay))
+    hsquared = h * h
+    axsquared = ax * ax
+    h -= (fma(-ay, ay, hsquared - axsquared) + fma(h, h, -hsquared) -
+          fma(ax, ax, -axsquared)) / (2 * h)
+    return h * scale
+end
+@inline function hypot(x::Float32, y::Float32)
+    if isinf(x) || isinf(y)
+        return Inf32
+    end
+    a, b = Float64(x), Float64(y)
+    return Float32(sqrt(muladd(a, a, b * b)))
+end
+@inline function hypot(x::Float16, y::Float16)
+    if isinf(x) || isinf(y)
+        return Inf16
+    end
+    a, b = Float32(x), Float32(y)
+    return Float16(sqrt(muladd(a, a, b * b)))
+end
+@inline function hypot(x::Real, y::Real)
+    a, b = promote(float(x), y)
+    return hypot(a, b)
+end
+@inline hypot(x::Real) = abs(float(x))

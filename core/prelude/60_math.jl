@@ -77,3 +77,6 @@ end
 @inline minmax(x, y) = isless(y, x) ? (y, x) : (x, y)
 @inline minmax(x::T, y::T) where {T<:Real} = isless(y, x) ? (y, x) : (x, y)
 @inline minmax(x::T, y::T) where {T<:IEEEFloat} = (min(x, y), max(x, y))
+
+# `Val(3)` is `Val{3}()`: the value must be a compile-time constant.
+@inline Val(x) = Val{x}()

@@ -109,3 +109,8 @@ end
     y = b[1]
     return isless(x, y) || (isequal(x, y) && isless(tail(a), tail(b)))
 end
+
+# Julia's `in` of a tuple: whether an element `==` x, from the first on
+# (`x in (1, 2)`, `x ∈ t`); an empty tuple holds nothing.
+@inline in(x, t::Tuple{}) = false
+@inline in(x, t::Tuple) = (t[1] == x) || in(x, tail(t))

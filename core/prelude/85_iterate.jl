@@ -60,3 +60,15 @@ end
 @inline range_done(z::Zip2, st) = range_done(z.a, st[1]) || range_done(z.b, st[2])
 @inline range_value(z::Zip2, st) = (range_value(z.a, st[1]), range_value(z.b, st[2]))
 @inline range_next(z::Zip2, st) = (range_next(z.a, st[1]), range_next(z.b, st[2]))
+
+# Julia's `in` of an array (`==` against each element, stopping at the
+# first match) and `∉`, its negation, of anything `in` takes.
+@inline function in(x, a::DeviceArray)
+    for y in a
+        if y == x
+            return true
+        end
+    end
+    return false
+end
+@inline ∉(x, itr) = !in(x, itr)

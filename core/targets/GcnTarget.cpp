@@ -173,11 +173,12 @@ public:
   void validateModule(const llvm::Module &M, const CompilerConfig &,
                       std::vector<Diagnostic> &Out) const override {
     // LLVM 16's AMDGPU backend selects exp, exp2, log, log2, log10, sin,
-    // cos and pow only for Float32 and Float16, and has no tan or atan at
-    // all: those need ROCm's device library (ocml), which Prism does not
-    // link. Without this check the backend aborts ("Cannot select: fsin")
-    // or the call stays unresolved.
-    // One error per function per source line (inlined copies repeat).
+    // cos and pow only for Float32 and Float16, and has nothing for the
+    // C library's functions (LibmOnlyFn: tan, atan, tanh, ...): those need
+    // ROCm's device library (ocml), which Prism does not link. Without this
+    // check the backend aborts ("Cannot select: fsin") or the call stays
+    // unresolved. One error per function per source line (inlined copies
+    // repeat).
     std::set<std::tuple<std::string, uint32_t, std::string>> Seen;
     for (const llvm::Function &F : M)
       for (const llvm::BasicBlock &BB : F)
@@ -234,21 +235,13 @@ public:
     const llvm::Function *F = Call ? Call->getCalledFunction() : nullptr;
     if (!F || !F->isDeclaration())
       return nullptr;
-    llvm::StringRef Name = F->getName();
-    // C's name, and the Julia function the user called.
-    static constexpr std::pair<const char *, const char *> LibmOnly[] = {
-        {"tan", "tan"}, {"atan", "atan"}, {"atan2", "atan"}};
-    for (auto [C, Julia] : LibmOnly)
-      if (Name == C || Name == std::string(C) + "f")
-        return Julia;
-    return nullptr;
+    const LibmOnlyFn *L = libmOnlyByC(F->getName().str());
+    return L ? L->Julia : nullptr;
   }
 
   bool isKnownExternal(llvm::StringRef Name) const override {
     // Reported by validateModule, with the reason.
-    return Name == "tan" || Name == "tanf" || Name == "atan" ||
-           Name == "atanf" || Name == "atan2" || Name == "atan2f" ||
-           Target::isKnownExternal(Name);
+    return libmOnlyByC(Name.str()) || Target::isKnownExternal(Name);
   }
 
   llvm::Error finishModule(llvm::Module &M, llvm::Function *Entry,

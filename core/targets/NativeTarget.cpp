@@ -166,13 +166,12 @@ public:
     // libm entry points LLVM lowers math intrinsics to; the JIT resolves
     // them from the process.
     static const llvm::StringSet<> LibM = {
-        "sin",  "cos",  "exp",  "log",  "pow",  "sqrt",  "fmod",  "exp2",
-        "log2", "log10", "sinf", "cosf", "expf", "logf", "powf", "sqrtf",
-        "fmodf", "exp2f", "log2f", "log10f", "floor", "ceil", "trunc",
-        "rint", "floorf", "ceilf", "truncf", "rintf", "fma", "fmaf",
-        "tan", "tanf", "atan", "atanf", "atan2", "atan2f",
-        "memcpy", "memset", "memmove"};
-    return LibM.contains(Name);
+        "sin",  "cos",   "exp",    "log",    "pow",    "sqrt",   "fmod",
+        "exp2", "log2",  "log10",  "sinf",   "cosf",   "expf",   "logf",
+        "powf", "sqrtf", "fmodf",  "exp2f",  "log2f",  "log10f", "floor",
+        "ceil", "trunc", "rint",   "floorf", "ceilf",  "truncf", "rintf",
+        "fma",  "fmaf",  "memcpy", "memset", "memmove"};
+    return LibM.contains(Name) || libmOnlyByC(Name);
   }
 
   void tunePipeline(llvm::PassBuilder &PB, const CompilerConfig &) const override {

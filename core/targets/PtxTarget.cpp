@@ -223,11 +223,14 @@ public:
     case Builtin::PowFloat: Base = "pow"; break;
     case Builtin::Exp2Float: Base = "exp2"; break;
     case Builtin::Log2Float: Base = "log2"; break;
-    case Builtin::Log10Float: Base = "log10"; break;
-    case Builtin::TanFloat: Base = "tan"; break;
-    case Builtin::AtanFloat: Base = "atan"; break;
-    case Builtin::Atan2Float: Base = "atan2"; break;
+    case Builtin::Log10Float:
+      Base = "log10";
+      break;
     default:
+      if (const LibmOnlyFn *L = libmOnly(Which)) {
+        Base = L->C;
+        break;
+      }
       return Target::emitMath(B, Which, Args);
     }
     llvm::Type *T = Args[0]->getType();

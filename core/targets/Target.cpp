@@ -88,14 +88,10 @@ llvm::Value *Target::emitSharedArray(llvm::IRBuilderBase &B,
 
 llvm::Value *Target::emitMath(llvm::IRBuilderBase &B, Builtin Which,
                               llvm::ArrayRef<llvm::Value *> Args) const {
+  if (const LibmOnlyFn *L = libmOnly(Which))
+    return emitLibmCall(B, L->C, Args);
   llvm::Intrinsic::ID ID = llvm::Intrinsic::not_intrinsic;
   switch (Which) {
-  case Builtin::TanFloat:
-    return emitLibmCall(B, "tan", Args);
-  case Builtin::AtanFloat:
-    return emitLibmCall(B, "atan", Args);
-  case Builtin::Atan2Float:
-    return emitLibmCall(B, "atan2", Args);
   case Builtin::SqrtLlvm: ID = llvm::Intrinsic::sqrt; break;
   case Builtin::AbsFloat: ID = llvm::Intrinsic::fabs; break;
   case Builtin::CopysignFloat: ID = llvm::Intrinsic::copysign; break;

@@ -1180,6 +1180,7 @@ private:
     M->Lowered = std::move(*Lowered);
     M->Inline = D.Inline;
     M->NoInline = D.NoInline;
+    M->PropagateInbounds = D.PropagateInbounds;
     M->Parsed = PF;
     M->Def = &D;
     M->File = File;

@@ -44,6 +44,8 @@ public:
   std::vector<Type *> Sparams;
   std::vector<Symbol> ArgNames; ///< without #self#
   bool Inline = false, NoInline = false;
+  /// `@propagate_inbounds`: an @inbounds call of it is @inbounds inside.
+  bool PropagateInbounds = false;
   /// Lowered body (Julia lowers at definition time).
   std::shared_ptr<const CodeInfo> Lowered;
   /// Keeps the AST alive for views that want it.

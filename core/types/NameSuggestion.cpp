@@ -10,24 +10,68 @@ namespace prism {
 
 bool isBaseOnlyFunction(llvm::StringRef Name) {
   static const llvm::StringSet<> Names = {
-      "zeros",      "ones",      "fill",         "similar",       "map",
-      "map!",       "reduce",    "foldl",        "foldr",         "mapreduce",
-      "sum",        "prod",      "maximum",      "minimum",       "extrema",
-      "any",        "all",       "count",        "findfirst",     "findall",
-      "filter",     "sort",      "sort!",        "reverse",       "collect",
-      "push!",      "append!",   "pop!",         "println",       "print",
-      "show",       "string",    "repr",         "error",         "rand",
-      "randn",      "ntuple",    "mod1",         "fld1",          "isqrt",
-      "log1p",      "expm1",     "exp10",        "cospi",         "sinpi",
-      "sincos",     "sincospi",  "cbrt",         "hypot",         "bswap",
-      "bitreverse", "bitrotate", "leading_ones", "trailing_ones", "nextfloat",
-      "prevfloat",  "eps",       "widemul",      "gcd",           "lcm",
-      "factorial",  "binomial",  "cumsum",       "cumprod",       "vec",
-      "reshape",    "view",      "copy",         "deepcopy",      "first",
-      "last",       "isempty",   "keys",         "values",        "pairs",
-      "Dict",       "Vector",    "Array",        "Matrix",        "CuArray",
-      "cu",         "sum!",      "fill!",        "copyto!"};
+      "zeros",         "ones",        "fill",         "similar",
+      "map",           "map!",        "reduce",       "foldl",
+      "foldr",         "mapreduce",   "sum",          "prod",
+      "maximum",       "minimum",     "extrema",      "any",
+      "all",           "count",       "findfirst",    "findall",
+      "filter",        "sort",        "sort!",        "reverse",
+      "collect",       "push!",       "append!",      "pop!",
+      "println",       "print",       "show",         "string",
+      "repr",          "error",       "rand",         "randn",
+      "ntuple",        "mod1",        "fld1",         "isqrt",
+      "exp10",         "cospi",       "sinpi",        "sincos",
+      "sincospi",      "bitrotate",   "widemul",      "lcm",
+      "factorial",     "binomial",    "cumsum",       "cumprod",
+      "vec",           "reshape",     "view",         "copy",
+      "deepcopy",      "keys",        "values",       "pairs",
+      "Dict",          "Vector",      "Array",        "Matrix",
+      "CuArray",       "cu",          "sum!",         "fill!",
+      "copyto!",       "ldexp",       "frexp",        "exponent",
+      "significand",   "ispow2",      "isapprox",     "widen",
+      "nextpow",       "prevpow",     "asinh",        "acosh",
+      "atanh",         "sec",         "csc",          "cot",
+      "deg2rad",       "rad2deg",     "mod2pi",       "rem2pi",
+      "RoundDown",     "RoundUp",     "RoundNearest", "RoundToZero",
+      "RoundFromZero", "RoundingMode"};
   return Names.contains(Name);
+}
+
+std::string cudaOnlyAdvice(llvm::StringRef Name) {
+  static const llvm::StringSet<> Warp = {
+      "shfl_sync",     "shfl_up_sync",  "shfl_down_sync", "shfl_xor_sync",
+      "vote_all_sync", "vote_any_sync", "vote_uni_sync",  "vote_ballot_sync",
+      "sync_warp",     "laneid",        "warpsize",       "active_mask",
+      "lanemask"};
+  static const llvm::StringSet<> Atomics = {
+      "atomic_cas!", "atomic_max!", "atomic_min!", "atomic_xchg!",
+      "atomic_sub!", "atomic_and!", "atomic_or!",  "atomic_xor!",
+      "atomic_inc!", "atomic_dec!"};
+  if (Warp.contains(Name))
+    return "warp-level functions are CUDA.jl's, not the kernel language's: "
+           "share values through a `CuStaticSharedArray` and `sync_threads()`";
+  if (Atomics.contains(Name))
+    return "of CUDA.jl's atomics the kernel language has `atomic_add!` (and "
+           "`@atomic a[i] += x`) only";
+  if (Name == "CuDynamicSharedArray")
+    return "dynamic shared memory is not in the kernel language: use "
+           "`CuStaticSharedArray(T, n)` with a constant size";
+  if (Name == "sync_threads_count" || Name == "sync_threads_and" ||
+      Name == "sync_threads_or")
+    return "CUDA.jl's `" + Name.str() +
+           "` is not in the kernel language: `sync_threads()` and a shared "
+           "array do the same";
+  if (Name.startswith("threadfence"))
+    return "memory fences are not in the kernel language: `sync_threads()` "
+           "orders a block's memory";
+  if (Name == "rsqrt")
+    return "CUDA.jl's `rsqrt` is not in the kernel language: write "
+           "`1 / sqrt(x)`";
+  if (Name == "i32" || Name == "i64")
+    return "CUDA.jl's `1" + Name.str() +
+           "` literal is not in the kernel language: write `" +
+           (Name == "i32" ? "Int32" : "Int64") + "(1)`";
+  return "";
 }
 
 namespace {
@@ -75,7 +119,8 @@ std::string nearestFunctionName(const GlobalEnv &Env, llvm::StringRef Name,
       "trailing_zeros", "unsafe_trunc", "unsafe_load", "unsafe_store!",
       "sync_threads",   "promote_type"};
   Nearest N(Name);
-  if (!N.possible() || isBaseOnlyFunction(Name))
+  if (!N.possible() || isBaseOnlyFunction(Name) ||
+      !cudaOnlyAdvice(Name).empty())
     return "";
   for (const GenericFunction *GF : Env.functions()) {
     if (GF->K == GenericFunction::BuiltinFn)

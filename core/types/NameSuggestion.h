@@ -18,6 +18,11 @@ class GlobalEnv;
 /// `map`): a user who writes one made no typo.
 bool isBaseOnlyFunction(llvm::StringRef Name);
 
+/// For a CUDA.jl device function the kernel language does not have
+/// (`shfl_down_sync`, `CuDynamicSharedArray`, `atomic_cas!`): what the
+/// language has instead; empty for another name.
+std::string cudaOnlyAdvice(llvm::StringRef Name);
+
 /// The function, or local in \p Locals, nearest to \p Name within two
 /// edits (one for names of up to four characters, none for shorter), a
 /// function on a tie; the prelude's private helpers (an underscore, but

@@ -130,6 +130,14 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
                   "return a complex result if called with a complex "
                   "argument. Try " +
                   Fn + "(Complex(x)).";
+  } else if (M == ":asin") {
+    B.Out.Text += "asin(x) is not defined for |x| > 1.";
+  } else if (M == ":acos") {
+    B.Out.Text += "acos(x) not defined for |x| > 1";
+  } else if (M == ":log1p") {
+    B.Out.Text += "log1p was called with a real argument < -1 but will only "
+                  "return a complex result if called with a complex "
+                  "argument. Try log1p(Complex(x)).";
   } else if (M == ":exp") {
     B.Out.Text += "Exponentiation yielding a complex result requires a "
                   "complex argument.\nReplace x^y with (x+0im)^y, "

@@ -669,6 +669,78 @@ TEST(InterpreterTest, OptionalArgumentsAreForwardingMethods) {
   EXPECT_EQ(F->methodsIn(P.Env->currentWorld()).size(), 3u);
 }
 
+// Base's functions added to the prelude: the C library's (the same call on
+// both devices), Base's own algorithms (eps, nextfloat, hypot) and LLVM's
+// bswap and bitreverse.
+TEST(InterpreterTest, MoreOfBaseFollowsJulia) {
+  Program P("t(x) = (tanh(x), sinh(x), cosh(x), expm1(x))\n"
+            "a(x) = (asin(x), acos(x), log1p(x))\n"
+            "e(x) = (eps(x), nextfloat(x), prevfloat(x))\n"
+            "b(x) = (bswap(x), bitreverse(x), ntoh(x), leading_ones(x), "
+            "trailing_ones(x))\n"
+            "m(x) = (x in (1, 2.0, 3), x ∈ (5,), in(x, (1, x)), x ∉ (1, 2), "
+            "x in ())\n"
+            "ma(a, x) = (x in a, x ∉ a)\n"
+            "vd(::Val{N}) where {N} = N\n"
+            "v() = vd(Val(3))\n");
+  P.expectValues(
+      {{"t(2)", "(0.9640275800758169, 3.626860407847019, 3.7621956910836314, "
+                "6.38905609893065)"},
+       {"t(0.5f0)", "(0.46211717f0, 0.5210953f0, 1.127626f0, 0.6487213f0)"},
+       {"cbrt(-27.0)", "-3.0"},
+       {"cbrt(8f0)", "2.0f0"},
+       {"cbrt(2.0)", "1.2599210498948732"},
+       {"a(0.5)", "(0.5235987755982989, 1.0471975511965979, "
+                  "0.4054651081081644)"},
+       {"hypot(3, 4)", "5.0"},
+       {"hypot(1e300, 1e300)", "1.4142135623730952e300"},
+       {"hypot(1e-310, 1e-310)", "1.4142135623731e-310"},
+       {"hypot(1f0, 2)", "2.236068f0"},
+       {"hypot(Inf, NaN)", "Inf"},
+       {"hypot(NaN, 1.0)", "NaN"},
+       {"e(1.0)", "(2.220446049250313e-16, 1.0000000000000002, "
+                  "0.9999999999999999)"},
+       {"e(-0.0)", "(5.0e-324, 5.0e-324, -5.0e-324)"},
+       {"e(Inf)", "(NaN, Inf, 1.7976931348623157e308)"},
+       {"e(-Inf)", "(NaN, -1.7976931348623157e308, -Inf)"},
+       {"e(Float16(1))",
+        "(Float16(0.000977), Float16(1.001), Float16(0.9995))"},
+       {"b(0x1234)", "(0x3412, 0x2c48, 0x3412, 0, 0)"},
+       {"b(Int32(1))", "(16777216, -2147483648, 16777216, 0, 1)"},
+       {"b(0x0f)", "(0x0f, 0xf0, 0x0f, 0, 4)"},
+       {"m(2)", "(true, false, true, false, false)"},
+       {"m(1.5)", "(false, false, true, true, false)"},
+       {"ma(Int32[1, 2], 2)", "(true, false)"},
+       {"ma(Float32[1, 2], 3)", "(false, true)"},
+       {"v()", "3"}});
+  // Julia's DomainError messages; a Float16 computes in Float32.
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    RunOutcome O = P.run("a(2.0)", {}, {}, Device);
+    ASSERT_FALSE(O.ok());
+    std::string All;
+    for (const Diagnostic &D : O.Diagnostics)
+      for (const auto &N : D.Notes)
+        All += N.Message + "\n";
+    EXPECT_NE(All.find("asin(x) is not defined for |x| > 1."),
+              std::string::npos)
+        << All;
+  }
+}
+
+// `@propagate_inbounds`: an @inbounds call reaches the accesses inside;
+// without @inbounds they are checked.
+TEST(InterpreterTest, PropagateInboundsCarriesTheCallersPromise) {
+  Program P("Base.@propagate_inbounds getp(a, i) = a[i]\n"
+            "function k(a)\n  @inbounds return getp(a, 3)\nend\n"
+            "k2(a) = getp(a, 3)\n");
+  EXPECT_NE(P.value("k2(Float32[1, 2])", "host").find("BoundsError"),
+            std::string::npos);
+  // Unchecked: the interpreter's memory check reports the read instead.
+  std::string V = P.value("k(Float32[1, 2])");
+  EXPECT_EQ(V.find("BoundsError"), std::string::npos) << V;
+  EXPECT_NE(V.find("out-of-bounds"), std::string::npos) << V;
+}
+
 TEST(InterpreterTest, NonTerminatingProgramsHitTheStepLimit) {
   Program P("function spin(x::Int64)\n while x > 0\n x = x + 1\n end\n return x\nend\n");
   auto Inferred = [&] {

@@ -86,7 +86,7 @@ TEST_F(GcnTargetTest, TanAndAtanAreADiagnosticExp2Selects) {
     return nothing
 end
 function bad!(x::DeviceArray{Float32,1})
-    @inbounds x[1] = tan(x[1]) + atan(x[2])
+    @inbounds x[1] = tan(x[1]) + atan(x[2]) + tanh(x[3]) + hypot(x[4], x[5])
     return nothing
 end
 )");
@@ -100,6 +100,9 @@ end
   std::string D = diags(*Bad.Report);
   EXPECT_TRUE(contains(D, "`tan` is not supported on the gcn target")) << D;
   EXPECT_TRUE(contains(D, "`atan` is not supported on the gcn target")) << D;
+  EXPECT_TRUE(contains(D, "`tanh` is not supported on the gcn target")) << D;
+  // hypot is the prelude's (Base's algorithm), not a C library call.
+  EXPECT_FALSE(contains(D, "hypot")) << D;
   EXPECT_FALSE(contains(D, "unknown function")) << D;
 }
 

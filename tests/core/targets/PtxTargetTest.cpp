@@ -298,6 +298,31 @@ end
   EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
 }
 
+// The C library's functions LLVM has no intrinsic for are libdevice's.
+TEST_F(PtxTargetTest, LibmOnlyFunctionsAreLibdevices) {
+  if (!findLibdevice())
+    GTEST_SKIP() << "libdevice.10.bc not found";
+  loadText(
+      "hyp.jl",
+      R"(function hyp!(x::DeviceArray{Float32,1}, y::DeviceArray{Float64,1})
+    @inbounds x[1] = tanh(x[1]) + asin(x[2]) + log1p(x[3]) + cbrt(x[4])
+    @inbounds y[1] = sinh(y[1]) + cosh(y[2]) + acos(y[3]) + expm1(y[4])
+    return nothing
+end
+)");
+  CompileResult R = ptx("hyp!(DeviceArray{Float32,1}, DeviceArray{Float64,1})");
+  ASSERT_TRUE(R.ok()) << diags(*R.Report);
+  const std::string &Raw = text(R, Stage::LLVMRaw);
+  for (const char *F :
+       {"@__nv_tanhf(", "@__nv_asinf(", "@__nv_log1pf(", "@__nv_cbrtf(",
+        "@__nv_sinh(", "@__nv_cosh(", "@__nv_acos(", "@__nv_expm1("})
+    EXPECT_TRUE(contains(Raw, F)) << F << "\n" << Raw;
+  ToolRun P = runPtxas(text(R, Stage::Asm), "sm_80");
+  if (P.Message == "ptxas not found")
+    GTEST_SKIP() << "ptxas not found";
+  EXPECT_EQ(P.ExitCode, 0) << P.Message << P.Output;
+}
+
 // NVPTX selects no Float16 transcendental (the backend used to abort with
 // "Cannot select: fsin"); they compute in Float32, as Julia's do.
 TEST_F(PtxTargetTest, Float16TranscendentalsComputeInFloat32) {
