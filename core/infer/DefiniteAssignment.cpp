@@ -40,7 +40,14 @@ DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
     Entry.set(S);
   BlockIn[0] = Entry;
   Reached[0] = true;
-  std::vector<size_t> Work{0};
+  // Sweeps over the blocks in program order, where most edges point
+  // forward: one sweep settles straight-line code and branches, a loop takes
+  // a few more. (A stack of blocks revisited a chain of inlined branches
+  // once per branch above it: quadratic in blocks, cubic with the slots.)
+  std::vector<bool> Dirty(NB, false);
+  Dirty[0] = true;
+  bool Again = true;
+  size_t From = 0; // the block being processed
   auto Flow = [&](size_t To, const llvm::BitVector &Out) {
     if (To > N)
       return;
@@ -48,41 +55,45 @@ DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
     if (!Reached[B]) {
       BlockIn[B] = Out;
       Reached[B] = true;
-      Work.push_back(B);
+    } else if (BlockIn[B].test(Out)) { // bits the meet would clear
+      BlockIn[B] &= Out;
+    } else {
       return;
     }
-    llvm::BitVector Meet = BlockIn[B];
-    Meet &= Out;
-    if (Meet != BlockIn[B]) {
-      BlockIn[B] = std::move(Meet);
-      Work.push_back(B);
-    }
+    Dirty[B] = true;
+    Again |= B <= From;
   };
-  while (!Work.empty()) {
-    size_t B = Work.back();
-    Work.pop_back();
-    size_t Begin = Leaders[B], End = B + 1 < NB ? Leaders[B + 1] : N;
-    if (Begin >= N)
-      continue;
-    llvm::BitVector Out = BlockIn[B];
-    for (size_t I = Begin; I < End; ++I)
-      step(Code.Code[I], Out);
-    size_t Last = End - 1;
-    const Stmt &T = Code.Code[Last];
-    switch (T.K) {
-    case StmtKind::Goto:
-      Flow(T.Label, Out);
-      break;
-    case StmtKind::GotoIfNot:
-      Flow(Last + 1, Out);
-      Flow(T.Label, Out);
-      break;
-    case StmtKind::Return:
-      break;
-    default:
-      if (!neverReturns(Code, Last))
+  llvm::BitVector Out;
+  while (Again) {
+    Again = false;
+    for (size_t B = 0; B < NB; ++B) {
+      if (!Dirty[B])
+        continue;
+      Dirty[B] = false;
+      From = B;
+      size_t Begin = Leaders[B], End = B + 1 < NB ? Leaders[B + 1] : N;
+      if (Begin >= N)
+        continue;
+      Out = BlockIn[B];
+      for (size_t I = Begin; I < End; ++I)
+        step(Code.Code[I], Out);
+      size_t Last = End - 1;
+      const Stmt &T = Code.Code[Last];
+      switch (T.K) {
+      case StmtKind::Goto:
+        Flow(T.Label, Out);
+        break;
+      case StmtKind::GotoIfNot:
         Flow(Last + 1, Out);
-      break;
+        Flow(T.Label, Out);
+        break;
+      case StmtKind::Return:
+        break;
+      default:
+        if (!neverReturns(Code, Last))
+          Flow(Last + 1, Out);
+        break;
+      }
     }
   }
   Cur = BlockIn[0];
