@@ -62,6 +62,16 @@ Value roundedFromDouble(Type *T, double D) {
   F.convert(semantics(T), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
   return fromAP(T, F);
 }
+/// Float64 log10 as the host computes it: glibc's log10 is up to 1.5 ulp
+/// off, so on x86 the host takes log10l (x87 extended), rounded once.
+double log10Host(double D) {
+#if defined(__x86_64__) || defined(__i386__)
+  return double(std::log10((long double)D));
+#else
+  return std::log10(D);
+#endif
+}
+
 /// A libm function of one argument at T's precision: double for Float64,
 /// float for Float32, float rounded to half for Float16 (as LLVM lowers the
 /// half intrinsics: promote, call the float function, truncate).
@@ -261,7 +271,40 @@ BuiltinOutcome intArith(Builtin B, const std::vector<Value> &A) {
   }
 }
 
+BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A);
+
+/// An x86 FPU's NaN made from operands that are not NaN (`0/0`, `Inf - Inf`)
+/// is the negative "default NaN" (0xfff8...), where APFloat makes the
+/// positive one; the host's compiled code computes x86's, so the reference
+/// does too (`signbit(0.0 / 0.0)` is true there, as in Julia on x86-64).
 BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
+  BuiltinOutcome R = floatArithAP(B, A);
+#if defined(__x86_64__) || defined(__i386__)
+  switch (B) {
+  case Builtin::AddFloat:
+  case Builtin::SubFloat:
+  case Builtin::MulFloat:
+  case Builtin::DivFloat:
+  case Builtin::RemFloat:
+  case Builtin::FmaFloat:
+  case Builtin::MuladdFloat: {
+    Value *V = std::get_if<Value>(&R);
+    if (!V || !toAP(*V).isNaN())
+      break;
+    for (const Value &Op : A)
+      if (toAP(Op).isNaN())
+        return R;
+    V->Bits |= uint64_t(1) << (V->T->bitWidth() - 1);
+    break;
+  }
+  default:
+    break;
+  }
+#endif
+  return R;
+}
+
+BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A) {
   Type *T = A[0].T;
   const auto RM = llvm::APFloat::rmNearestTiesToEven;
   llvm::APFloat X = toAP(A[0]);
@@ -302,26 +345,34 @@ BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
     return libm1(A[0], [](double D) { return std::exp(D); },
                  [](float F) { return std::exp(F); });
   case Builtin::LogFloat:
-    return libm1(A[0], [](double D) { return std::log(D); },
-                 [](float F) { return std::log(F); });
+    return libm1(
+        A[0], [](double D) { return std::log(D); },
+        [](float F) { return float(std::log(double(F))); });
+  // sin, cos, tan and the logarithms of a Float32 compute in Float64, as
+  // Julia's do and the host's code does (NativeTarget::emitMath).
   case Builtin::SinFloat:
-    return libm1(A[0], [](double D) { return std::sin(D); },
-                 [](float F) { return std::sin(F); });
+    return libm1(
+        A[0], [](double D) { return std::sin(D); },
+        [](float F) { return float(std::sin(double(F))); });
   case Builtin::CosFloat:
-    return libm1(A[0], [](double D) { return std::cos(D); },
-                 [](float F) { return std::cos(F); });
+    return libm1(
+        A[0], [](double D) { return std::cos(D); },
+        [](float F) { return float(std::cos(double(F))); });
   case Builtin::Exp2Float:
     return libm1(A[0], [](double D) { return std::exp2(D); },
                  [](float F) { return std::exp2(F); });
   case Builtin::Log2Float:
-    return libm1(A[0], [](double D) { return std::log2(D); },
-                 [](float F) { return std::log2(F); });
+    return libm1(
+        A[0], [](double D) { return std::log2(D); },
+        [](float F) { return float(std::log2(double(F))); });
   case Builtin::Log10Float:
-    return libm1(A[0], [](double D) { return std::log10(D); },
-                 [](float F) { return std::log10(F); });
+    return libm1(
+        A[0], [](double D) { return log10Host(D); },
+        [](float F) { return float(std::log10(double(F))); });
   case Builtin::TanFloat:
-    return libm1(A[0], [](double D) { return std::tan(D); },
-                 [](float F) { return std::tan(F); });
+    return libm1(
+        A[0], [](double D) { return std::tan(D); },
+        [](float F) { return float(std::tan(double(F))); });
   case Builtin::AtanFloat:
     return libm1(A[0], [](double D) { return std::atan(D); },
                  [](float F) { return std::atan(F); });

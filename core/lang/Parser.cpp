@@ -1556,6 +1556,8 @@ bool Parser::makeFunction(Node *Sig, Node *Body, bool ShortForm,
                  L->Kids[0]->Kind == NodeKind::Ident) {
         Pm.Name = L->Kids[0]->Name;
         Pm.Type = L->Kids[1];
+      } else if (L->Kind == NodeKind::TypeAssert && L->Kids.size() == 1) {
+        Pm.Type = L->Kids[0]; // `::Type{X} = Float64`
       } else {
         error(L->Range, "invalid parameter; expected `name = value` or "
                         "`name::Type = value`");

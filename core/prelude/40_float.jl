@@ -291,7 +291,9 @@ const NaN = NaN64
 @inline cosh(x::T) where {T<:IEEEFloat} = cosh_float(x)
 # glibc's cbrt is an ulp off even for exact cubes (-3.0000000000000004 for
 # -27.0): one Newton step, its residual t^3 - x computed with fma, makes it
-# the correctly rounded root but for rare ties. Float32 computes in Float64.
+# the correctly rounded root but for rare ties. (A Float32 one the host
+# computes in Float64, rounded once: NativeTarget::emitMath.)
+@inline cbrt(x::T) where {T<:Union{Float16, Float32}} = cbrt_float(x)
 @inline function cbrt(x::Float64)
     t = cbrt_float(x)
     if isfinite(t) & !iszero(t)
@@ -301,7 +303,6 @@ const NaN = NaN64
     end
     return t
 end
-@inline cbrt(x::T) where {T<:Union{Float16, Float32}} = T(cbrt(Float64(x)))
 @inline expm1(x::T) where {T<:IEEEFloat} = expm1_float(x)
 @inline function asin(x::T) where {T<:IEEEFloat}
     abs(x) > one(T) && throw(DomainError{T, :asin}(x))

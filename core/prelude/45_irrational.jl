@@ -77,3 +77,11 @@ promote_rule(::Type{S}, ::Type{T}) where {S<:AbstractIrrational, T<:AbstractIrra
 
 # Base's irrationals are positive: isequal(π, x) asks for the sign.
 @inline signbit(x::AbstractIrrational) = false
+
+# Base has no `^` of an irrational and an integer: Number's method squares
+# the Float64 (`π^4` is `(π*π)*(π*π)`, not Float64's compensated power), and
+# a negative power throws, as there; `ℯ^n` stays `exp(n)`. (A literal
+# negative power is `inv(π)^2`: literal_pow, in 60_math.jl.)
+@inline inv(x::AbstractIrrational) = 1.0 / Float64(x)
+@inline ^(x::AbstractIrrational, p::Integer) = power_by_squaring(Float64(x), p)
+@inline ^(::Irrational{:ℯ}, x::Integer) = exp(x)

@@ -78,5 +78,12 @@ end
 @inline minmax(x::T, y::T) where {T<:Real} = isless(y, x) ? (y, x) : (x, y)
 @inline minmax(x::T, y::T) where {T<:IEEEFloat} = (min(x, y), max(x, y))
 
-# `Val(3)` is `Val{3}()`: the value must be a compile-time constant.
-@inline Val(x) = Val{x}()
+# `Val(3)` is `Val{3}()`: the value must be a compile-time constant, and an
+# Int (a type parameter here keeps an integer's value, not its type, so
+# `Val(0x05)` would be `Val{5}`).
+@inline Val(x::Int64) = Val{x}()
+
+# A literal power of an irrational: a negative one is `inv(π)^2`, and any
+# of ℯ is `exp(p)`, as Base's literal_pow methods compute them.
+@inline literal_pow(f, x::AbstractIrrational, ::Val{p}) where {p} = p < 0 ? f(inv(x), -p) : f(x, p)
+@inline literal_pow(f, ::Irrational{:ℯ}, ::Val{p}) where {p} = exp(p)

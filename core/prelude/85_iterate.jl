@@ -72,3 +72,13 @@ end
     return false
 end
 @inline ∉(x, itr) = !in(x, itr)
+# A tuple of one element type, of any length, by a loop (a mixed one goes
+# element by element through `tail`, up to 16).
+@inline function in(x, t::NTuple{N,T}) where {N,T}
+    for y in t
+        if y == x
+            return true
+        end
+    end
+    return false
+end

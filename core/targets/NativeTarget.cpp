@@ -16,6 +16,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace prism {
 
@@ -160,6 +161,39 @@ public:
     return Target::asmSourceComments();
   }
 
+  llvm::Value *emitMath(llvm::IRBuilderBase &B, Builtin Which,
+                        llvm::ArrayRef<llvm::Value *> Args) const override {
+    llvm::Type *T = Args[0]->getType();
+    // Julia computes sin, cos, tan and the logarithms of a Float32 in
+    // Float64 (its kernels), nearly always the correctly rounded result,
+    // where glibc's sinf and log10f are up to an ulp or two off (and its
+    // cbrtf, even for cubes); a Float16 goes through Float32, as Julia's
+    // does.
+    if ((T->isFloatTy() || T->isHalfTy()) && computedInDouble(Which)) {
+      llvm::Value *F =
+          T->isHalfTy() ? B.CreateFPExt(Args[0], B.getFloatTy()) : Args[0];
+      llvm::Value *D = emitMath(B, Which, {B.CreateFPExt(F, B.getDoubleTy())});
+      llvm::Value *R = B.CreateFPTrunc(D, B.getFloatTy());
+      return T->isHalfTy() ? B.CreateFPTrunc(R, T) : R;
+    }
+    // glibc's log10 is up to 1.5 ulp off; in x87 extended precision
+    // (log10l), rounded once, it is within an ulp, as Julia's is.
+    if (Which == Builtin::Log10Float && T->isDoubleTy() &&
+        llvm::Triple(hostInfo().Triple).isX86()) {
+      llvm::Value *X =
+          B.CreateFPExt(Args[0], llvm::Type::getX86_FP80Ty(B.getContext()));
+      return B.CreateFPTrunc(Target::emitMath(B, Which, {X}), T);
+    }
+    return Target::emitMath(B, Which, Args);
+  }
+
+  static bool computedInDouble(Builtin Which) {
+    return Which == Builtin::SinFloat || Which == Builtin::CosFloat ||
+           Which == Builtin::TanFloat || Which == Builtin::LogFloat ||
+           Which == Builtin::Log2Float || Which == Builtin::Log10Float ||
+           Which == Builtin::CbrtFloat;
+  }
+
   bool isKnownExternal(llvm::StringRef Name) const override {
     if (Target::isKnownExternal(Name))
       return true;
@@ -170,7 +204,7 @@ public:
         "exp2", "log2",  "log10",  "sinf",   "cosf",   "expf",   "logf",
         "powf", "sqrtf", "fmodf",  "exp2f",  "log2f",  "log10f", "floor",
         "ceil", "trunc", "rint",   "floorf", "ceilf",  "truncf", "rintf",
-        "fma",  "fmaf",  "memcpy", "memset", "memmove"};
+        "fma",  "fmaf",  "log10l", "memcpy", "memset", "memmove"};
     return LibM.contains(Name) || libmOnlyByC(Name);
   }
 

@@ -678,6 +678,23 @@ private:
     bool LosesInfo = false;
     const auto RM = llvm::APFloat::rmNearestTiesToEven;
     llvm::APFloat R(0.0);
+    if (A.K == ConstValue::Instance && !IsE && isInteger(B)) {
+      // The prelude's `^(::AbstractIrrational, ::Integer)`: Base's
+      // power_by_squaring of the Float64; a literal negative power is
+      // literal_pow's `inv(x)^-p`, any other a DomainError.
+      double X = XA->convertToDouble();
+      __int128 P = intOf(B);
+      if (P < 0) {
+        if (E.Kids[2]->Kind != ast::NodeKind::Literal)
+          return typeError(File, E.Range,
+                           "DomainError: `^` of an irrational to a negative "
+                           "power; write `float(x)^...`",
+                           "const");
+        X = 1.0 / X;
+        P = -P;
+      }
+      return floatValue(T, llvm::APFloat(powerBySquaring(X, uint64_t(P))));
+    }
     if (T->bitWidth() == 64) {
       double Y = YB->convertToDouble();
       R = llvm::APFloat(IsE ? std::exp(Y) : std::pow(XA->convertToDouble(), Y));
@@ -689,6 +706,29 @@ private:
       R.convert(floatSemantics(T), RM, &LosesInfo);
     }
     return floatValue(T, R);
+  }
+
+  /// Base's power_by_squaring of a Float64, product for product.
+  static double powerBySquaring(double X, uint64_t P) {
+    if (P == 0)
+      return 1.0;
+    if (P == 1)
+      return X;
+    if (P == 2)
+      return X * X;
+    unsigned T = __builtin_ctzll(P) + 1;
+    P >>= T;
+    for (unsigned K = 1; K < T; ++K)
+      X *= X;
+    double Y = X;
+    while (P > 0) {
+      T = __builtin_ctzll(P) + 1;
+      P >>= T;
+      for (unsigned K = 0; K < T; ++K)
+        X *= X;
+      Y *= X;
+    }
+    return Y;
   }
 
   /// `x^p` with a literal p from -2 to 3 and x a hardware number (not Bool
@@ -903,13 +943,20 @@ private:
           // Integers wrap at their promoted width, as in Julia: `2^10`,
           // `Int32(4) * 2` (an Int64), `0xff + 0x01` (0x00).
           if (isInteger(*A) && isInteger(*B) && Op == "^") {
-            if (B->Ty->isSignedInt() && B->asSigned() < 0)
+            if (B->Ty->isSignedInt() && B->asSigned() < 0) {
+              // Base's power_by_squaring: 1 and -1 have integer inverses.
+              __int128 X = intOf(*A);
+              if (X == 1 || (X == -1 && (B->asSigned() & 1)))
+                return *A;
+              if (X == -1)
+                return wrappedInt(A->Ty, 1);
+              std::string Base(textOf(E.Kids[1]->Range));
               return typeError(File, E.Range,
                                "DomainError: `^` of an integer to a negative "
-                               "power; write `" +
-                                   std::string(textOf(E.Kids[1]->Range)) +
-                                   ".0^...` for a float",
+                               "power; write `float(" +
+                                   Base + ")^...` for a float",
                                "const");
+            }
             uint64_t R = 1, Base = uint64_t(intOf(*A));
             for (uint64_t N = uint64_t(intOf(*B)); N; N >>= 1) {
               if (N & 1)

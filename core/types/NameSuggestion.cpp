@@ -68,9 +68,9 @@ std::string cudaOnlyAdvice(llvm::StringRef Name) {
     return "CUDA.jl's `rsqrt` is not in the kernel language: write "
            "`1 / sqrt(x)`";
   if (Name == "i32" || Name == "i64")
-    return "CUDA.jl's `1" + Name.str() +
-           "` literal is not in the kernel language: write `" +
-           (Name == "i32" ? "Int32" : "Int64") + "(1)`";
+    return "CUDA.jl's literal suffix `" + Name.str() + "` (`10" + Name.str() +
+           "`) is not in the kernel language: write `" +
+           (Name == "i32" ? "Int32" : "Int64") + "(10)`";
   return "";
 }
 

@@ -114,10 +114,9 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
     return std::nullopt;
   std::string M = P[1]->str();
   Builder B;
-  if (M == ":none") {
-    B.Out.Text = "DomainError(";
-    B.scalar({0}, F[0]);
-    B.Out.Text += ")";
+  if (M == ":none") { // Julia's showerror of a DomainError without a message
+    B.Out.Text = "DomainError with ";
+    B.scalar({0}, F[0], /*Print=*/true);
     return std::move(B.Out);
   }
   B.Out.Text = "DomainError with ";

@@ -727,6 +727,37 @@ TEST(InterpreterTest, MoreOfBaseFollowsJulia) {
   }
 }
 
+// What a review found against Julia 1.10 on x86-64: the NaN of 0/0 is the
+// negative default NaN, `π^n` squares the Float64 (Base's Number method),
+// a constant `1^-5` is 1, and sin, cos, tan and the logarithms of a Float32
+// compute in Float64 (glibc's sinf and log10f were an ulp off), log10 of a
+// Float64 in extended precision (glibc's was 1.5 ulp off).
+TEST(InterpreterTest, NaNSignsPowersAndLogarithmsFollowJulia) {
+  Program P("sbn(x, y) = signbit(x / y)\n"
+            "nb(x, y) = reinterpret(UInt64, x - y)\n"
+            "p4() = π^4\n"
+            "pn(n) = π^n\n"
+            "neg() = (π^-2, ℯ^-1, ℯ^2)\n"
+            "const K1 = 1^-5\nconst K2 = (-1)^-3\n"
+            "const K3 = π^4\nconst K4 = π^-2\n"
+            "k() = (K1, K2, K3, K4)\n"
+            "l10(x) = log10(x)\n"
+            "sn(x) = sin(x)\n");
+  P.expectValues({{"sbn(0.0, 0.0)", "true"},
+                  {"nb(Inf, Inf)", "0xfff8000000000000"},
+                  {"nb(NaN, 1.0)", "0x7ff8000000000000"},
+                  {"p4()", "97.40909103400243"},
+                  {"pn(8)", "9488.531016070572"},
+                  {"neg()", "(0.10132118364233779, 0.36787944117144233, "
+                            "7.38905609893065)"},
+                  {"l10(0.5914571516914465)", "-0.22807671250351852"},
+                  {"l10(0.5928533f0)", "-0.22705275f0"},
+                  {"sn(0.24424285f0)", "0.2418217f0"},
+                  {"k()", "(1, -1, 97.40909103400243, 0.10132118364233779)"}});
+  std::string E = P.value("pn(-1)");
+  EXPECT_NE(E.find("DomainError"), std::string::npos) << E;
+}
+
 // `@propagate_inbounds`: an @inbounds call reaches the accesses inside;
 // without @inbounds they are checked.
 TEST(InterpreterTest, PropagateInboundsCarriesTheCallersPromise) {
