@@ -18,6 +18,12 @@ namespace prism {
 
 namespace {
 
+/// A path's last component: line comments name `40_float.jl`, not its path.
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
 bool needsWarning(Type *T) {
   return T && !T->isConcrete() && !T->isBottom();
 }
@@ -297,15 +303,21 @@ struct Printer {
       if (Opts.DebugInfo) {
         SourceFileRef F = PC < C.StmtFiles.size() && C.StmtFiles[PC] ? C.StmtFiles[PC] : C.File;
         if (F && S.Range.valid()) {
-          std::string Name = F->name();
-          if (auto Slash = Name.rfind('/'); Slash != std::string::npos)
-            Name = Name.substr(Slash + 1);
+          std::string Name = baseName(F->name());
           Loc = Name + ":" + std::to_string(F->lineCol(S.Range.Begin).Line);
-          if (PC < C.InlineStacks.size() && !C.InlineStacks[PC].empty()) {
-            const InlineFrame &Outer = C.InlineStacks[PC].front();
-            if (Outer.File && Outer.CallSite.valid())
-              Loc += " @ " + std::to_string(Outer.File->lineCol(Outer.CallSite.Begin).Line);
-          }
+          // Every call site it was inlined through, innermost first: `@ 1
+          // @ 2` in the function's own file, `@ 80_array.jl:93` elsewhere.
+          if (PC < C.InlineStacks.size())
+            for (auto It = C.InlineStacks[PC].rbegin(),
+                      E = C.InlineStacks[PC].rend();
+                 It != E; ++It) {
+              if (!It->File || !It->CallSite.valid())
+                continue;
+              Loc += " @ ";
+              if (It->File != C.File)
+                Loc += baseName(It->File->name()) + ":";
+              Loc += std::to_string(It->File->lineCol(It->CallSite.Begin).Line);
+            }
         }
       }
       Comments.push_back(Loc != LastLoc ? Loc : "");
