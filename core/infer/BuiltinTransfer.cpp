@@ -416,6 +416,8 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
 BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
                               bool InBounds) {
   TypeContext &C = ctx();
+  if (libmOnly(B)) // tan, tanh, ...: float arithmetic of one or two operands
+    return floatArith(B, A);
   switch (B) {
   case Builtin::None:
   case Builtin::NumBuiltins:
@@ -539,17 +541,8 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::CeilLlvm: case Builtin::TruncLlvm: case Builtin::RintLlvm:
   case Builtin::ExpFloat: case Builtin::LogFloat: case Builtin::SinFloat:
   case Builtin::CosFloat: case Builtin::PowFloat: case Builtin::Exp2Float:
-  case Builtin::Log2Float: case Builtin::Log10Float: case Builtin::TanFloat:
-  case Builtin::AtanFloat:
-  case Builtin::Atan2Float:
-  case Builtin::TanhFloat:
-  case Builtin::SinhFloat:
-  case Builtin::CoshFloat:
-  case Builtin::AsinFloat:
-  case Builtin::AcosFloat:
-  case Builtin::CbrtFloat:
-  case Builtin::Expm1Float:
-  case Builtin::Log1pFloat:
+  case Builtin::Log2Float:
+  case Builtin::Log10Float:
     return floatArith(B, A);
   case Builtin::EqFloat: case Builtin::NeFloat: case Builtin::LtFloat:
   case Builtin::LeFloat:

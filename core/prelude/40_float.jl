@@ -382,20 +382,16 @@ end
           fma(ax, ax, -axsquared)) / (2 * h)
     return h * scale
 end
-@inline function hypot(x::Float32, y::Float32)
+@inline function hypot(x::T, y::T) where {T<:Union{Float16, Float32}}
     if isinf(x) || isinf(y)
-        return Inf32
+        return typemax(T)
     end
-    a, b = Float64(x), Float64(y)
-    return Float32(sqrt(muladd(a, a, b * b)))
+    W = wider_float(T)
+    a, b = W(x), W(y)
+    return T(sqrt(muladd(a, a, b * b)))
 end
-@inline function hypot(x::Float16, y::Float16)
-    if isinf(x) || isinf(y)
-        return Inf16
-    end
-    a, b = Float32(x), Float32(y)
-    return Float16(sqrt(muladd(a, a, b * b)))
-end
+wider_float(::Type{Float16}) = Float32
+wider_float(::Type{Float32}) = Float64
 @inline function hypot(x::Real, y::Real)
     a, b = promote(float(x), y)
     return hypot(a, b)

@@ -61,24 +61,17 @@ end
 @inline range_value(z::Zip2, st) = (range_value(z.a, st[1]), range_value(z.b, st[2]))
 @inline range_next(z::Zip2, st) = (range_next(z.a, st[1]), range_next(z.b, st[2]))
 
-# Julia's `in` of an array (`==` against each element, stopping at the
-# first match) and `∉`, its negation, of anything `in` takes.
-@inline function in(x, a::DeviceArray)
-    for y in a
+# Julia's `in` of an array or a tuple of one element type, of any length
+# (`==` against each element, stopping at the first match; a mixed tuple
+# goes element by element through `tail`, up to 16), and `∉`, its negation.
+@inline function any_equal(x, itr)
+    for y in itr
         if y == x
             return true
         end
     end
     return false
 end
+@inline in(x, a::DeviceArray) = any_equal(x, a)
+@inline in(x, t::NTuple{N,T}) where {N,T} = any_equal(x, t)
 @inline ∉(x, itr) = !in(x, itr)
-# A tuple of one element type, of any length, by a loop (a mixed one goes
-# element by element through `tail`, up to 16).
-@inline function in(x, t::NTuple{N,T}) where {N,T}
-    for y in t
-        if y == x
-            return true
-        end
-    end
-    return false
-end
