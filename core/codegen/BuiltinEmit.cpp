@@ -59,17 +59,6 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
     break;
   }
 
-  // The target's math: an intrinsic, a libdevice or C library call.
-  auto EmitMath = [&]() -> llvm::Expected<llvm::Value *> {
-    std::vector<llvm::Value *> Args;
-    for (unsigned K = 0; K < NArgs; ++K)
-      Args.push_back(Arg(K));
-    if (Args.empty() || !Args[0])
-      return internal(I, "math builtin without operands");
-    return MS.Tgt.emitMath(B, Bi, Args);
-  };
-  if (libmOnly(Bi)) // tan, tanh, ...: no intrinsic, the C library's
-    return EmitMath();
   switch (Bi) {
   //===--- Core ---===//
   case Builtin::GetField: {
@@ -331,7 +320,24 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   case Builtin::RintLlvm: case Builtin::ExpFloat: case Builtin::LogFloat:
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::PowFloat:
   case Builtin::Exp2Float: case Builtin::Log2Float: case Builtin::Log10Float:
-    return EmitMath();
+  case Builtin::TanFloat:
+  case Builtin::AtanFloat:
+  case Builtin::Atan2Float:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat: {
+    std::vector<llvm::Value *> Args;
+    for (unsigned K = 0; K < NArgs; ++K)
+      Args.push_back(Arg(K));
+    if (Args.empty() || !Args[0])
+      return internal(I, "math builtin without operands");
+    return MS.Tgt.emitMath(B, Bi, Args);
+  }
 
   //===--- Conversions: Args[1] is the target type ---===//
   case Builtin::SextInt: case Builtin::ZextInt: case Builtin::TruncInt:

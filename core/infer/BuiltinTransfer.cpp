@@ -416,8 +416,6 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
 BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
                               bool InBounds) {
   TypeContext &C = ctx();
-  if (libmOnly(B)) // tan, tanh, ...: float arithmetic of one or two operands
-    return floatArith(B, A);
   switch (B) {
   case Builtin::None:
   case Builtin::NumBuiltins:
@@ -543,6 +541,17 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   case Builtin::CosFloat: case Builtin::PowFloat: case Builtin::Exp2Float:
   case Builtin::Log2Float:
   case Builtin::Log10Float:
+  case Builtin::TanFloat:
+  case Builtin::AtanFloat:
+  case Builtin::Atan2Float:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat:
     return floatArith(B, A);
   case Builtin::EqFloat: case Builtin::NeFloat: case Builtin::LtFloat:
   case Builtin::LeFloat:

@@ -513,11 +513,6 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
                    " arguments");
     return std::nullopt;
   };
-  if (const LibmOnlyFn *L = libmOnly(B)) { // tan, tanh, ...
-    if (auto F = Need(L->Arity))
-      return *F;
-    return floatArith(B, A);
-  }
   switch (B) {
   //===--- Core ---===//
   case Builtin::GetField: {
@@ -653,6 +648,7 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
   case Builtin::AddFloat: case Builtin::SubFloat: case Builtin::MulFloat:
   case Builtin::DivFloat: case Builtin::RemFloat: case Builtin::CopysignFloat:
   case Builtin::PowFloat:
+  case Builtin::Atan2Float:
     if (auto F = Need(2))
       return *F;
     return floatArith(B, A);
@@ -666,6 +662,16 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
   case Builtin::SinFloat: case Builtin::CosFloat: case Builtin::Exp2Float:
   case Builtin::Log2Float:
   case Builtin::Log10Float:
+  case Builtin::TanFloat:
+  case Builtin::AtanFloat:
+  case Builtin::TanhFloat:
+  case Builtin::SinhFloat:
+  case Builtin::CoshFloat:
+  case Builtin::AsinFloat:
+  case Builtin::AcosFloat:
+  case Builtin::CbrtFloat:
+  case Builtin::Expm1Float:
+  case Builtin::Log1pFloat:
     if (auto F = Need(1))
       return *F;
     return floatArith(B, A);

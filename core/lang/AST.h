@@ -59,6 +59,12 @@ enum class NodeKind : uint8_t {
   Break,
   Continue,
   Return, ///< Kids [value]; bare `return` has no kids
+  /// `let a = 1, b; body end`: Kids[0] a Block of the bindings (Assign or
+  /// Ident), Kids[1] the body Block, a scope of its own.
+  Let,
+  /// `local x` / `local x = v, y`: Kids the declared names (Ident, or an
+  /// Assign to one), new in the enclosing scope.
+  Local,
   // Only in signatures, and the parser's recovery.
   Where, ///< Kids[0] signature, Kids[1..] vars (Ident, or Call `<:`/`>:`)
   Error, ///< placeholder for a construct that failed to parse

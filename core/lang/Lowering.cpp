@@ -99,6 +99,8 @@ private:
   std::shared_ptr<CodeInfo> CI;
   std::unordered_map<Symbol, uint32_t> SlotOf;
   std::unordered_map<Symbol, uint32_t> SParamOf;
+  /// Collecting the function body's own scope (not a loop's or a let's).
+  bool InFunctionScope = false;
   std::vector<Diagnostic> Diags;
   uint32_t Flags = SF_None;
   SrcRange Cur;
@@ -224,6 +226,7 @@ private:
   IRValue lowerIf(const Node *N, bool NeedValue);
   IRValue lowerShortCircuit(const Node *N, bool NeedValue);
   void lowerWhile(const Node *N);
+  IRValue lowerLet(const Node *N, bool NeedValue);
   void lowerFor(const Node *N);
   void lowerStepFor(const Node *N);
   void lowerIterFor(const Node *N, IRValue Iterable);
@@ -262,10 +265,30 @@ void Lowerer::declareTarget(const Node *T) {
 /// assigns outside loop bodies that no enclosing scope has; lowerFor and
 /// lowerWhile collect their bodies when they enter them.
 void Lowerer::collectLocals(const Node *N) {
-  if (!N)
+  if (!N || N->Kind == NodeKind::Let) // a scope of its own (lowerLet)
     return;
   if (N->Kind == NodeKind::Assign || N->Kind == NodeKind::OpAssign)
     declareTarget(N->Kids[0]);
+  if (N->Kind == NodeKind::Local)
+    for (const Node *D : N->Kids) {
+      // `local x`: x is new in this scope, even where an enclosing one has
+      // it (but an argument is the function scope's already).
+      const Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
+      auto Old = SlotOf.find(Name->Name);
+      if (InFunctionScope && Old != SlotOf.end() &&
+          Old->second <= CI->NumArgs) {
+        error(Name->Range, "local variable name `" + Name->Name.string() +
+                               "` conflicts with an argument");
+        continue;
+      }
+      if (SParamOf.count(Name->Name)) {
+        error(Name->Range, "local variable name `" + Name->Name.string() +
+                               "` conflicts with a static parameter");
+        continue;
+      }
+      SlotOf[Name->Name] = CI->Slots.size();
+      CI->Slots.push_back({Name->Name, false});
+    }
   bool Loop = N->Kind == NodeKind::For || N->Kind == NodeKind::While;
   for (size_t I = 0; I < N->Kids.size(); ++I)
     if (!Loop || I == 0) // a loop's range or condition is the outer scope's
@@ -539,6 +562,17 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     V = nothing();
     break;
   }
+  case NodeKind::Let:
+    V = lowerLet(N, NeedValue);
+    break;
+  case NodeKind::Local:
+    // The names are the scope's (collectLocals); what is left is the
+    // assignments, whose value the statement has (Julia's).
+    V = nothing();
+    for (const Node *D : N->Kids)
+      if (D->Kind == NodeKind::Assign)
+        V = lower(D, NeedValue);
+    break;
   case NodeKind::Where:
     error(N->Range, "`where` is only allowed in a method signature");
     V = nothing();
@@ -643,6 +677,41 @@ IRValue Lowerer::lowerShortCircuit(const Node *N, bool NeedValue) {
   for (uint32_t E : ToEnd)
     patch(E, End);
   return IRValue::slot(Tmp);
+}
+
+/// `let a = e, b; body end`: a scope of its own. Each binding is a new
+/// local, its value computed before it exists (`let x = x` reads the outer
+/// x); the body's own locals are new too, and start unassigned each time
+/// the let runs (in a loop, as a loop body's do).
+IRValue Lowerer::lowerLet(const Node *N, bool NeedValue) {
+  auto Outer = SlotOf;
+  for (const Node *D : N->Kids[0]->Kids) {
+    const Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
+    IRValue Init =
+        D->Kind == NodeKind::Assign ? lower(D->Kids[1], true) : IRValue();
+    uint32_t Slot = CI->Slots.size();
+    CI->Slots.push_back({Name->Name, false});
+    Cur = D->Range;
+    if (D->Kind == NodeKind::Assign) {
+      SlotOf[Name->Name] = Slot;
+      assign(Slot, Init);
+    } else {
+      Stmt S;
+      S.K = StmtKind::NewVar;
+      S.Slot = Slot;
+      emit(std::move(S));
+      SlotOf[Name->Name] = Slot;
+    }
+  }
+  uint32_t Body = CI->Slots.size();
+  collectLocals(N->Kids[1]);
+  std::vector<uint32_t> Own;
+  for (uint32_t S = Body; S < CI->Slots.size(); ++S)
+    Own.push_back(S);
+  newIteration(N->Kids[1], Own);
+  IRValue V = lower(N->Kids[1], NeedValue);
+  SlotOf = std::move(Outer);
+  return V;
 }
 
 void Lowerer::lowerWhile(const Node *N) {
@@ -924,7 +993,9 @@ llvm::Expected<std::shared_ptr<CodeInfo>> Lowerer::run() {
     error(Def.Range, "method has no body");
     return makeDiagError(std::move(Diags));
   }
+  InFunctionScope = true;
   collectLocals(Def.Body);
+  InFunctionScope = false;
   Cur = Def.Body->Range;
   IRValue V = lower(Def.Body, true);
   if (Reachable) {

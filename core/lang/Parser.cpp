@@ -435,6 +435,10 @@ private:
   Node *parseWhile();
   Node *parseFor();
   Node *parseBegin();
+  Node *parseLet();
+  Node *parseLocal();
+  /// `a = 1, b` after `let` or `local`: names, or assignments to one.
+  std::vector<Node *> parseDeclarations(const char *What);
   Node *parseReturn();
 
   // --- definitions --------------------------------------------------------
@@ -1123,6 +1127,10 @@ Node *Parser::parsePrimary() {
       return parseFor();
     if (K == "begin")
       return parseBegin();
+    if (K == "let")
+      return parseLet();
+    if (K == "local")
+      return parseLocal();
     if (K == "return")
       return parseReturn();
     if (K == "break" || K == "continue") {
@@ -1408,6 +1416,54 @@ Node *Parser::parseBegin() {
     return errorNode(from(B.Begin));
   Body->Range = from(B.Begin);
   return Body;
+}
+
+std::vector<Node *> Parser::parseDeclarations(const char *What) {
+  std::vector<Node *> Decls;
+  while (!atStatementEnd() && !Panic) {
+    Node *D = parseAssign(false);
+    Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
+    if (Name->Kind != NodeKind::Ident) {
+      error(Name->Range,
+            std::string("expected a name or `name = value` after `") + What +
+                "`" +
+                (Name->Kind == NodeKind::TypeAssert
+                     ? " (a typed local is not supported: write "
+                       "`x = T(...)`)"
+                     : ""));
+      break;
+    }
+    Decls.push_back(D);
+    if (!tok().is(Tok::Comma))
+      break;
+    advance();
+  }
+  return Decls;
+}
+
+Node *Parser::parseLet() {
+  NLScope NL(*this, false);
+  DepthGuard G(*this);
+  const Token &L = advance();
+  if (!G.Ok)
+    return errorNode(L.range());
+  Node *Bindings = mk(NodeKind::Block, L.range(), parseDeclarations("let"));
+  if (Panic)
+    return errorNode(from(L.Begin));
+  Node *Body = parseBlock(PrevEnd);
+  if (Panic || !expectEnd(L))
+    return errorNode(from(L.Begin));
+  return mk(NodeKind::Let, from(L.Begin), {Bindings, Body});
+}
+
+Node *Parser::parseLocal() {
+  const Token &L = advance();
+  if (atStatementEnd())
+    return error(tok().range(), "expected a name after `local`");
+  std::vector<Node *> Decls = parseDeclarations("local");
+  if (Panic)
+    return errorNode(from(L.Begin));
+  return mk(NodeKind::Local, from(L.Begin), std::move(Decls));
 }
 
 Node *Parser::parseReturn() {
@@ -2019,6 +2075,10 @@ void dump(const Node *N, std::string &S) {
   case NodeKind::Break: S += "(break)"; return;
   case NodeKind::Continue: S += "(continue)"; return;
   case NodeKind::Return: return kids("return");
+  case NodeKind::Let:
+    return kids("let");
+  case NodeKind::Local:
+    return kids("local");
   case NodeKind::Where: return kids("where");
   case NodeKind::Error: S += "(error)"; return;
   }

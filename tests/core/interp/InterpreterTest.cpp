@@ -772,6 +772,29 @@ TEST(InterpreterTest, PropagateInboundsCarriesTheCallersPromise) {
   EXPECT_NE(V.find("out-of-bounds"), std::string::npos) << V;
 }
 
+// `let` and `local` are scopes as in Julia: a binding's value is computed
+// before it exists, the body's names are its own and new each time it runs,
+// and `local` makes a name new in its scope even where an enclosing one has
+// it.
+TEST(InterpreterTest, LetAndLocalAreJuliasScopes) {
+  Program P(
+      "function f(x)\n  y = let a = x, b = a + 1\n    a * b\n  end\n"
+      "  return y\nend\n"
+      "function g(x)\n  s = 0\n  for i in 1:3\n    local t = i * x\n"
+      "    s += t\n  end\n  return s\nend\n"
+      "function h(x)\n  let x = x + 1\n    x *= 2\n  end\n  return x\nend\n"
+      "function k(n)\n  acc = 0\n  for i in 1:n\n    let j\n"
+      "      if i > 1\n        j = i\n      else\n        j = 0\n      end\n"
+      "      acc += j\n    end\n  end\n  return acc\nend\n"
+      "function sh(x)\n  t = 10\n  for i in 1:2\n    local t = i\n  end\n"
+      "  return t\nend\n");
+  P.expectValues({{"f(3)", "12"},
+                  {"g(2)", "12"},
+                  {"h(5)", "5"},
+                  {"k(4)", "9"},
+                  {"sh(1)", "10"}});
+}
+
 TEST(InterpreterTest, NonTerminatingProgramsHitTheStepLimit) {
   Program P("function spin(x::Int64)\n while x > 0\n x = x + 1\n end\n return x\nend\n");
   auto Inferred = [&] {

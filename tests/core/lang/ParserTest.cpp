@@ -537,17 +537,17 @@ TEST(Parser, RecoveryReportsEveryIndependentError) {
 }
 
 // An unsupported construct is one error: keyword arguments skip to the
-// closing parenthesis, and an unsupported block (`let`, `module`) through
+// closing parenthesis, and an unsupported block (`try`, `module`) through
 // its own `end`, which then closes nothing else.
 TEST(Parser, UnsupportedConstructsAreOneErrorEach) {
   auto F = parseString("function kw(x; s = (1, 2))\n  x\nend\n"
-                       "function l(x)\n  let y = x + 1\n    a[end] + y\n"
+                       "function l(x)\n  try y = x + 1\n    a[end] + y\n"
                        "  end\nend\n"
                        "module M\nf() = begin\n 1\nend\nend\n"
                        "g(x) = x\n");
   EXPECT_EQ(diagText(*F),
             "1:14: keyword arguments are not supported\n"
-            "5:3: `let` is not supported in the kernel language\n"
+            "5:3: `try` is not supported in the kernel language\n"
             "9:1: `module` is not supported in the kernel language\n");
   std::vector<std::string> Names;
   for (auto &D : F->Defs)

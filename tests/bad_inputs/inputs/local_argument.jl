@@ -1,0 +1,4 @@
+function bad(x)
+    local x = 1
+    return x
+end
