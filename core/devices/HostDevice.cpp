@@ -70,9 +70,61 @@ ValueLayout layoutOf(const HostValue &V) {
   return {};
 }
 
+/// An array's bytes while a launch runs: between two guard zones, so that
+/// an `@inbounds` access just outside the array lands in a zone instead of
+/// the allocator's bookkeeping (a write there crashed the process later,
+/// in `free`), and a write there is reported.
+class GuardedArray {
+public:
+  static constexpr size_t Guard = 4096;
+  static constexpr uint8_t Canary = 0xa5;
+
+  explicit GuardedArray(HostValue &V) : V(V), Size(V.bytes().size()) {
+    if (!Size) // no data: its null pointer faults at the access's line
+      return;
+    Buf = std::make_unique<uint8_t[]>(Guard + Size + Guard);
+    std::memset(Buf.get(), Canary, Guard);
+    std::memcpy(data(), V.bytes().data(), Size);
+    std::memset(data() + Size, Canary, Guard);
+  }
+  uint8_t *data() { return Buf ? Buf.get() + Guard : nullptr; }
+  const HostValue &value() const { return V; }
+  /// Copies the kernel's writes back; how many bytes before the array's
+  /// start (negative) or after its end a write reached, or 0.
+  int64_t finish() {
+    if (!Buf)
+      return 0;
+    std::memcpy(V.bytes().data(), data(), Size);
+    for (size_t I = 0; I < Guard; ++I)
+      if (Buf[I] != Canary)
+        return -int64_t(Guard - I);
+    for (size_t I = Guard; I-- > 0;)
+      if (data()[Size + I] != Canary)
+        return int64_t(I + 1);
+    return 0;
+  }
+
+private:
+  HostValue &V;
+  size_t Size;
+  std::unique_ptr<uint8_t[]> Buf;
+};
+
+/// Every array in V (a tuple's too), guarded.
+void guardArrays(HostValue &V,
+                 std::vector<std::unique_ptr<GuardedArray>> &Out) {
+  if (V.isArray()) {
+    Out.push_back(std::make_unique<GuardedArray>(V));
+    return;
+  }
+  for (HostValue &E : V.elements())
+    guardArrays(E, Out);
+}
+
 /// Writes V at Dst in memory layout. Arrays are passed by the address of
-/// their bytes, which the kernel then reads and writes in place.
-void encode(HostValue &V, uint8_t *Dst) {
+/// their guarded copy (the kernel reads and writes it in place), in the
+/// order guardArrays made them.
+void encode(HostValue &V, uint8_t *Dst, GuardedArray *const *&Guarded) {
   switch (V.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
@@ -84,7 +136,7 @@ void encode(HostValue &V, uint8_t *Dst) {
     return;
   }
   case HostValue::Kind::Array: {
-    void *P = V.bytes().data();
+    void *P = (*Guarded++)->data();
     std::memcpy(Dst, &P, sizeof P);
     llvm::ArrayRef<int64_t> Dims = V.dims();
     std::memcpy(Dst + 8, Dims.data(), Dims.size() * sizeof(int64_t));
@@ -97,7 +149,7 @@ void encode(HostValue &V, uint8_t *Dst) {
       if (EL.Size == 0)
         continue;
       Off = alignTo(Off, EL.Align);
-      encode(E, Dst + Off);
+      encode(E, Dst + Off, Guarded);
       Off += EL.Size;
     }
     return;
@@ -443,11 +495,21 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
   llvm::SmallVector<Slot, 8> Storage(alignTo(Total, 16) / 16);
   uint8_t *Base = reinterpret_cast<uint8_t *>(Storage.data());
   llvm::SmallVector<void *, 8> ArgPtrs(R.Args.size(), nullptr);
+  std::vector<std::unique_ptr<GuardedArray>> Arrays;
+  std::vector<size_t> ArrayArg; // the argument (0-based) each array is in
   for (size_t I = 0; I < R.Args.size(); ++I) {
-    if (Offsets[I] == UINT64_MAX)
+    guardArrays(R.Args[I], Arrays);
+    ArrayArg.resize(Arrays.size(), I);
+  }
+  std::vector<GuardedArray *> Order;
+  for (auto &G : Arrays)
+    Order.push_back(G.get());
+  GuardedArray *const *Next = Order.data();
+  for (size_t I = 0; I < R.Args.size(); ++I) {
+    if (Offsets[I] == UINT64_MAX) // no bytes, so no array in it
       continue;
     ArgPtrs[I] = Base + Offsets[I];
-    encode(R.Args[I], Base + Offsets[I]);
+    encode(R.Args[I], Base + Offsets[I], Next);
   }
   llvm::SmallVector<Slot, 4> Ret(alignTo(K.ReturnLayout.Size, 16) / 16 + 1);
 
@@ -476,6 +538,28 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
     R.SetupMs = std::min(Stats.FiberSetupMs, R.TimeMs);
     R.Setup = "creating " + std::to_string(Stats.FibersCreated) +
               " fiber stacks, once per worker thread";
+  }
+
+  // A write just outside an array (unchecked, under @inbounds) is reported
+  // as a fault of the launch; its line is not known afterwards.
+  for (size_t A = 0; A < Arrays.size(); ++A) {
+    int64_t Off = Arrays[A]->finish();
+    if (!Off || Thrown)
+      continue;
+    const HostValue &V = Arrays[A]->value();
+    int64_t N = V.numElements();
+    int64_t Elt = N ? int64_t(V.bytes().size()) / N : 1;
+    // The furthest element written: Julia's 1-based index.
+    int64_t Index =
+        Off < 0 ? 1 - (-Off + Elt - 1) / Elt : N + (Off + Elt - 1) / Elt;
+    return deviceError(
+        "fault", "out-of-bounds write to index " + std::to_string(Index) +
+                     " of argument " + std::to_string(ArrayArg[A] + 1) +
+                     ", which has " + std::to_string(N) +
+                     " elements (an index out of range under `@inbounds`; "
+                     "found after the launch, in the guard zone around the "
+                     "array, so its line is not known: `--device interp` "
+                     "names it)");
   }
 
   if (Thrown) {

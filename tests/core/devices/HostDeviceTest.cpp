@@ -356,6 +356,33 @@ TEST_F(HostDeviceTest, MathOnConstantsIsNotFoldedByTheCompiler) {
   EXPECT_EQ(R.Return, f32(Expected)) << R.Return.str();
 }
 
+// An @inbounds write just outside an array faults nothing: it lands in a
+// guard zone (it corrupted the heap, and the process died later) and is the
+// launch's error; the next launch runs as usual.
+TEST_F(HostDeviceTest, WritesJustOutsideAnArrayAreReported) {
+  loadText("guard.jl", "function w(a::DeviceArray{Int8,1}, j::Int64)\n"
+                       "    @inbounds a[j] = Int8(-2)\n"
+                       "    return nothing\nend\n");
+  auto K = load("w(DeviceArray{Int8,1}, Int64)");
+  ASSERT_TRUE(K);
+  auto Arr = [] {
+    return HostValue::array(ScalarKind::Int8, {7}, std::vector<uint8_t>(7, 1));
+  };
+  for (auto [J, Want] : {std::pair{-8, "index -8 of argument 1, which has 7"},
+                         std::pair{0, "index 0 of argument 1"},
+                         std::pair{9, "index 9 of argument 1"}}) {
+    std::vector<HostValue> Args{Arr(),
+                                HostValue::fromInt(ScalarKind::Int64, J)};
+    auto R = device().launch(*K, {}, {}, Args);
+    ASSERT_FALSE(static_cast<bool>(R)) << J;
+    std::string Msg = test::diagText(R.takeError());
+    EXPECT_NE(Msg.find(Want), std::string::npos) << Msg;
+  }
+  LaunchResult R =
+      run(*K, {}, {}, {Arr(), HostValue::fromInt(ScalarKind::Int64, 3)});
+  EXPECT_EQ(R.Args[0].str(), "Int8[1, 1, -2, 1, 1, 1, 1]");
+}
+
 TEST_F(HostDeviceTest, TuplesAndBoolsRoundTrip) {
   loadText("tuples.jl", "swap(t::Tuple{Int32,Float64}) = (t[2] * 2.0, t[1] + Int32(1), t[1] > Int32(0))\n");
   auto K = load("swap(Tuple{Int32,Float64})");
