@@ -396,10 +396,10 @@ BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A) {
     return libm1(
         A[0], [](double D) { return std::acos(D); },
         [](float F) { return std::acos(F); });
-  case Builtin::CbrtFloat:
+  case Builtin::CbrtFloat: // a Float32 in Float64, as the host computes it
     return libm1(
         A[0], [](double D) { return std::cbrt(D); },
-        [](float F) { return std::cbrt(F); });
+        [](float F) { return float(std::cbrt(double(F))); });
   case Builtin::Expm1Float:
     return libm1(
         A[0], [](double D) { return std::expm1(D); },
