@@ -59,11 +59,13 @@ enum class NodeKind : uint8_t {
   Break,
   Continue,
   Return, ///< Kids [value]; bare `return` has no kids
-  /// `let a = 1, b; body end`: Kids[0] a Block of the bindings (Assign or
-  /// Ident), Kids[1] the body Block, a scope of its own.
+  /// `let a = 1, (b, c) = t, d; body end`: Kids[0] a Block of the
+  /// bindings (a name or names, or an Assign to them), Kids[1] the body
+  /// Block, a scope of its own.
   Let,
-  /// `local x` / `local x = v, y`: Kids the declared names (Ident, or an
-  /// Assign to one), new in the enclosing scope.
+  /// `local x`, `local a, b = t`, `local x += 1`: Kids[0] the declaration
+  /// (a name or a Tuple of names, or an Assign/OpAssign to them); the names
+  /// are the enclosing scope's own.
   Local,
   // Only in signatures, and the parser's recovery.
   Where, ///< Kids[0] signature, Kids[1..] vars (Ident, or Call `<:`/`>:`)

@@ -101,6 +101,9 @@ private:
   std::unordered_map<Symbol, uint32_t> SParamOf;
   /// Collecting the function body's own scope (not a loop's or a let's).
   bool InFunctionScope = false;
+  /// The first slot of the scope being collected: a `local` of a name with
+  /// an older slot makes a new one (the older is an enclosing scope's).
+  uint32_t ScopeFirst = 0;
   std::vector<Diagnostic> Diags;
   uint32_t Flags = SF_None;
   SrcRange Cur;
@@ -216,6 +219,7 @@ private:
 
   // --- traversal ----------------------------------------------------------
   void collectLocals(const Node *N);
+  void declareLocal(const Node *D);
   /// The locals of a loop body: the `for` variable and the names the body
   /// assigns that no enclosing scope has. The caller restores SlotOf after.
   std::vector<uint32_t> enterLoopScope(const Node *Body, const Node *For);
@@ -244,6 +248,8 @@ private:
 
 void Lowerer::declareTarget(const Node *T) {
   if (T->Kind == NodeKind::Ident) {
+    if (SlotOf.count(T->Name)) // a local, perhaps shadowing a static parameter
+      return;
     if (SParamOf.count(T->Name)) {
       error(T->Range, "cannot assign to static parameter `" + T->Name.string() + "`");
       return;
@@ -269,30 +275,47 @@ void Lowerer::collectLocals(const Node *N) {
     return;
   if (N->Kind == NodeKind::Assign || N->Kind == NodeKind::OpAssign)
     declareTarget(N->Kids[0]);
-  if (N->Kind == NodeKind::Local)
-    for (const Node *D : N->Kids) {
-      // `local x`: x is new in this scope, even where an enclosing one has
-      // it (but an argument is the function scope's already).
-      const Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
-      auto Old = SlotOf.find(Name->Name);
-      if (InFunctionScope && Old != SlotOf.end() &&
-          Old->second <= CI->NumArgs) {
-        error(Name->Range, "local variable name `" + Name->Name.string() +
-                               "` conflicts with an argument");
-        continue;
-      }
-      if (SParamOf.count(Name->Name)) {
-        error(Name->Range, "local variable name `" + Name->Name.string() +
-                               "` conflicts with a static parameter");
-        continue;
-      }
-      SlotOf[Name->Name] = CI->Slots.size();
-      CI->Slots.push_back({Name->Name, false});
-    }
+  if (N->Kind == NodeKind::Local) {
+    declareLocal(N->Kids[0]);
+    return;
+  }
   bool Loop = N->Kind == NodeKind::For || N->Kind == NodeKind::While;
   for (size_t I = 0; I < N->Kids.size(); ++I)
     if (!Loop || I == 0) // a loop's range or condition is the outer scope's
       collectLocals(N->Kids[I]);
+}
+
+/// `local x` (or names, or an assignment to them): each name is this
+/// scope's own, new where only an enclosing scope has it; an argument or a
+/// static parameter is Julia's error.
+void Lowerer::declareLocal(const Node *D) {
+  const Node *Target =
+      D->Kind == NodeKind::Assign || D->Kind == NodeKind::OpAssign ? D->Kids[0]
+                                                                   : D;
+  llvm::SmallVector<const Node *, 4> Names;
+  if (Target->Kind == NodeKind::Tuple)
+    Names.append(Target->Kids.begin(), Target->Kids.end());
+  else
+    Names.push_back(Target);
+  for (const Node *Name : Names) {
+    auto Old = SlotOf.find(Name->Name);
+    if (Old != SlotOf.end() && Old->second >= ScopeFirst)
+      continue; // already this scope's
+    if (InFunctionScope && Old != SlotOf.end() && Old->second <= CI->NumArgs) {
+      error(Name->Range, "local variable name `" + Name->Name.string() +
+                             "` conflicts with an argument");
+      continue;
+    }
+    if (Old == SlotOf.end() && SParamOf.count(Name->Name)) {
+      error(Name->Range, "local variable name `" + Name->Name.string() +
+                             "` conflicts with a static parameter");
+      continue;
+    }
+    SlotOf[Name->Name] = CI->Slots.size();
+    CI->Slots.push_back({Name->Name, false});
+  }
+  if (D != Target)
+    collectLocals(D->Kids[1]);
 }
 
 /// Declares the loop body's scope; returns the body's own locals (not the
@@ -313,7 +336,10 @@ std::vector<uint32_t> Lowerer::enterLoopScope(const Node *Body,
         CI->Slots.push_back({P->Name, false});
       }
   uint32_t First = CI->Slots.size();
+  uint32_t OuterFirst = ScopeFirst;
+  ScopeFirst = First;
   collectLocals(Body);
+  ScopeFirst = OuterFirst;
   std::vector<uint32_t> Own;
   for (uint32_t S = First; S < CI->Slots.size(); ++S)
     Own.push_back(S);
@@ -566,12 +592,12 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     V = lowerLet(N, NeedValue);
     break;
   case NodeKind::Local:
-    // The names are the scope's (collectLocals); what is left is the
-    // assignments, whose value the statement has (Julia's).
-    V = nothing();
-    for (const Node *D : N->Kids)
-      if (D->Kind == NodeKind::Assign)
-        V = lower(D, NeedValue);
+    // The names are the scope's (declareLocal); what is left is the
+    // assignment, whose value the statement has (Julia's).
+    V = N->Kids[0]->Kind == NodeKind::Assign ||
+                N->Kids[0]->Kind == NodeKind::OpAssign
+            ? lower(N->Kids[0], NeedValue)
+            : nothing();
     break;
   case NodeKind::Where:
     error(N->Range, "`where` is only allowed in a method signature");
@@ -685,23 +711,46 @@ IRValue Lowerer::lowerShortCircuit(const Node *N, bool NeedValue) {
 /// the let runs (in a loop, as a loop body's do).
 IRValue Lowerer::lowerLet(const Node *N, bool NeedValue) {
   auto Outer = SlotOf;
+  uint32_t OuterFirst = ScopeFirst;
+  ScopeFirst = CI->Slots.size();
   for (const Node *D : N->Kids[0]->Kids) {
-    const Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
-    IRValue Init =
-        D->Kind == NodeKind::Assign ? lower(D->Kids[1], true) : IRValue();
-    uint32_t Slot = CI->Slots.size();
-    CI->Slots.push_back({Name->Name, false});
-    Cur = D->Range;
-    if (D->Kind == NodeKind::Assign) {
-      SlotOf[Name->Name] = Slot;
-      assign(Slot, Init);
-    } else {
-      Stmt S;
-      S.K = StmtKind::NewVar;
-      S.Slot = Slot;
-      emit(std::move(S));
-      SlotOf[Name->Name] = Slot;
+    const Node *Target = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
+    llvm::SmallVector<const Node *, 4> Names;
+    if (Target->Kind == NodeKind::Tuple)
+      Names.append(Target->Kids.begin(), Target->Kids.end());
+    else
+      Names.push_back(Target);
+    auto Declare = [&] {
+      for (const Node *Name : Names) {
+        SlotOf[Name->Name] = CI->Slots.size();
+        CI->Slots.push_back({Name->Name, false});
+      }
+    };
+    // Julia's expand-let: a value that does not mention its names is
+    // computed inside the let's scope (`let a = b = x` makes b the let's
+    // own), one that does before they exist (`let x = x` reads the outer).
+    bool Mentions = false;
+    for (const Node *Name : Names)
+      Mentions |= D != Target && mentions(D->Kids[1], Name->Name);
+    if (D == Target) {
+      Declare();
+      for (const Node *Name : Names) {
+        Stmt S;
+        S.K = StmtKind::NewVar;
+        S.Slot = SlotOf[Name->Name];
+        Cur = D->Range;
+        emit(std::move(S));
+      }
+      continue;
     }
+    if (!Mentions) {
+      Declare();
+      collectLocals(D->Kids[1]);
+    }
+    IRValue Init = lower(D->Kids[1], true);
+    if (Mentions)
+      Declare();
+    assignTo(Target, Init);
   }
   uint32_t Body = CI->Slots.size();
   collectLocals(N->Kids[1]);
@@ -711,6 +760,7 @@ IRValue Lowerer::lowerLet(const Node *N, bool NeedValue) {
   newIteration(N->Kids[1], Own);
   IRValue V = lower(N->Kids[1], NeedValue);
   SlotOf = std::move(Outer);
+  ScopeFirst = OuterFirst;
   return V;
 }
 
@@ -994,6 +1044,7 @@ llvm::Expected<std::shared_ptr<CodeInfo>> Lowerer::run() {
     return makeDiagError(std::move(Diags));
   }
   InFunctionScope = true;
+  ScopeFirst = CI->NumArgs + 1;
   collectLocals(Def.Body);
   InFunctionScope = false;
   Cur = Def.Body->Range;

@@ -439,6 +439,8 @@ private:
   Node *parseLocal();
   /// `a = 1, b` after `let` or `local`: names, or assignments to one.
   std::vector<Node *> parseDeclarations(const char *What);
+  /// Reports a declaration that is not names or an assignment to them.
+  bool checkDeclaration(const Node *D, const char *What);
   Node *parseReturn();
 
   // --- definitions --------------------------------------------------------
@@ -833,6 +835,7 @@ Node *Parser::parsePostfix(Node *Base) {
         return E;
       };
       unsigned Dim = 1;
+      unsigned Blocks = 0; // `a[let j = i; j end]`: that `end` closes the let
       for (size_t Q = P, Depth = 1; Q + 1 < Toks.size() && Depth; ++Q) {
         Tok K = Toks[Q].Kind;
         if (K == Tok::Eof)
@@ -843,6 +846,12 @@ Node *Parser::parsePostfix(Node *Base) {
           --Depth;
         else if (Depth == 1 && K == Tok::Comma)
           ++Dim;
+        else if (K == Tok::Keyword && opensBlock(Toks[Q].Text) &&
+                 (!Toks[Q].isKw("begin") || Toks[Q + 1].is(Tok::Newline) ||
+                  Toks[Q + 1].is(Tok::Semicolon)))
+          ++Blocks;
+        else if (Toks[Q].isKw("end") && Blocks)
+          --Blocks;
         else if (Toks[Q].isKw("end"))
           return Refuse(Toks[Q].range(),
                         "`end` inside indexing is not supported: write "
@@ -1418,21 +1427,44 @@ Node *Parser::parseBegin() {
   return Body;
 }
 
+/// Whether D declares only names: `x`, `(a, b)`, `a, b`.
+static bool declaresNames(const Node *D) {
+  if (D->Kind == NodeKind::Ident)
+    return true;
+  if (D->Kind != NodeKind::Tuple || D->Kids.empty())
+    return false;
+  for (const Node *K : D->Kids)
+    if (K->Kind != NodeKind::Ident)
+      return false;
+  return true;
+}
+
+bool Parser::checkDeclaration(const Node *D, const char *What) {
+  const Node *Target =
+      D->Kind == NodeKind::Assign || D->Kind == NodeKind::OpAssign ? D->Kids[0]
+                                                                   : D;
+  // `local x += 1` updates; a let binding only assigns.
+  bool UpdateOk =
+      D->Kind != NodeKind::OpAssign ||
+      (Target->Kind == NodeKind::Ident && std::string_view(What) == "local");
+  if (declaresNames(Target) && UpdateOk)
+    return true;
+  error(Target->Range,
+        std::string("expected a name, names `(a, b)` or an assignment to "
+                    "them after `") +
+            What + "`" +
+            (Target->Kind == NodeKind::TypeAssert
+                 ? " (a typed local is not supported: write `x = T(...)`)"
+                 : ""));
+  return false;
+}
+
 std::vector<Node *> Parser::parseDeclarations(const char *What) {
   std::vector<Node *> Decls;
   while (!atStatementEnd() && !Panic) {
     Node *D = parseAssign(false);
-    Node *Name = D->Kind == NodeKind::Assign ? D->Kids[0] : D;
-    if (Name->Kind != NodeKind::Ident) {
-      error(Name->Range,
-            std::string("expected a name or `name = value` after `") + What +
-                "`" +
-                (Name->Kind == NodeKind::TypeAssert
-                     ? " (a typed local is not supported: write "
-                       "`x = T(...)`)"
-                     : ""));
-      break;
-    }
+    if (Panic || !checkDeclaration(D, What))
+      return {};
     Decls.push_back(D);
     if (!tok().is(Tok::Comma))
       break;
@@ -1447,9 +1479,14 @@ Node *Parser::parseLet() {
   const Token &L = advance();
   if (!G.Ok)
     return errorNode(L.range());
-  Node *Bindings = mk(NodeKind::Block, L.range(), parseDeclarations("let"));
-  if (Panic)
+  std::vector<Node *> Decls = parseDeclarations("let");
+  if (Panic || (Decls.empty() && !atStatementEnd())) {
+    // One error: the let's own `end` closes nothing else.
+    Panic = false;
+    skipThroughEnd();
     return errorNode(from(L.Begin));
+  }
+  Node *Bindings = mk(NodeKind::Block, L.range(), std::move(Decls));
   Node *Body = parseBlock(PrevEnd);
   if (Panic || !expectEnd(L))
     return errorNode(from(L.Begin));
@@ -1460,10 +1497,11 @@ Node *Parser::parseLocal() {
   const Token &L = advance();
   if (atStatementEnd())
     return error(tok().range(), "expected a name after `local`");
-  std::vector<Node *> Decls = parseDeclarations("local");
-  if (Panic)
+  // `local a, b = t` destructures, as Julia reads it: one declaration.
+  Node *D = parseAssign(true);
+  if (Panic || !checkDeclaration(D, "local"))
     return errorNode(from(L.Begin));
-  return mk(NodeKind::Local, from(L.Begin), std::move(Decls));
+  return mk(NodeKind::Local, from(L.Begin), {D});
 }
 
 Node *Parser::parseReturn() {
@@ -1931,15 +1969,20 @@ void Parser::parseTopLevel() {
               K.Text == "primitive" || K.Text == "baremodule" ||
               K.Text == "try" || K.Text == "let" || K.Text == "quote" ||
               K.Text == "global" || K.Text == "local")) {
+    // `let` and `local` exist inside functions: here the problem is
+    // the place.
+    std::string Why = K.Text == "let" || K.Text == "local"
+                          ? "` at top level: only definitions live there "
+                            "(code is not executed at top level); inside a "
+                            "function it is supported"
+                          : "` is not supported in the kernel language";
     if (opensBlock(K.Text)) {
       // `module ... end`, `let ... end`: skipped whole, one error.
       advance();
-      errorInPlace(K.range(), "`" + std::string(K.Text) +
-                                  "` is not supported in the kernel language");
+      errorInPlace(K.range(), "`" + std::string(K.Text) + Why);
       skipThroughEnd();
     } else {
-      error(K.range(), "`" + std::string(K.Text) +
-                           "` is not supported in the kernel language");
+      error(K.range(), "`" + std::string(K.Text) + Why);
     }
   } else {
     // Short form `f(x) = expr`; anything else is an error at top level.

@@ -39,3 +39,31 @@ function sh(x)
     end
     return t
 end
+function k8(t::Tuple{Int,Int})
+    local a, b = t
+    return b
+end
+const b = 100
+function cb(x::Int)
+    let a = b = x
+        return a + b
+    end
+end
+function sp1(x::T) where T
+    local y
+    let T = 3
+        T = 2
+        y = T
+    end
+    return y
+end
+function y4(a::DeviceArray{Int,1}, i::Int)
+    return a[let j = i
+        j
+    end]
+end
+function s4(n::Int)
+    x = 1
+    local x += 1
+    return x
+end
