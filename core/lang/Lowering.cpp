@@ -393,6 +393,13 @@ void Lowerer::newIteration(const Node *Body, llvm::ArrayRef<uint32_t> Own) {
 }
 
 IRValue Lowerer::lowerName(const Node *N) {
+  // `_` (and `__`) may be assigned, never read, as in Julia.
+  if (N->Name &&
+      N->Name.str().find_first_not_of('_') == std::string_view::npos) {
+    error(N->Range, "all-underscore identifiers are write-only and their "
+                    "values cannot be used in expressions");
+    return nothing();
+  }
   auto S = SlotOf.find(N->Name);
   if (S != SlotOf.end())
     return IRValue::slot(S->second);

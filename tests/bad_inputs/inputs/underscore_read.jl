@@ -1,0 +1,5 @@
+# `_` is write-only, as in Julia.
+function h(x)
+    _ = x
+    return _
+end
