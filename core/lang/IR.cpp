@@ -226,9 +226,10 @@ std::string printLowered(const CodeInfo &CI) {
       std::string Lhs = "%" + std::to_string(I + 1) + " = ";
       Out += std::string(SW - Lhs.size(), ' ') + Lhs;
       const IRValue &Callee = S.Args.empty() ? IRValue() : S.Args[0];
-      Text = Callee.K == IRValue::Global || Callee.K == IRValue::Slot
-                 ? val(Callee)
-                 : "(" + val(Callee) + ")";
+      // As Julia prints it: a global by name, anything else (a local, an
+      // argument, `#self#`) in parentheses: `(f)(x)`.
+      Text =
+          Callee.K == IRValue::Global ? val(Callee) : "(" + val(Callee) + ")";
       Text += "(";
       for (size_t A = 1; A < S.Args.size(); ++A)
         Text += (A > 1 ? ", " : "") + val(S.Args[A]);

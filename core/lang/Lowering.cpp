@@ -1040,6 +1040,9 @@ IRValue Lowerer::lowerOpAssign(const Node *N) {
 
 llvm::Expected<std::shared_ptr<CodeInfo>> Lowerer::run() {
   CI->Slots.push_back({Symbol::get("#self#"), true});
+  // The function itself, which only synthesized code names (a `#` starts
+  // a comment in source): optional arguments' forwarders call it.
+  SlotOf.emplace(Symbol::get("#self#"), 0);
   for (const Param &P : Def.Params) {
     CI->Slots.push_back({P.Name, true});
     if (P.Name)

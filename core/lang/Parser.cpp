@@ -1728,7 +1728,8 @@ void Parser::addDefaultForwarders(const FunctionDef &Full, Node *Callee,
         D->Where.push_back(W);
     }
     Node *Default = Defaults[N - First];
-    std::vector<Node *> Args{Callee};
+    // Julia's forwarder calls `#self#`, the function the method belongs to.
+    std::vector<Node *> Args{ident(Symbol::get("#self#"), Callee->Range)};
     for (const Param &P : D->Params)
       Args.push_back(ident(P.Name, P.Range));
     Args.push_back(Default);
