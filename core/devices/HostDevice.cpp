@@ -124,7 +124,8 @@ void guardArrays(HostValue &V,
 /// Writes V at Dst in memory layout. Arrays are passed by the address of
 /// their guarded copy (the kernel reads and writes it in place), in the
 /// order guardArrays made them.
-void encode(HostValue &V, uint8_t *Dst, GuardedArray *const *&Guarded) {
+void encode(HostValue &V, uint8_t *Dst,
+            const std::unique_ptr<GuardedArray> *&Guarded) {
   switch (V.kind()) {
   case HostValue::Kind::Nothing:
   case HostValue::Kind::Function:
@@ -501,10 +502,7 @@ llvm::Expected<LaunchResult> HostDevice::launch(LoadedKernel &LK, Dim3 Grid,
     guardArrays(R.Args[I], Arrays);
     ArrayArg.resize(Arrays.size(), I);
   }
-  std::vector<GuardedArray *> Order;
-  for (auto &G : Arrays)
-    Order.push_back(G.get());
-  GuardedArray *const *Next = Order.data();
+  const std::unique_ptr<GuardedArray> *Next = Arrays.data();
   for (size_t I = 0; I < R.Args.size(); ++I) {
     if (Offsets[I] == UINT64_MAX) // no bytes, so no array in it
       continue;

@@ -6,6 +6,7 @@
 // that are poison out of range (the prelude checks before converting, so
 // reaching one is a fault).
 #include "interp/InterpImpl.h"
+#include "lang/HostMath.h"
 
 #include "devices/Device.h"
 #include "targets/HostInfo.h"
@@ -83,6 +84,11 @@ Value libm1(const Value &X, F64 D, F32 S) {
   llvm::APFloat F = toAP(X);
   F.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
   return roundedFromDouble(X.T, S(F.convertToFloat()));
+}
+/// A libm function of a Float64 (floatArith widens a narrower float for
+/// the builtins the host computes in Float64: float32InFloat64).
+template <typename F64> Value libm64(const Value &X, F64 D) {
+  return roundedFromDouble(X.T, D(toAP(X).convertToDouble()));
 }
 float asFloat(const Value &X) {
   bool LosesInfo = false;
@@ -278,6 +284,19 @@ BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A);
 /// positive one; the host's compiled code computes x86's, so the reference
 /// does too (`signbit(0.0 / 0.0)` is true there, as in Julia on x86-64).
 BuiltinOutcome floatArith(Builtin B, const std::vector<Value> &A) {
+  if (A.size() == 1 && A[0].T->bitWidth() < 64 && float32InFloat64(B)) {
+    // In Float64, rounded to Float32 (then to a Float16's own precision).
+    bool LosesInfo = false;
+    llvm::APFloat W = toAP(A[0]);
+    W.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &LosesInfo);
+    BuiltinOutcome R =
+        floatArithAP(B, {Value::prim(TypeContext::get().float64(),
+                                     W.bitcastToAPInt().getZExtValue())});
+    if (Value *V = std::get_if<Value>(&R))
+      return roundedFromDouble(A[0].T, float(toAP(*V).convertToDouble()));
+    return R;
+  }
   BuiltinOutcome R = floatArithAP(B, A);
 #if defined(__x86_64__) || defined(__i386__)
   switch (B) {
@@ -345,34 +364,20 @@ BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A) {
     return libm1(A[0], [](double D) { return std::exp(D); },
                  [](float F) { return std::exp(F); });
   case Builtin::LogFloat:
-    return libm1(
-        A[0], [](double D) { return std::log(D); },
-        [](float F) { return float(std::log(double(F))); });
-  // sin, cos, tan and the logarithms of a Float32 compute in Float64, as
-  // Julia's do and the host's code does (NativeTarget::emitMath).
+    return libm64(A[0], [](double D) { return std::log(D); });
   case Builtin::SinFloat:
-    return libm1(
-        A[0], [](double D) { return std::sin(D); },
-        [](float F) { return float(std::sin(double(F))); });
+    return libm64(A[0], [](double D) { return std::sin(D); });
   case Builtin::CosFloat:
-    return libm1(
-        A[0], [](double D) { return std::cos(D); },
-        [](float F) { return float(std::cos(double(F))); });
+    return libm64(A[0], [](double D) { return std::cos(D); });
   case Builtin::Exp2Float:
     return libm1(A[0], [](double D) { return std::exp2(D); },
                  [](float F) { return std::exp2(F); });
   case Builtin::Log2Float:
-    return libm1(
-        A[0], [](double D) { return std::log2(D); },
-        [](float F) { return float(std::log2(double(F))); });
+    return libm64(A[0], [](double D) { return std::log2(D); });
   case Builtin::Log10Float:
-    return libm1(
-        A[0], [](double D) { return log10Host(D); },
-        [](float F) { return float(std::log10(double(F))); });
+    return libm64(A[0], [](double D) { return log10Host(D); });
   case Builtin::TanFloat:
-    return libm1(
-        A[0], [](double D) { return std::tan(D); },
-        [](float F) { return float(std::tan(double(F))); });
+    return libm64(A[0], [](double D) { return std::tan(D); });
   case Builtin::AtanFloat:
     return libm1(A[0], [](double D) { return std::atan(D); },
                  [](float F) { return std::atan(F); });
@@ -396,10 +401,8 @@ BuiltinOutcome floatArithAP(Builtin B, const std::vector<Value> &A) {
     return libm1(
         A[0], [](double D) { return std::acos(D); },
         [](float F) { return std::acos(F); });
-  case Builtin::CbrtFloat: // a Float32 in Float64, as the host computes it
-    return libm1(
-        A[0], [](double D) { return std::cbrt(D); },
-        [](float F) { return float(std::cbrt(double(F))); });
+  case Builtin::CbrtFloat:
+    return libm64(A[0], [](double D) { return std::cbrt(D); });
   case Builtin::Expm1Float:
     return libm1(
         A[0], [](double D) { return std::expm1(D); },

@@ -1,3 +1,4 @@
+#include "lang/HostMath.h"
 #include "lang/IR.h"
 
 #include <string_view>
@@ -177,6 +178,13 @@ const LibmOnlyFn *libmOnlyByC(std::string_view Name) {
     if (Name == F.C)
       return &F;
   return nullptr;
+}
+
+bool float32InFloat64(Builtin B) {
+  return B == Builtin::SinFloat || B == Builtin::CosFloat ||
+         B == Builtin::TanFloat || B == Builtin::LogFloat ||
+         B == Builtin::Log2Float || B == Builtin::Log10Float ||
+         B == Builtin::CbrtFloat;
 }
 
 uint64_t foldIntUnary(Builtin B, uint64_t X, unsigned W) {

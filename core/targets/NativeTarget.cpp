@@ -6,6 +6,7 @@
 
 #include "cache/CompilerConfig.h"
 #include "codegen/Runtime.h"
+#include "lang/HostMath.h"
 #include "optim/GuardSplit.h"
 #include "optim/LLVMInit.h"
 #include "targets/HostInfo.h"
@@ -169,7 +170,7 @@ public:
     // where glibc's sinf and log10f are up to an ulp or two off (and its
     // cbrtf, even for cubes); a Float16 goes through Float32, as Julia's
     // does.
-    if ((T->isFloatTy() || T->isHalfTy()) && computedInDouble(Which)) {
+    if ((T->isFloatTy() || T->isHalfTy()) && float32InFloat64(Which)) {
       llvm::Value *F =
           T->isHalfTy() ? B.CreateFPExt(Args[0], B.getFloatTy()) : Args[0];
       llvm::Value *D = emitMath(B, Which, {B.CreateFPExt(F, B.getDoubleTy())});
@@ -185,13 +186,6 @@ public:
       return B.CreateFPTrunc(Target::emitMath(B, Which, {X}), T);
     }
     return Target::emitMath(B, Which, Args);
-  }
-
-  static bool computedInDouble(Builtin Which) {
-    return Which == Builtin::SinFloat || Which == Builtin::CosFloat ||
-           Which == Builtin::TanFloat || Which == Builtin::LogFloat ||
-           Which == Builtin::Log2Float || Which == Builtin::Log10Float ||
-           Which == Builtin::CbrtFloat;
   }
 
   bool isKnownExternal(llvm::StringRef Name) const override {
