@@ -1,5 +1,5 @@
 # Loops and recursion on scalars: ordinary functions, callable with `prism run`.
-# Teaches: loop lowering (`goto`/`gotoifnot` in code_lowered), recursion in
+# Teaches: loop lowering (`goto #N if not %c` in code_lowered), recursion in
 # inference (fib converges to Int64), and loop optimisation in the pipeline view.
 # Look at: code_lowered, pipeline (LoopRotate, IndVarSimplify, LoopUnroll).
 # job: fib(Int)
