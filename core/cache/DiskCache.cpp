@@ -295,9 +295,13 @@ DiskCache::open(const std::string &Dir, uint64_t MaxBytes) {
     return cacheError("cache path '" + Dir + "' is not a directory");
   if (St.st_uid != ::geteuid())
     return cacheError("cache directory '" + Dir + "' is owned by another user");
-  if ((St.st_mode & 0777) != 0700 && ::chmod(Dir.c_str(), 0700) != 0)
-    return cacheError("cannot make cache directory '" + Dir +
-                      "' private: " + std::strerror(errno));
+  // Entries are checksummed, not signed: a directory others can write to
+  // would let them plant code that the host device runs. Its other
+  // permissions are the user's to choose (a directory this creates is 0700).
+  if (St.st_mode & (S_IWGRP | S_IWOTH))
+    return cacheError("cache directory '" + Dir +
+                      "' is writable by other users (chmod go-w it, or name "
+                      "another)");
   if (::access(Dir.c_str(), W_OK | X_OK) != 0)
     return cacheError("cache directory '" + Dir +
                       "' is not writable: " + std::strerror(errno));

@@ -86,6 +86,22 @@ TEST(DiskCacheFormat, EveryCorruptionAndTruncationIsDetected) {
             std::string::npos);
 }
 
+TEST(DiskCache, ExistingDirectoryKeepsItsModeUnlessOthersCanWrite) {
+  TempDir D;
+  ASSERT_EQ(::mkdir(D.Path.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(D.Path.c_str(), 0755), 0); // whatever the umask
+  auto Cache = DiskCache::open(D.Path);
+  ASSERT_TRUE(!!Cache) << llvm::toString(Cache.takeError());
+  EXPECT_EQ(modeOf(D.Path), 0755u);
+
+  ASSERT_EQ(::chmod(D.Path.c_str(), 0775), 0);
+  auto Shared = DiskCache::open(D.Path);
+  ASSERT_FALSE(!!Shared);
+  EXPECT_NE(llvm::toString(Shared.takeError()).find("writable by other users"),
+            std::string::npos);
+  EXPECT_EQ(modeOf(D.Path), 0775u);
+}
+
 TEST(DiskCache, StoreLoadPermissionsAndCorruption) {
   TempDir D;
   auto Cache = DiskCache::open(D.Path);
