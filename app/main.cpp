@@ -472,7 +472,20 @@ int main(int argc, char **argv) {
   try {
     App.parse(Args);
   } catch (const CLI::ParseError &E) {
-    int RC = App.exit(E);
+    int RC;
+    std::string What = E.what();
+    if (dynamic_cast<const CLI::ExtrasError *>(&E)) {
+      // CLI11 lists the unexpected words last first; say them as written.
+      std::vector<std::string> Left = App.remaining(/*recurse=*/true);
+      What = (Left.size() > 1 ? "The following arguments were not expected:"
+                              : "The following argument was not expected:");
+      for (const std::string &W : Left)
+        What += " " + W;
+      std::cerr << What << "\nRun with --help for more information.\n";
+      RC = E.get_exit_code();
+    } else {
+      RC = App.exit(E);
+    }
     if (RC == 0) { // --help, --version: printed on std::cout
       std::cout.flush();
       if (!std::cout) {
@@ -493,7 +506,7 @@ int main(int argc, char **argv) {
       llvm::errs() << N << "\n";
     // A script that asked for --json reads why (and the notes) on stdout too.
     if (WantsJson) {
-      recordError("usage", E.what(), Notes);
+      recordError("usage", What, Notes);
       printJsonFailure(ExitUsage);
     }
     return ExitUsage;
