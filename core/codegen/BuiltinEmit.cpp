@@ -185,6 +185,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   }
   case Builtin::TypeOf:
   case Builtin::ApplyType:
+  case Builtin::TypeJoin:
     return nullptr;
   case Builtin::TypeAssert:
     if (auto E = Need(1))

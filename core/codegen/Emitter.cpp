@@ -668,8 +668,12 @@ void FunctionEmitter::emitThrowDetail(
   std::optional<ShowErrorTemplate> T;
   if (!Text.empty())
     T = ShowErrorTemplate{std::string(Text), {}};
-  else if (Exc)
+  else
     T = showErrorTemplate(ExcType);
+  // A fieldless exception has no value here; a template that reads one
+  // cannot be filled.
+  if (T && !Exc && !T->Paths.empty())
+    T.reset();
   llvm::SmallVector<llvm::Value *, MaxShowErrorValues> Values;
   for (size_t P = 0; T && P < T->Paths.size(); ++P) {
     llvm::Value *V = Exc;

@@ -501,6 +501,15 @@ BuiltinResult transferBuiltin(Builtin B, std::span<const LatticeType> A,
   }
   case Builtin::ApplyType:
     return applyType(A);
+  case Builtin::TypeJoin: {
+    if (A.size() != 2)
+      return fail(arityError(B, 2, A.size()));
+    Type *X = typeConst(A[0]), *Y = typeConst(A[1]);
+    if (!X || !Y)
+      return ok(anyLattice());
+    Type *J = commonSuper(X, Y);
+    return ok(LatticeType(C.typeOfType(J), constType(J)));
+  }
   case Builtin::SizeOf: {
     if (A.size() != 1)
       return fail(arityError(B, 1, A.size()));

@@ -612,9 +612,10 @@ BuiltinOutcome evalBuiltin(Builtin B, const TypedCode &Code, unsigned I,
     return A[0];
   }
   case Builtin::ApplyType:
+  case Builtin::TypeJoin:
     if (Result.Const)
       return constantValue(*Result.Const);
-    return fault("apply_type that inference did not fold");
+    return fault(std::string(builtinName(B)) + " that inference did not fold");
   case Builtin::SizeOf: {
     if (auto F = Need(1))
       return *F;

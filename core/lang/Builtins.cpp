@@ -25,6 +25,7 @@ constexpr BuiltinEntry BuiltinTable[] = {
     {Builtin::BoundsCheck, "boundscheck"},
     {Builtin::TypeAssert, "typeassert"},
     {Builtin::ApplyType, "apply_type"},
+    {Builtin::TypeJoin, "typejoin"},
     {Builtin::NFields, "nfields"},
     {Builtin::SizeOf, "sizeof_type"},
     {Builtin::AddInt, "add_int"},

@@ -142,6 +142,7 @@ enum class Builtin : uint16_t {
   BoundsCheck,  ///< boundscheck() — false inside an @inbounds caller
   TypeAssert,   ///< typeassert(x, T) — `x::T` in an expression
   ApplyType,    ///< apply_type(S, P...) — `S{P...}` as a value (constant-folded)
+  TypeJoin,     ///< typejoin(A, B) — Julia's Base.typejoin (constant-folded)
   NFields,      ///< nfields(x)
   SizeOf,       ///< sizeof_type(T) — Julia's Core.sizeof of a concrete type
   // Integer arithmetic (operands of one type)

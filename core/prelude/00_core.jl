@@ -82,3 +82,9 @@ sizeof(::Type{Ptr{T}}) where {T} = 8
 # A struct or tuple type: its fields as Julia lays them out (Core.sizeof).
 @inline sizeof(::Type{T}) where {T} = sizeof_type(T)
 @inline sizeof(x) = sizeof(typeof(x))
+
+# Julia's `error(msg)`. Kernels have no strings, so `M` names the message
+# and `A` (a tuple type) holds the types it mentions: ErrorException{
+# :promotion, Tuple{MyNum, Int64}} is "promotion of types MyNum and Int64
+# failed to change any arguments".
+struct ErrorException{M, A} <: Exception end

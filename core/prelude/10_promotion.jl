@@ -19,9 +19,9 @@ end
 
 # A rule in either order decides; if both exist, promote their results.
 @inline promote_result(::Type{T}, ::Type{S}, ::Type{U}, ::Type{V}) where {T,S,U,V} = promote_type(U, V)
-# With no rule either way, Julia falls back to `typejoin` (an abstract type,
-# which no kernel value can have); here promotion then yields `Bottom`, and
-# the conversion to it has no method, which inference reports.
+# With no rule either way, the common supertype (`Signed` for an abstract
+# `Signed` and Int64); `promote` then finds nothing converted.
+@inline promote_result(::Type{T}, ::Type{S}, ::Type{Bottom}, ::Type{Bottom}) where {T,S} = typejoin(T, S)
 
 # Booleans promote to any other number type.
 promote_rule(::Type{Bool}, ::Type{T}) where {T<:Number} = T
@@ -40,14 +40,24 @@ promote_rule(::Type{Float32}, ::Type{Float16}) = Float32
 promote_rule(::Type{Float64}, ::Union{Type{Float16}, Type{Float32}}) = Float64
 promote_rule(::Type{T}, ::Type{S}) where {T<:AbstractFloat, S<:Integer} = T
 
+# Base's `not_sametype` check: values of different types that promotion
+# leaves as they were (no rule relates a user's `MyNum <: Number` to Int64)
+# are Julia's error, not a call that would recurse forever. It folds away
+# whenever a rule applies.
 @inline function promote(x::T, y::S) where {T,S}
     R = promote_type(T, S)
-    return (convert(R, x), convert(R, y))
+    a, b = convert(R, x), convert(R, y)
+    typeof(a) === T && typeof(b) === S &&
+        throw(ErrorException{:promotion, Tuple{T, S}}())
+    return (a, b)
 end
 @inline promote(x::T, y::T) where {T} = (x, y)
 @inline function promote(x::T, y::S, z::U) where {T,S,U}
     R = promote_type(promote_type(T, S), U)
-    return (convert(R, x), convert(R, y), convert(R, z))
+    a, b, c = convert(R, x), convert(R, y), convert(R, z)
+    typeof(a) === T && typeof(b) === S && typeof(c) === U &&
+        throw(ErrorException{:promotion, Tuple{T, S, U}}())
+    return (a, b, c)
 end
 @inline promote(x::T, y::T, z::T) where {T} = (x, y, z)
 
@@ -135,11 +145,11 @@ end
     return xor(a, b)
 end
 @inline function fma(x::Number, y::Number, z::Number)
-    R = promote_type(promote_type(typeof(x), typeof(y)), typeof(z))
-    return fma(convert(R, x), convert(R, y), convert(R, z))
+    a, b, c = promote(x, y, z)
+    return fma(a, b, c)
 end
 @inline function muladd(x::Number, y::Number, z::Number)
-    R = promote_type(promote_type(typeof(x), typeof(y)), typeof(z))
-    return muladd(convert(R, x), convert(R, y), convert(R, z))
+    a, b, c = promote(x, y, z)
+    return muladd(a, b, c)
 end
 @inline muladd(x::T, y::T, z::T) where {T<:Number} = x * y + z

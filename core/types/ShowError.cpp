@@ -165,6 +165,27 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
   return std::move(B.Out);
 }
 
+/// Julia's `error(msg)`: the prelude's `ErrorException{M, A}` names the
+/// message in M and the types it mentions in the tuple type A.
+std::optional<ShowErrorTemplate> errorException(Type *Exc) {
+  std::span<Type *const> P = Exc->params();
+  if (P.size() != 2 || !P[1]->isTuple())
+    return std::nullopt;
+  std::span<Type *const> Types = P[1]->params();
+  if (P[0]->str() != ":promotion" || Types.size() < 2)
+    return std::nullopt;
+  // Base's sametype_error: `join(types, ", ", " and ")`.
+  Builder B;
+  B.Out.Text = "promotion of types ";
+  for (size_t I = 0; I < Types.size(); ++I) {
+    if (I)
+      B.Out.Text += I + 1 == Types.size() ? " and " : ", ";
+    B.Out.Text += Types[I]->str();
+  }
+  B.Out.Text += " failed to change any arguments";
+  return std::move(B.Out);
+}
+
 } // namespace
 
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
@@ -177,6 +198,8 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
     T = inexactError(Exc);
   } else if (hasName(Exc, "DomainError")) {
     T = domainError(Exc);
+  } else if (hasName(Exc, "ErrorException")) {
+    T = errorException(Exc);
   } else if (!Exc->fieldTypes().empty()) {
     // Julia's `show` of the value: `InexactError(3.5f0)`.
     Builder B;

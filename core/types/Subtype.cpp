@@ -440,8 +440,9 @@ bool matchTypes(std::span<Type *const> Args, std::span<Type *const> Pattern,
   return true;
 }
 
-namespace {
-/// Least common supertype of two types (Julia's typejoin, simplified).
+/// Julia's typejoin, simplified: two instances of one parametric name with
+/// different parameters join at a common supertype (Julia's would be the
+/// name's UnionAll), and tuples of different lengths at Any.
 Type *commonSuper(Type *A, Type *B) {
   TypeContext &C = TypeContext::get();
   if (isSubtype(A, B))
@@ -467,7 +468,6 @@ Type *commonSuper(Type *A, Type *B) {
       return Up;
   return C.any();
 }
-} // namespace
 
 Type *typeJoin(Type *A, Type *B) {
   if (isSubtype(A, B))

@@ -239,6 +239,9 @@ bool isSubtype(Type *A, Type *B);
 /// Julia's typejoin-free `Union` join used by inference: returns A ∪ B as a
 /// normalized Union (or the wider one when one is a subtype of the other).
 Type *typeJoin(Type *A, Type *B);
+/// Julia's `typejoin`: the least common supertype (`Signed` for Int8 and
+/// Int64, `Real` for Int64 and Float64, `Tuple{Int64, Real}` elementwise).
+Type *commonSuper(Type *A, Type *B);
 /// Type intersection (Bottom when disjoint); conservative where exactness
 /// would need full Julia subtyping.
 Type *typeIntersect(Type *A, Type *B);
