@@ -510,23 +510,19 @@ LatticeType Interpreter::dispatchAbstract(uint32_t PC, GenericFunction *GF,
   for (Method *M : GF->methodsIn(F.W)) {
     if (M->Sig.size() != Sig.size())
       continue;
-    std::vector<Type *> Meet(Sig.size());
-    bool Empty = false;
-    for (size_t I = 0; I < Sig.size() && !Empty; ++I) {
-      Meet[I] = typeIntersect(Sig[I], M->Sig[I]);
-      Empty = Meet[I]->isBottom();
-      if (!Empty && Meet[I]->hasTypeVars())
-        return anyLattice();
-    }
-    if (Empty)
+    SignatureMeet Meet = intersectSignature(Sig, M->Sig, M->Sparams);
+    if (Meet.Kind == SignatureMeet::Unknown)
+      return anyLattice();
+    if (Meet.Kind == SignatureMeet::Disjoint)
       continue;
     if (llvm::any_of(Targets, [&](const std::vector<Type *> &T) {
-          return std::equal(T.begin(), T.end(), Meet.begin(), typeEqual);
+          return std::equal(T.begin(), T.end(), Meet.Types.begin(),
+                            typeEqual);
         }))
       continue;
     if (Targets.size() == MaxMethods)
       return anyLattice();
-    Targets.push_back(std::move(Meet));
+    Targets.push_back(std::move(Meet.Types));
   }
   F.FailedLookups.emplace_back(GF, Sig);
   if (Targets.empty())

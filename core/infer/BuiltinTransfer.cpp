@@ -42,6 +42,17 @@ std::vector<Type *> fieldTypesOf(Type *T) {
   return {T->fieldTypes().begin(), T->fieldTypes().end()};
 }
 
+/// A field's type in `W` with W's parameters unknown (`x::W` for
+/// `struct W{T}`): a variable is its bound (Julia's getfield_tfunc), and
+/// anything else that mentions one is Any here (Julia's is a UnionAll).
+Type *withoutVars(Type *T) {
+  if (!T->hasTypeVars())
+    return T;
+  if (T->isTypeVar())
+    return withoutVars(T->upperBound());
+  return ctx().any();
+}
+
 BuiltinResult getField(std::span<const LatticeType> A) {
   if (A.size() != 2)
     return fail("getfield expects 2 arguments");
@@ -100,12 +111,12 @@ BuiltinResult getField(std::span<const LatticeType> A) {
     // A run-time index on a tuple: any field (a BoundsError is a runtime throw).
     LatticeType R = bottomLattice();
     for (Type *F : Fields)
-      R = join(R, latticeOf(F));
+      R = join(R, latticeOf(withoutVars(F)));
     return ok(R);
   }
   if (X.Fields && Index < static_cast<int>(X.Fields->size()))
     return ok((*X.Fields)[Index]);
-  return ok(Fields[Index]);
+  return ok(withoutVars(Fields[Index]));
 }
 
 /// `x.f = v`: every struct is immutable, so this is an error of the

@@ -368,11 +368,17 @@ struct Printer {
     const auto &SP = CI.MI->SparamValues;
     if (!M.Sparams.empty() && SP.size() == M.Sparams.size()) {
       Out += "\nStatic Parameters";
-      for (size_t I = 0; I < SP.size(); ++I)
-        Out += "\n  " + std::string(M.Sparams[I]->varName().str()) + " = " +
-               (!SP[I]                ? std::string("#undef")
-                : SP[I]->isIntValue() ? std::to_string(SP[I]->intValue())
-                                      : SP[I]->str());
+      for (size_t I = 0; I < SP.size(); ++I) {
+        Out += "\n  " + std::string(M.Sparams[I]->varName().str());
+        // A variable is known only when it runs (an abstract signature's
+        // `x::T`): Julia writes its bound.
+        if (SP[I] && SP[I]->isTypeVar())
+          Out += " <: " + SP[I]->upperBound()->str();
+        else
+          Out += " = " + (!SP[I]                ? std::string("#undef")
+                          : SP[I]->isIntValue() ? std::to_string(SP[I]->intValue())
+                                                : SP[I]->str());
+      }
     }
     Out += "\nArguments\n";
     for (uint32_t I = 0; I <= C.NumArgs && I < C.Slots.size(); ++I) {

@@ -289,6 +289,7 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
       return V;
     };
     std::vector<Type *> BA = Bounds(A), BB = Bounds(B);
+    Fix.push_back(CalleeT);
     for (size_t I = 1; Ok && I < A->Sig.size(); ++I) {
       Type *T = typeIntersect(C.substitute(A->Sig[I], A->Sparams, BA),
                               C.substitute(B->Sig[I], B->Sparams, BB));
@@ -296,8 +297,19 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
         Ok = false;
       Fix.push_back(T);
     }
+    // Then each method's own rules: `b(x::T, y::T)` and `b(x::Int64, y)`
+    // meet at (Int64, Int64), not (Int64, Any).
+    for (const Method *M : {A, B}) {
+      if (!Ok)
+        break;
+      SignatureMeet Meet = intersectSignature(Fix, M->Sig, M->Sparams);
+      Ok = Meet.Kind == SignatureMeet::Found;
+      if (Ok)
+        Fix = std::move(Meet.Types);
+    }
     if (Ok)
-      D.note("possible fix, define " + callSignatureString(CalleeT, Fix, F.Name));
+      D.note("possible fix, define " +
+             callSignatureString(CalleeT, std::span(Fix).subspan(1), F.Name));
   }
   return D;
 }

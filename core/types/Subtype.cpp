@@ -8,6 +8,7 @@
 // variables of the left-hand side stand for any type within their bounds.
 #include "types/Type.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -250,9 +251,19 @@ public:
     return true;
   }
 
-  Type *valueOf(Type *Var) {
+  /// A static parameter's value. One bound only in covariant positions
+  /// (`x::T`) to a type that is not concrete stays the variable, as Julia
+  /// leaves it (`T <: Real` at an argument of type Real): its value is the
+  /// argument's type when it runs, some subtype.
+  Type *sparamValue(Type *Var) {
     VarState *S = find(Var);
-    return S ? S->Value : nullptr;
+    if (!S || !S->Value)
+      return nullptr;
+    Type *V = S->Value;
+    if (!S->Inv && !V->isConcrete() && !V->isBottom() && !V->isTypeVar() &&
+        !V->isValueParam())
+      return Var;
+    return V;
   }
 
 private:
@@ -435,7 +446,7 @@ bool matchTypes(std::span<Type *const> Args, std::span<Type *const> Pattern,
   if (SparamValues) {
     SparamValues->clear();
     for (Type *V : Sparams)
-      SparamValues->push_back(M.valueOf(V));
+      SparamValues->push_back(M.sparamValue(V));
   }
   return true;
 }
@@ -542,6 +553,61 @@ Type *typeIntersect(Type *A, Type *B) {
   // Without variables: distinct parameters of one name never meet
   // (invariance), and single inheritance means unrelated names never meet.
   return C.bottom();
+}
+
+SignatureMeet intersectSignature(std::span<Type *const> Sig,
+                                 std::span<Type *const> Pattern,
+                                 std::span<Type *const> Sparams) {
+  const SignatureMeet Disjoint{SignatureMeet::Disjoint, {}};
+  const SignatureMeet Unknown{SignatureMeet::Unknown, {}};
+  if (Sig.size() != Pattern.size())
+    return Disjoint;
+  auto IsSparam = [&](Type *P) {
+    return P->isTypeVar() && llvm::is_contained(Sparams, P);
+  };
+  std::vector<Type *> Meet(Sig.size());
+  for (size_t I = 0; I < Sig.size(); ++I) {
+    Type *P = Pattern[I];
+    // `x::T where T<:Integer`: within the bound (matchTypes checks the rest).
+    if (IsSparam(P) && !P->upperBound()->hasTypeVars())
+      P = P->upperBound();
+    Meet[I] = typeIntersect(Sig[I], P);
+    if (Meet[I]->isBottom())
+      return Disjoint;
+    if (Meet[I]->hasTypeVars())
+      return Unknown;
+  }
+  // The diagonal rule: a variable that stands for several arguments is one
+  // concrete type (`k(x::T, y::T)` meets (Int64, Real) at (Int64, Int64)).
+  for (size_t I = 0; I < Sig.size(); ++I) {
+    if (!IsSparam(Pattern[I]) ||
+        std::find(Pattern.begin(), Pattern.begin() + I, Pattern[I]) !=
+            Pattern.begin() + I)
+      continue;
+    llvm::SmallVector<size_t, 4> Same;
+    for (size_t J = I; J < Sig.size(); ++J)
+      if (Pattern[J] == Pattern[I])
+        Same.push_back(J);
+    if (Same.size() < 2)
+      continue;
+    Type *Leaf = nullptr;
+    for (size_t J : Same)
+      if (Meet[J]->isConcrete()) {
+        if (Leaf && Leaf != Meet[J])
+          return Disjoint;
+        Leaf = Meet[J];
+      }
+    if (!Leaf)
+      return Unknown; // (Real, Real): any one concrete type
+    for (size_t J : Same) {
+      if (!isSubtype(Leaf, Meet[J]))
+        return Disjoint;
+      Meet[J] = Leaf;
+    }
+  }
+  if (!matchTypes(Meet, Pattern, Sparams))
+    return Unknown;
+  return {SignatureMeet::Found, std::move(Meet)};
 }
 
 } // namespace prism

@@ -264,4 +264,17 @@ bool matchTypes(std::span<Type *const> Args, std::span<Type *const> Pattern,
                 std::span<Type *const> Sparams,
                 std::vector<Type *> *SparamValues = nullptr);
 
+/// Julia's typeintersect of a call's argument types with a method's
+/// signature, as abstract call inference needs it: the argument types that
+/// may reach that method. Unknown where this cannot compute it exactly (a
+/// variable inside a parameter, `x::T` meeting `v::Vector{T}`); callers
+/// then assume nothing.
+struct SignatureMeet {
+  enum { Disjoint, Unknown, Found } Kind;
+  std::vector<Type *> Types; ///< when Found
+};
+SignatureMeet intersectSignature(std::span<Type *const> Sig,
+                                 std::span<Type *const> Pattern,
+                                 std::span<Type *const> Sparams);
+
 } // namespace prism
