@@ -437,6 +437,29 @@ BuiltinOutcome floatCompare(Builtin B, const std::vector<Value> &A) {
   }
 }
 
+/// An out-of-range float to integer (`unsafe_trunc(Int8, 1000.0)`; the
+/// checked conversions throw InexactError before): LLVM's poison, Julia's
+/// "arbitrary value". The interpreter gives the one baseline x86-64
+/// computes (the host's too, but for AVX-512's unsigned conversions, which
+/// give all ones): cvttsd2si's 32- or 64-bit result (the "integer
+/// indefinite" 0x80...0 when out of its range), truncated to the width;
+/// UInt64 combines the conversions of x and x - 2^63 as LLVM's lowering
+/// does.
+uint64_t x86TruncOutOfRange(bool Signed, unsigned ToW, double X) {
+  auto Cvt = [](double D, unsigned W) -> int64_t {
+    double Lim = std::ldexp(1.0, int(W) - 1);
+    if (!(D >= -Lim && D < Lim))
+      return W == 64 ? INT64_MIN : INT32_MIN;
+    return int64_t(D);
+  };
+  if (Signed)
+    return uint64_t(Cvt(X, ToW == 64 ? 64 : 32));
+  if (ToW < 64)
+    return uint64_t(Cvt(X, 64));
+  int64_t A = Cvt(X, 64), B = Cvt(X - std::ldexp(1.0, 63), 64);
+  return uint64_t(A | (B & (A >> 63)));
+}
+
 BuiltinOutcome conversion(Builtin B, Type *To, const Value &V) {
   if (!To)
     return fault(std::string(builtinName(B)) + " without a target type");
@@ -457,9 +480,9 @@ BuiltinOutcome conversion(Builtin B, Type *To, const Value &V) {
     bool Exact = false;
     if (toAP(V).convertToInteger(I, llvm::APFloat::rmTowardZero, &Exact) &
         llvm::APFloat::opInvalidOp)
-      return fault(std::string(builtinName(B)) + " of " +
-                   std::to_string(toAP(V).convertToDouble()) + " to " + To->str() +
-                   " is out of range (poison; the prelude throws InexactError first)");
+      return Value::prim(To, x86TruncOutOfRange(B == Builtin::FptoSi, ToW,
+                                                toAP(V).convertToDouble()) &
+                                 mask(ToW));
     return Value::prim(To, I.getZExtValue() & mask(ToW));
   }
   case Builtin::Fptrunc: case Builtin::Fpext: {
