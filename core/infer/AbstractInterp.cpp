@@ -150,7 +150,108 @@ private:
                           const std::vector<LatticeType> &A,
                           const std::vector<Type *> &Sig, bool AllowConstProp,
                           MethodInstance **Target);
+  bool narrowOnBranch(uint32_t PC, const IRValue &Cond,
+                      std::vector<LatticeType> &Then,
+                      std::vector<LatticeType> &Else, bool &ThenLive,
+                      bool &ElseLive, unsigned Depth = 0);
 };
+
+/// A minus B: the members of a Union A that are not B's; Bottom when all
+/// of A is B. Julia's typesubtract, for what a branch rules out.
+Type *typeSubtract(Type *A, Type *B) {
+  if (A->isUnion()) {
+    std::vector<Type *> Keep;
+    for (Type *M : A->members())
+      if (!isSubtype(M, B))
+        Keep.push_back(M);
+    return ctx().unionOf(Keep);
+  }
+  return isSubtype(A, B) ? ctx().bottom() : A;
+}
+
+/// Julia's Conditional: a branch on `x isa T`, `x === c` or `x !== c` (c a
+/// singleton such as `nothing`), `isnothing(x)`, or `!` of one, narrows the local or
+/// argument x on each edge: `x === nothing ? 0 : x + 1` with x a
+/// Union{Nothing, Int64} adds an Int64. False when Cond is not such a test;
+/// an edge whose x would have no type is dead.
+bool Interpreter::narrowOnBranch(uint32_t PC, const IRValue &Cond,
+                                 std::vector<LatticeType> &Then,
+                                 std::vector<LatticeType> &Else,
+                                 bool &ThenLive, bool &ElseLive,
+                                 unsigned Depth) {
+  if (Cond.K != IRValue::SSA || Cond.Index >= PC || Depth > 4)
+    return false;
+  const uint32_t D = Cond.Index;
+  const Stmt &S = stmt(D);
+  if (S.K != StmtKind::Call || F.ArgTypes[D].size() != S.Args.size())
+    return false;
+  const std::vector<LatticeType> &A = F.ArgTypes[D];
+  std::string_view Name;
+  if (F.Builtins[D] == Builtin::IsA)
+    Name = "isa";
+  else if (F.Builtins[D] == Builtin::Egal)
+    Name = "===";
+  else if (A[0].Const && A[0].Const->K == ConstValue::Func)
+    Name = A[0].Const->Fn->Name.str();
+  if (Name == "!" && S.Args.size() == 2)
+    return narrowOnBranch(PC, S.Args[1], Else, Then, ElseLive, ThenLive,
+                          Depth + 1);
+  const bool IsNothing = Name == "isnothing" && S.Args.size() == 2;
+  if (S.Args.size() != 3 && !IsNothing)
+    return false;
+  // The slot tested, unless it is assigned between the test and the branch.
+  auto SlotAt = [&](size_t I) -> std::optional<uint32_t> {
+    if (S.Args[I].K != IRValue::Slot || S.Args[I].Index >= Then.size())
+      return std::nullopt;
+    for (uint32_t Q = D + 1; Q < PC; ++Q)
+      if ((stmt(Q).K == StmtKind::Assign || stmt(Q).K == StmtKind::NewVar) &&
+          stmt(Q).Slot == S.Args[I].Index)
+        return std::nullopt;
+    return S.Args[I].Index;
+  };
+  std::optional<uint32_t> Slot;
+  Type *Is = nullptr;       // the true edge's x is within this
+  LatticeType IsValue;      // ... and is this value when it is a singleton
+  if (IsNothing) {
+    Slot = SlotAt(1);
+    Is = ctx().nothing();
+    IsValue = LatticeType(Is, constNothing());
+  } else if (Name == "isa") {
+    Slot = SlotAt(1);
+    Is = A[2].Const && A[2].Const->K == ConstValue::TypeVal
+             ? A[2].Const->TypeValue
+             : nullptr;
+  } else if (Name == "===" || Name == "!==") {
+    for (size_t I : {1, 2}) {
+      const LatticeType &Other = A[3 - I];
+      if (!Slot && Other.Const && Other.T->isSingleton()) {
+        Slot = SlotAt(I);
+        Is = Other.T;
+        IsValue = Other;
+      }
+    }
+  }
+  if (!Slot || !Is || !Then[*Slot].T || Then[*Slot].isBottom())
+    return false;
+  if (Name == "!==")
+    std::swap(ThenLive, ElseLive), std::swap(Then, Else);
+  auto Narrow = [](LatticeType &L, Type *T, bool &Live) {
+    if (T->isBottom())
+      Live = false;
+    else if (T != L.T)
+      L = latticeOf(T);
+  };
+  LatticeType &X = Then[*Slot];
+  Type *Old = X.T;
+  if (IsValue.T && !Old->isSingleton() && isSubtype(IsValue.T, Old))
+    X = IsValue;
+  else
+    Narrow(X, typeIntersect(Old, Is), ThenLive);
+  Narrow(Else[*Slot], typeSubtract(Else[*Slot].T, Is), ElseLive);
+  if (Name == "!==")
+    std::swap(ThenLive, ElseLive), std::swap(Then, Else);
+  return true;
+}
 
 void Interpreter::propagate(uint32_t To, std::vector<LatticeType> State) {
   if (To >= F.States.size())
@@ -305,8 +406,13 @@ void Interpreter::run() {
                                     locOf(PC)));
         break;
       }
-      propagate(PC + 1, State);
-      propagate(S.Label, std::move(State));
+      std::vector<LatticeType> Else = State;
+      bool ThenLive = true, ElseLive = true;
+      narrowOnBranch(PC, S.Args[0], State, Else, ThenLive, ElseLive);
+      if (ThenLive)
+        propagate(PC + 1, std::move(State));
+      if (ElseLive)
+        propagate(S.Label, std::move(Else));
       break;
     }
     case StmtKind::Return: {
