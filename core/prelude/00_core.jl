@@ -88,3 +88,5 @@ sizeof(::Type{Ptr{T}}) where {T} = 8
 # :promotion, Tuple{MyNum, Int64}} is "promotion of types MyNum and Int64
 # failed to change any arguments".
 struct ErrorException{M, A} <: Exception end
+
+@inline isnothing(x) = x === nothing

@@ -153,3 +153,9 @@ end
     return muladd(a, b, c)
 end
 @inline muladd(x::T, y::T, z::T) where {T<:Number} = x * y + z
+
+# One-argument forms, as Base's operators.jl: `*(x)`, `&(x)`, `|(x)`, `xor(x)`.
+@inline *(x::Number) = x
+@inline &(x::Integer) = x
+@inline |(x::Integer) = x
+@inline xor(x::Integer) = x

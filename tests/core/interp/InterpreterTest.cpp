@@ -814,5 +814,41 @@ TEST(InterpreterTest, NonTerminatingProgramsHitTheStepLimit) {
   EXPECT_NE(Msg.find("limit of 10000 statements"), std::string::npos) << Msg;
 }
 
+// `unsafe_trunc` out of range is LLVM's poison and Julia's "arbitrary
+// value": the interpreter gives baseline x86-64's (it stopped with a
+// fault). The values are clang-16's for the same casts without AVX-512,
+// whose unsigned conversions give all ones instead: the host agrees on
+// the signed ones and UInt8 on any x86-64.
+TEST(InterpreterTest, UnsafeTruncOutOfRangeIsWhatTheHostComputes) {
+  Program P("s64(x) = unsafe_trunc(Int64, x)\n"
+            "s32(x) = unsafe_trunc(Int32, x)\n"
+            "s8(x) = unsafe_trunc(Int8, x)\n"
+            "u8(x) = unsafe_trunc(UInt8, x)\n"
+            "u32(x) = unsafe_trunc(UInt32, x)\n"
+            "u64(x) = unsafe_trunc(UInt64, x)\n");
+  P.expectValues({
+      {"s64(1e20)", "-9223372036854775808"},
+      {"s64(NaN)", "-9223372036854775808"},
+      {"s32(3e9)", "-2147483648"},
+      {"s8(1000.0)", "-24"},
+      {"s8(3e9)", "0"},
+      {"u8(300.0)", "0x2c"},
+      {"u8(-1.0)", "0xff"},
+      {"u64(1.5e19)", "0xd02ab486cedc0000"}, // in range
+  });
+  EXPECT_EQ(P.value("u32(5e9)"), "0x2a05f200");
+  EXPECT_EQ(P.value("u32(-3e9)"), "0x4d2fa200");
+  EXPECT_EQ(P.value("u64(1e20)"), "0x8000000000000000");
+  EXPECT_EQ(P.value("u64(-1.0)"), "0xffffffffffffffff");
+  EXPECT_EQ(P.value("u64(NaN)"), "0x8000000000000000");
+}
+
+// Base's one-argument operators return their argument.
+TEST(InterpreterTest, OneArgumentOperatorsAreIdentity) {
+  Program P("m(x) = *(x)\nan(x) = &(x)\nor(x) = |(x)\nxo(x) = xor(x)\n");
+  P.expectValues({{"m(2.5)", "2.5"}, {"an(5)", "5"}, {"or(0x07)", "0x07"},
+                  {"xo(-3)", "-3"}});
+}
+
 } // namespace
 } // namespace prism
