@@ -4,6 +4,7 @@
 
 #include "devices/CallRunner.h"
 #include "devices/DeviceRegistry.h"
+#include "infer/CodeInstance.h"
 #include "support/JsonOutput.h"
 #include "targets/HostInfo.h"
 #include "workspace/JobCompile.h"
@@ -20,6 +21,15 @@ namespace prism::app {
 
 namespace {
 constexpr auto EditDebounce = std::chrono::milliseconds(250);
+
+/// Out of date once an edit invalidated the code it ran (an edit of an
+/// unrelated method leaves it current, as in Julia); a run that compiled
+/// nothing (the interpreter) on any edit.
+bool runIsStale(const DeviceRun &D, World Current) {
+  if (const CodeInstance *Root = D.Outcome.Root)
+    return Root->MaxWorld.load(std::memory_order_acquire) < Current;
+  return D.InWorld < Current;
+}
 
 views::JobStatus viewStatus(JobStatus S) {
   switch (S) {
@@ -397,7 +407,10 @@ views::GuiSnapshotRef WorkspaceSession::update() {
             RanJobs.push_back(std::move(*Job));
     ShowRunsOf.clear();
   }
-  if (StatusRunWorld && S->CurrentWorld > StatusRunWorld) {
+  if (StatusRunWorld && S->CurrentWorld > StatusRunWorld &&
+      llvm::any_of(S->Runs, [&](const DeviceRun &D) {
+        return runIsStale(D, S->CurrentWorld);
+      })) {
     setStatus("the program changed since the last run: press Run to run "
               "the new code");
   }
@@ -452,7 +465,7 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     for (const DeviceRun &D : S->Runs)
       if (D.Device == E.Name) {
         E.LastRun = viewRun(D, S->Bounds);
-        E.LastRun->Stale = D.InWorld < S->CurrentWorld;
+        E.LastRun->Stale = runIsStale(D, S->CurrentWorld);
       }
   std::string FileName = llvm::sys::path::filename(S->FilePath).str();
   for (const InvalidationEvent &Ev : S->Log) {

@@ -507,6 +507,7 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   Out.Signature = Spec.str();
   Out.Kernel = (*Config)->kernel();
   Out.ReadsThreadIndex = ReadsThreadIndex;
+  Out.Root = C.Root;
   Out.Compiled = CO;
   Out.Compiled->Kernel = Out.Kernel;
   // A failure past here still names the code that was compiled (and ran).

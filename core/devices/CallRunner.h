@@ -70,6 +70,10 @@ struct RunOutcome {
   /// verified instructions, ...), from LoadedKernel::attributes().
   std::vector<DeviceProperty> KernelFacts;
   bool CacheHit = false;               ///< the compile was a cache hit
+  /// The entry's CodeInstance of the compiled code that ran (owned by the
+  /// engine): the run is out of date once an edit invalidates it, not on
+  /// every edit. Null where nothing was compiled.
+  const CodeInstance *Root = nullptr;
   bool ok() const { return Status == RunStatus::Ok; }
 };
 
