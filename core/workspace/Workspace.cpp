@@ -387,12 +387,17 @@ void Workspace::process(WorkspaceCommand &C) {
     S->DefaultBounds = Mode;
     // Each job compiles with the engine of its own mode: a job that
     // switches moves to another engine, and its instances with it.
+    bool Changed = false;
     for (WatchedJob &J : S->Jobs)
       if (J.State.Spec.Bounds != Mode) {
         J.State.Spec.Bounds = Mode;
         J.Used.clear();
-        J.NeedsCompile = true;
+        J.NeedsCompile = Changed = true;
       }
+    // No job to move (the mode given at start, before any job): no event,
+    // so the jobs added next count under the file's opening.
+    if (!Changed)
+      return;
     InvalidationEvent Ev;
     Ev.Trigger = std::string("--check-bounds=") + checkBoundsName(Mode);
     InvalidationEvent &Logged = logEvent(std::move(Ev));
@@ -494,10 +499,32 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
   }
   llvm::append_range(S->Diags, S->Defs.warnings());
   Ev.NewWorld = S->Env->currentWorld();
+  // A definition that only moved (the same text on another line) is
+  // reloaded so that line tables stay true: say so, not "redefined".
+  std::unordered_map<const Method *, std::string> Moved; // old -> "moved ..."
+  std::unordered_set<const Method *> MovedTo;
+  std::vector<const Method *> Gone(Loaded->Replaced.begin(),
+                                   Loaded->Replaced.end());
+  Gone.insert(Gone.end(), S->Defs.deleted().begin(), S->Defs.deleted().end());
+  for (const Method *Old : Gone)
+    for (const Method *New : Loaded->Added)
+      if (!MovedTo.count(New) && New->SourceText == Old->SourceText &&
+          New->signatureString() == Old->signatureString()) {
+        Moved[Old] = "moved from line " +
+                     std::to_string(Old->location().Line) + " to " +
+                     std::to_string(New->location().Line);
+        MovedTo.insert(New);
+        break;
+      }
   for (Method *M : Loaded->Added)
-    Ev.Redefined.push_back(M->signatureString());
+    if (!MovedTo.count(M))
+      Ev.Redefined.push_back(M->signatureString());
+  for (Method *M : Loaded->Replaced)
+    if (auto It = Moved.find(M); It != Moved.end())
+      Ev.Redefined.push_back(M->signatureString() + " (" + It->second + ")");
   for (Method *M : S->Defs.deleted())
-    Ev.Redefined.push_back(M->signatureString() + " (deleted)");
+    Ev.Redefined.push_back(M->signatureString() + " (" +
+                           (Moved.count(M) ? Moved[M] : "deleted") + ")");
   if (!Ev.Redefined.empty()) {
     std::unordered_set<const CodeInstance *> DeadSet;
     for (std::unique_ptr<InferenceEngine> &E : S->Engines) {
@@ -510,6 +537,9 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
         InvalidatedCode Code;
         Code.Instance = I.CI->MI->str() + boundsSuffix(E->checkBounds());
         Code.Cause = I.Via ? "calls " + I.Via->MI->str() : I.Cause;
+        if (auto It = Moved.find(I.CI->MI->Def); !I.Via && It != Moved.end())
+          Code.Cause = "its method " + It->second +
+                       " (recompiled for its line numbers)";
         if (auto It = Index.find(I.Via); I.Via && It != Index.end())
           Code.Parent = It->second;
         Index[I.CI] = int(Ev.Invalidated.size());

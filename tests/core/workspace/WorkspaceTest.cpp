@@ -110,6 +110,31 @@ protected:
 
 } // namespace
 
+TEST_F(WorkspaceTest, ADefinitionThatOnlyMovedIsSaidToHaveMoved) {
+  // A line inserted above every definition: each reloads (its line table
+  // changed), and the event says it moved rather than was redefined.
+  std::string Path = writeTemp(Program);
+  Workspace WS(makeDriverJobCompiler());
+  openWithKernelAndSolo(WS, Path);
+  WS.setSource("# a comment\n" + std::string(Program));
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  const InvalidationEvent &Ev = S->Log.back();
+  EXPECT_TRUE(llvm::is_contained(Ev.Redefined,
+                                 "child(i::Int64) (moved from line 1 to 2)"))
+      << llvm::join(Ev.Redefined, "; ");
+  EXPECT_FALSE(llvm::any_of(Ev.Redefined, [](const std::string &R) {
+    return llvm::StringRef(R).endswith("(deleted)");
+  }));
+  auto Child = llvm::find_if(Ev.Invalidated, [](const InvalidatedCode &I) {
+    return llvm::StringRef(I.Instance).startswith("child(");
+  });
+  ASSERT_NE(Child, Ev.Invalidated.end());
+  EXPECT_EQ(Child->Cause, "its method moved from line 1 to 2 (recompiled for "
+                          "its line numbers)");
+  llvm::sys::fs::remove(Path);
+}
+
 TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   std::string Path = writeTemp(Program);
   Workspace WS(makeDriverJobCompiler());
@@ -455,6 +480,25 @@ TEST_F(WorkspaceTest, CheckBoundsRecompilesEveryJobInTheNewMode) {
   WS.setCheckBounds(CheckBounds::Auto);
   WS.waitIdle();
   EXPECT_EQ(ThrowSites(), 1);
+}
+
+TEST_F(WorkspaceTest, AModeSetBeforeAnyJobLeavesTheJobsUnderTheOpening) {
+  // `prism gui FILE --check-bounds=no`: the mode comes before the jobs. It
+  // moved nothing, so it is no event ("0 recompiled"), and the jobs'
+  // compiles count under the file's opening, as without the option.
+  Workspace WS(makeDriverJobCompiler());
+  WS.openFile(writeTemp(Program));
+  WS.setCheckBounds(CheckBounds::No);
+  JobSpec Job = nativeJob("kernel(Int)");
+  Job.Bounds = CheckBounds::No; // as the GUI adds its jobs
+  WS.addJob(Job);
+  WS.waitIdle();
+  auto S = WS.snapshot();
+  ASSERT_EQ(S->Log.size(), 1u);
+  EXPECT_EQ(S->Log[0].Trigger, "open");
+  ASSERT_EQ(S->Log[0].Recompiled.size(), 1u);
+  ASSERT_EQ(S->Jobs.size(), 1u);
+  EXPECT_EQ(S->Jobs[0].Spec.Bounds, CheckBounds::No);
 }
 
 TEST_F(WorkspaceTest, JobsInTwoBoundsModesCompileSideBySide) {
