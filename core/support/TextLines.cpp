@@ -94,9 +94,12 @@ std::optional<uint32_t> entryDefinitionLine(const TextLines &L, bool IsAsm,
     size_t First = Line.find_first_not_of(" \t");
     std::string_view T =
         First == std::string_view::npos ? "" : Line.substr(First);
+    // A PTX function that returns a value names it after its return
+    // parameter: `.visible .func  (.param .b64 func_retval0) julia_f(`.
     for (const std::string &Name : {std::string(Entry), Renamed})
       if (T.rfind(Name + ":", 0) == 0 || T.rfind("\"" + Name + "\":", 0) == 0 ||
-          Has(T, ".entry " + Name) || Has(T, ".func " + Name))
+          Has(T, ".entry " + Name) || Has(T, ".func " + Name) ||
+          (Has(T, ".func ") && Has(T, ") " + Name + "(")))
         return I;
   }
   return std::nullopt;
