@@ -61,9 +61,15 @@ CodeListingResult drawCodeListing(const char *Id, const CodeListing &L,
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
   ImGui::BeginChild(Id, Size, false, ImGuiWindowFlags_HorizontalScrollbar);
 
+  // The height rows show in: less the horizontal scrollbar, which hides a
+  // row it covers (the same measure as FirstWhole/LastWhole below).
+  auto VisibleH = [] {
+    return ImGui::GetWindowHeight() - 4 -
+           (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0);
+  };
   if (L.ScrollTo >= 0 && uint32_t(L.ScrollTo) < NumRows) {
     float Y = L.ScrollTo * RowH;
-    float Top = ImGui::GetScrollY(), H = ImGui::GetWindowHeight();
+    float Top = ImGui::GetScrollY(), H = VisibleH();
     if (L.ScrollToTop)
       ImGui::SetScrollY(Y);
     else if (Y < Top || Y + RowH > Top + H)
@@ -82,9 +88,7 @@ CodeListingResult drawCodeListing(const char *Id, const CodeListing &L,
     // The rows wholly inside the view; the horizontal scrollbar, when
     // there is one, covers the bottom of it.
     float Top = ImGui::GetScrollY();
-    float H =
-        ImGui::GetWindowHeight() - 4 -
-        (ImGui::GetScrollMaxX() > 0 ? ImGui::GetStyle().ScrollbarSize : 0);
+    float H = VisibleH();
     R.FirstWhole = uint32_t(std::ceil(Top / RowH));
     float Last = std::floor((Top + H) / RowH) - 1;
     R.LastWhole = Last < 0 ? 0 : uint32_t(Last);

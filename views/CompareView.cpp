@@ -74,12 +74,21 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
     F.push_back({"bank-conflicted accesses", double(CA.BankConflicts),
                  double(CB.BankConflicts), true, ""});
   }
-  // Branches that split every warp (the prism-divergence remarks).
+  // Branches that split warps (the prism-divergence remarks), by how
+  // many: `prism report`'s kinds, each where either job has one.
   BranchCounts BA = countBranchRemarks(A.Remarks),
                BB = countBranchRemarks(B.Remarks);
-  if (BA.total() || BB.total())
-    F.push_back({"divergent branches", double(BA.Divergent),
-                 double(BB.Divergent), true, ""});
+  const struct {
+    const char *Name;
+    size_t BranchCounts::*Field;
+  } Kinds[] = {
+      {"branches divergent in every warp", &BranchCounts::Divergent},
+      {"branches divergent in some warps", &BranchCounts::PartlyDivergent},
+      {"branches divergent at a run-time bound", &BranchCounts::Boundary},
+  };
+  for (const auto &K : Kinds)
+    if (BA.*K.Field || BB.*K.Field)
+      F.push_back({K.Name, double(BA.*K.Field), double(BB.*K.Field), true, ""});
   // Occupancy of ptx jobs (percent; higher is better): the best over block
   // sizes, and at the Run form's block size.
   auto Best = [](const JobReport &Rep) -> std::optional<double> {

@@ -346,7 +346,7 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
     Message = (Status.empty() ? "" : "   |   ") + Snap.StatusMessage;
   char Fps[32] = "";
   if (FrameMs > 0)
-    std::snprintf(Fps, sizeof Fps, "   %.1f ms", FrameMs);
+    std::snprintf(Fps, sizeof Fps, "   frame %.1f ms", FrameMs);
   float W = ImGui::CalcTextSize((Status + Message + Fps).c_str()).x;
   float X = ImGui::GetWindowWidth() - W - 12;
   if (X > ImGui::GetCursorPosX() + 20) {

@@ -264,12 +264,21 @@ void StagePane::drawContent(ViewContext &Ctx) {
       if (L.Line < LitDepth.size())
         LitDepth[L.Line] = uint8_t(std::min<uint32_t>(L.Depth, 254) + 1);
   }
-  if (Ctx.Links.pinChanged() && Ctx.Links.pinnedSource()) {
-    const auto &Out = Map->outputLinesFor(Ctx.Links.pinnedSource());
+  const uint32_t Pin = Ctx.Links.pinnedSource();
+  if (!Pin || Ctx.Links.pinChanged())
+    ScrolledForPin = 0;
+  // A new size (the layout settling, a resize) shows other rows: check
+  // again. The user's own scrolling keeps the size, and is left alone.
+  const uint32_t Span = LastLast - LastFirst;
+  if (Pin && (Pin != ScrolledForPin || Span != ScrolledSpan)) {
+    const auto &Out = Map->outputLinesFor(Pin);
     bool AnyVisible = std::any_of(Out.begin(), Out.end(), [&](const LineLink &L) {
       return L.Line >= LastFirst && L.Line <= LastLast;
     });
-    if (!Out.empty() && !AnyVisible) {
+    if (AnyVisible) {
+      ScrolledForPin = Pin;
+      ScrolledSpan = Span;
+    } else if (!Out.empty()) {
       PendingScroll = Out.front().Line;
       PendingScrollTop = false;
     }

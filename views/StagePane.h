@@ -91,6 +91,10 @@ private:
   std::unordered_map<JobId, JobUi> PerJob;
   int32_t PendingScroll = -1;
   uint32_t LastFirst = 0, LastLast = 0; ///< rows wholly visible last frame
+  /// The pinned source line whose rows this pane has shown: until they
+  /// are on screen, each frame scrolls to them, so a pin made before this
+  /// stage's text arrived, or before the layout settled, still shows.
+  uint32_t ScrolledForPin = 0, ScrolledSpan = 0;
   bool PendingScrollTop = false;
   bool FindOpen = false, FocusFind = false;
   std::vector<uint32_t> Hits;

@@ -329,6 +329,10 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   auto ColorOf = [&](const Occupancy &O) {
     if (!O.BlocksPerSM)
       return C.Error;
+    // At full occupancy nothing is lost: registers that tie with the warp
+    // slots there are no bottleneck to colour.
+    if (O.fraction() >= 1.0)
+      return C.Ok;
     if (O.Limits & (LimitRegisters | LimitScalarRegisters))
       return C.Warning;
     if (O.Limits & LimitShared)
@@ -482,9 +486,13 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
   };
   ImGui::PushStyleColor(ImGuiCol_Text,
                         ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%zu compile%s of this job in this session; each plot "
-                     "runs from 0 to its max",
-                     H.CompileMs.size(), H.CompileMs.size() == 1 ? "" : "s");
+  if (H.CompileMs.size() == 1)
+    ImGui::TextWrapped("1 compile of this job in this session; edit the "
+                       "source to see how the figures move");
+  else
+    ImGui::TextWrapped("%zu compiles of this job in this session; each plot "
+                       "runs from 0 to its max",
+                       H.CompileMs.size());
   ImGui::PopStyleColor();
   float W = ImGui::GetContentRegionAvail().x;
   float PlotH = std::max(36.0f, (ImGui::GetContentRegionAvail().y - 60) / 3 -
@@ -502,6 +510,9 @@ void StatsView::drawHistory(ViewContext &Ctx, const JobEntry &J) {
       ImGui::SameLine();
       ImGui::TextDisabled("· min %s · max %s", Lo, Hi);
     }
+    // One point draws no line: an empty box would look broken.
+    if (R.size() < 2)
+      return;
     float Top = R.max() > 0 ? R.max() : 1;
     ImGui::PlotLines(Id, Getter, (void *)&R, int(R.size()), 0, nullptr, 0, Top,
                      ImVec2(W, PlotH));
