@@ -62,4 +62,20 @@ DiffText diffTextFromUnified(std::string_view U) {
   return D;
 }
 
+bool diffChangesCode(std::string_view U) {
+  while (!U.empty()) {
+    size_t NL = U.find('\n');
+    std::string_view L = U.substr(0, NL);
+    U = NL == std::string_view::npos ? std::string_view() : U.substr(NL + 1);
+    if (L.empty() || (L[0] != '+' && L[0] != '-') || L.starts_with("--- ") ||
+        L.starts_with("+++ "))
+      continue;
+    std::string_view Body = L.substr(1);
+    size_t First = Body.find_first_not_of(" \t");
+    if (First != std::string_view::npos && Body[First] != ';')
+      return true;
+  }
+  return false;
+}
+
 } // namespace prism::views

@@ -1,5 +1,7 @@
 #include "PipelineView.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
@@ -138,11 +140,20 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   }
   JobUi &U = PerJob[J->Id];
   filter(R, U);
-  // The diff on the right is always of a pass the list shows.
-  if (!std::binary_search(Visible.begin(), Visible.end(),
-                          static_cast<uint32_t>(std::max(U.Selected, 0))) ||
-      U.Selected < 0)
+  // The diff on the right is always of a pass the list shows; at first,
+  // the first that changed code, not only comments (InferFunctionAttrs
+  // rewrites `; Function Attrs:` lines and nothing else).
+  if (U.Selected < 0) {
+    auto Code = llvm::find_if(Visible, [&](uint32_t I) {
+      return diffChangesCode(R.Passes[I].Diff);
+    });
+    U.Selected = Code != Visible.end() ? int32_t(*Code)
+                 : Visible.empty()     ? -1
+                                       : int32_t(Visible.front());
+  } else if (!std::binary_search(Visible.begin(), Visible.end(),
+                                 static_cast<uint32_t>(U.Selected))) {
     U.Selected = Visible.empty() ? -1 : int32_t(Visible.front());
+  }
 
   // Left: the pass list with its filters.
   float ListW = std::max(220.0f, ImGui::GetContentRegionAvail().x * 0.36f);

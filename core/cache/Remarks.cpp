@@ -9,7 +9,9 @@
 #include "prelude/Embedded.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -112,12 +114,18 @@ std::string readableNumber(llvm::StringRef Val) {
 /// inlined into in \p F (`reduce.jl:11 or 16`): an argument of a remark
 /// (GVN's "in favor of store (80_array.jl:7)") carries only its innermost
 /// place, which every inlined copy shares; \p Opcode (`store`), when the
-/// argument names one, narrows the candidates. Empty when none is found.
+/// argument names one, narrows the candidates, and so do \p Objects: a
+/// store must write one of them. Empty when none is found.
 std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
-                        unsigned Line, unsigned Col, llvm::StringRef Opcode) {
+                        unsigned Line, unsigned Col, llvm::StringRef Opcode,
+                        const llvm::SmallPtrSetImpl<const llvm::Value *> &Objects) {
   std::map<std::string, std::set<unsigned>> Lines;
   for (const llvm::Instruction *I : instructionsAt(F, File, Line, Col)) {
     if (!Opcode.empty() && Opcode != I->getOpcodeName())
+      continue;
+    if (const auto *St = llvm::dyn_cast<llvm::StoreInst>(I);
+        St && !Objects.empty() &&
+        !Objects.count(llvm::getUnderlyingObject(St->getPointerOperand())))
       continue;
     const llvm::DILocation *L = I->getDebugLoc().get();
     while (L->getInlinedAt())
@@ -136,6 +144,20 @@ std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
       S += (K++ ? " or " : "") + std::to_string(N);
   }
   return S;
+}
+
+/// What the loads at \p File:\p Line:\p Col read (their pointers'
+/// underlying objects): a store that GVN says a load was not replaced by
+/// can only be one that writes the same object (`reduce.jl:11 or 16`, not
+/// the store into another array on line 22).
+llvm::SmallPtrSet<const llvm::Value *, 4>
+loadedObjects(const llvm::Function &F, llvm::StringRef File, unsigned Line,
+              unsigned Col) {
+  llvm::SmallPtrSet<const llvm::Value *, 4> Objects;
+  for (const llvm::Instruction *I : instructionsAt(F, File, Line, Col))
+    if (const auto *Ld = llvm::dyn_cast<llvm::LoadInst>(I))
+      Objects.insert(llvm::getUnderlyingObject(Ld->getPointerOperand()));
+  return Objects;
 }
 
 /// The whole message, with the arguments LLVM keeps out of getMsg() (GVN's
@@ -171,8 +193,16 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
       llvm::StringRef Named = llvm::StringRef(A.Val).trim();
       if (Named.contains(' '))
         Named = "";
-      std::string User =
-          userLinesOf(R.getFunction(), File, Line, A.Loc.getColumn(), Named);
+      llvm::SmallPtrSet<const llvm::Value *, 4> Objects;
+      if (Named == "store" && Own.isValid() &&
+          Own.getLine() < LocationTagBase)
+        Objects = loadedObjects(R.getFunction(), Own.getRelativePath(),
+                                Own.getLine(), Own.getColumn());
+      std::string User = userLinesOf(R.getFunction(), File, Line,
+                                     A.Loc.getColumn(), Named, Objects);
+      if (User.empty() && !Objects.empty()) // none writes what it reads
+        User = userLinesOf(R.getFunction(), File, Line, A.Loc.getColumn(),
+                           Named, llvm::SmallPtrSet<const llvm::Value *, 1>());
       if (!User.empty()) {
         S += " (" + User + ")";
         continue;

@@ -184,6 +184,19 @@ TEST(Signatures, SuggestsAnnotatedFunctions) {
                                          "h(NTuple{2, Float32}, T)"}));
 }
 
+// The Pipeline panel opens on the first pass that changed code, not on
+// one that only rewrote attribute comments.
+TEST(DiffModel, CommentOnlyDiffsChangeNoCode) {
+  EXPECT_FALSE(diffChangesCode("--- before\n+++ after\n@@ -6,1 +6,1 @@\n"
+                               "-; Function Attrs: nocallback\n"
+                               "+; Function Attrs: mustprogress nocallback\n"
+                               " declare i32 @f()\n"));
+  EXPECT_TRUE(diffChangesCode("--- before\n+++ after\n@@ -3,2 +3,1 @@\n"
+                              "-  br label %L0\n"
+                              " top:\n"));
+  EXPECT_FALSE(diffChangesCode(""));
+}
+
 TEST(DiffModel, UnifiedDiffRows) {
   std::string U = "--- before\n+++ after\n@@ -3,3 +3,2 @@\n a\n-b\n+c\n d\n";
   DiffText D = diffTextFromUnified(U);
