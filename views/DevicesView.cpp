@@ -101,15 +101,15 @@ RunComparison compareRuns(const std::string &NameA, const RunResult &A,
   return C;
 }
 
-std::optional<RunForm> runHeaderForm(std::string_view Source,
-                                     std::string_view Function) {
+static std::optional<RunForm> runLineForm(std::string_view Source,
+                                          std::string_view Function,
+                                          std::string_view Prefix) {
   size_t Pos = 0;
   while (Pos < Source.size()) {
     size_t End = Source.find('\n', Pos);
     std::string_view Line = Source.substr(
         Pos, End == std::string_view::npos ? std::string_view::npos : End - Pos);
     Pos = End == std::string_view::npos ? Source.size() : End + 1;
-    constexpr std::string_view Prefix = "# run: ";
     if (!Line.starts_with(Prefix))
       continue;
     Line.remove_prefix(Prefix.size());
@@ -146,6 +146,15 @@ std::optional<RunForm> runHeaderForm(std::string_view Source,
     return F;
   }
   return std::nullopt;
+}
+
+std::optional<RunForm> runHeaderForm(std::string_view Source,
+                                     std::string_view Function) {
+  // A call that fails on purpose (exceptions.jl's BoundsError) is still
+  // the file's own example, better than arguments made up from types.
+  if (std::optional<RunForm> F = runLineForm(Source, Function, "# run: "))
+    return F;
+  return runLineForm(Source, Function, "# run-fails: ");
 }
 
 std::string exampleCall(std::string_view Sig, std::string *Unbuildable) {
@@ -367,8 +376,10 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
             ? std::string()
             : "No call is filled in for the " + Unbuildable +
                   " argument: write it as a constructor call with its "
-                  "fields' values, e.g. `Vec2(1f0, 2f0)` (numbers, tuples "
-                  "and structs of them; not type parameters or arrays).";
+                  "fields' values, `" + Unbuildable +
+                  "(…)` (numbers, tuples and structs of them; not type "
+                  "parameters or arrays).";
+    CallHint = std::string(Fn) + "(…)";
     Form.Blocks = Header ? Header->Blocks : "1";
     Form.Threads = Header ? Header->Threads : "1";
     Form.Device = "host";
@@ -406,8 +417,7 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
   char Buf[1024];
   std::snprintf(Buf, sizeof Buf, "%s", Form.Call.c_str());
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::InputTextWithHint("##call", "saxpy!(2f0, rand(Float32, 1024), zeros(Float32, 1024))",
-                               Buf, sizeof Buf))
+  if (ImGui::InputTextWithHint("##call", CallHint.c_str(), Buf, sizeof Buf))
     Form.Call = Buf;
   char B[32], T[32];
   std::snprintf(B, sizeof B, "%s", Form.Blocks.c_str());

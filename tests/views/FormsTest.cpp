@@ -294,6 +294,19 @@ TEST(DevicesForm, PrefillsFromTheFilesRunHeader) {
   EXPECT_EQ(G->Threads, "1");
   EXPECT_FALSE(runHeaderForm(Src, "fi").has_value());
   EXPECT_FALSE(runHeaderForm(Src, "other").has_value());
+
+  // Without a `# run:` line, the file's failing example (exceptions.jl's).
+  const char *Fails = "# run-fails: shift!(ones(Float32, 8)) --threads 8 => "
+                      "BoundsError\n"
+                      "# run: shift2!(ones(Float32, 8))\n"
+                      "# run-fails: shift2!(ones(Float32, 2))\n";
+  auto H = runHeaderForm(Fails, "shift!");
+  ASSERT_TRUE(H.has_value());
+  EXPECT_EQ(H->Call, "shift!(ones(Float32, 8))");
+  EXPECT_EQ(H->Threads, "8");
+  auto K = runHeaderForm(Fails, "shift2!");
+  ASSERT_TRUE(K.has_value());
+  EXPECT_EQ(K->Call, "shift2!(ones(Float32, 8))") << "a run line comes first";
 }
 
 TEST(DevicesForm, ExampleCallShapesMatricesAndPassesFunctions) {
