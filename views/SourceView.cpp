@@ -338,7 +338,24 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
       ImGui::TextDisabled("-");
     ImGui::SameLine();
     ImGui::TextWrapped("%s", D.Message.c_str());
-    if (ImGui::IsItemHovered() && (!D.Notes.empty() || !D.Backtrace.empty())) {
+    bool Hovered = ImGui::IsItemHovered();
+    // The notes say what to do (the closest candidates, a possible fix):
+    // under the message, not only in a tooltip. A long list ends in "…".
+    constexpr size_t ShownNotes = 6;
+    ImGui::Indent(ImGui::CalcTextSize("warning ").x);
+    for (size_t K = 0; K < D.Notes.size() && K < ShownNotes; ++K) {
+      const DiagNote &N = D.Notes[K];
+      std::string Where =
+          N.Loc.known() ? std::to_string(N.Loc.Line) + ": " : std::string();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(P.Muted));
+      ImGui::TextWrapped("%snote: %s", Where.c_str(), N.Message.c_str());
+      ImGui::PopStyleColor();
+      Hovered |= ImGui::IsItemHovered();
+    }
+    if (D.Notes.size() > ShownNotes)
+      ImGui::TextDisabled("… %zu more notes (hover)", D.Notes.size() - ShownNotes);
+    ImGui::Unindent(ImGui::CalcTextSize("warning ").x);
+    if (Hovered && (!D.Notes.empty() || !D.Backtrace.empty())) {
       ImGui::BeginTooltip();
       for (const DiagNote &N : D.Notes)
         ImGui::BulletText("note: %s", N.Message.c_str());
