@@ -301,6 +301,7 @@ static views::RunResult viewRun(const DeviceRun &D, CheckBounds Bounds) {
     for (size_t I = 0; I < O.Launch.Args.size(); ++I)
       V.Values += "arg " + std::to_string(I + 1) + " " + O.Launch.Args[I].str() + "\n";
   } else {
+    V.Diagnostics = O.Diagnostics;
     for (const Diagnostic &Dg : O.Diagnostics)
       V.Summary += renderDiagnostic(Dg, {false, false});
   }

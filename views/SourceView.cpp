@@ -57,6 +57,13 @@ void SourceView::collectDiagnostics(ViewContext &Ctx) {
     for (const Diagnostic &D : R->Diagnostics)
       if (!D.Loc.known() || sameSourceFile(D.Loc.FileName, Ctx.Snap.FilePath))
         Diags.push_back(&D);
+  // A run that failed in this file's code (a BoundsError at line 13), while
+  // that code is current.
+  for (const DeviceEntry &Dev : Ctx.Snap.Devices)
+    if (Dev.LastRun && !Dev.LastRun->Stale)
+      for (const Diagnostic &D : Dev.LastRun->Diagnostics)
+        if (D.Loc.known() && sameSourceFile(D.Loc.FileName, Ctx.Snap.FilePath))
+          Diags.push_back(&D);
   std::stable_sort(Diags.begin(), Diags.end(),
                    [](const Diagnostic *A, const Diagnostic *B) {
                      return A->Loc.Line < B->Loc.Line;

@@ -24,6 +24,10 @@ public:
   const std::string &buffer() const { return Buffer; }
   /// Scrolls to a 1-based line and pins it (diagnostic clicks, tests).
   void jumpTo(uint32_t Line) { JumpLine = Line; }
+  /// Diagnostics marked on a line last frame (tests).
+  size_t diagnosticsOn(uint32_t Line) const {
+    return Line < MarksByLine.size() ? MarksByLine[Line].size() : 0;
+  }
   /// Distinct missed-optimisation remarks marked on a line (tests).
   size_t missedRemarksOn(uint32_t Line) const {
     return Line < missedByLine().size() ? missedByLine()[Line].size() : 0;

@@ -111,9 +111,12 @@ struct RunResult {
   /// argument after the run, one per line (no times, no device name).
   std::string Values;
   double TimeMs = 0;
-  /// The program changed (a newer world) since this run: its result is of
+  /// An edit since this run invalidated the code it ran: its result is of
   /// code that no longer exists.
   bool Stale = false;
+  /// A failed run's errors (a throw's kind and line): the Source panel
+  /// lists them beside the compiler's and marks their lines.
+  std::vector<Diagnostic> Diagnostics;
   /// The job whose code ran (ShowJob shows it); none when nothing was
   /// compiled (the interpreter, or a call that did not compile).
   std::optional<JobSpec> Job;

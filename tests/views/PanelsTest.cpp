@@ -283,6 +283,30 @@ TEST(Panels, RemarksTabGroupsFiltersAndLightsTheLine) {
 // hands its block to the warp analyses; a form the command line filled
 // (`gui --run CALL --threads 64`) is kept, so the jobs compile for the
 // launch that ran, once.
+TEST(Panels, AFailedRunMarksItsLineInTheSourceWhileItsCodeIsCurrent) {
+  GuiSnapshot S = test::makeSnapshot();
+  Diagnostic Throw =
+      Diagnostic::error("launch", "BoundsError at saxpy.jl:11", DiagLoc());
+  Throw.Loc.FileName = S.FilePath;
+  Throw.Loc.Line = 11;
+  Throw.Loc.Col = 9;
+  auto Host = std::find_if(S.Devices.begin(), S.Devices.end(),
+                           [](const DeviceEntry &D) { return D.Name == "host"; });
+  ASSERT_NE(Host, S.Devices.end());
+  Host->LastRun.emplace();
+  Host->LastRun->Call = "saxpy!(2f0, ones(Float32, 8), ones(Float32, 4))";
+  Host->LastRun->Diagnostics.push_back(Throw);
+  ImGuiHarness H;
+  ShellView Shell;
+  CommandQueue Q;
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.source().diagnosticsOn(11), 1u);
+  // Once an edit replaced the code that threw, the throw is history.
+  Host->LastRun->Stale = true;
+  H.frame([&] { Shell.draw(S, Q); });
+  EXPECT_EQ(Shell.source().diagnosticsOn(11), 0u);
+}
+
 TEST(Panels, TheRunFormKeepsACommandLinePreset) {
   GuiSnapshot S = test::makeSnapshot();
   S.Source = "# run: saxpy!(2f0, ones(Float32, 512), ones(Float32, 512)) "
