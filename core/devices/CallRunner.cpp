@@ -567,9 +567,14 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   auto Run = DevRef->launch(**Loaded, R.Grid, R.Block, DevArgs);
   if (!Run) {
     std::vector<Diagnostic> Ds = takeDiagnostics(Run.takeError());
-    for (Diagnostic &D : Ds)
+    for (Diagnostic &D : Ds) {
       nameThrowingFunction(D, functionAtLine(Env, D.Loc.FileName, D.Loc.Line),
                            A.Entry, Spec.Func->Name.str());
+      // A fault found after the launch (a write past an array) has no line
+      // of its own: it points at the function that ran, not at the CALL.
+      if (D.Kind == "fault" && !D.Loc.known() && C.Root && C.Root->MI->Def)
+        D.Loc = C.Root->MI->Def->location();
+    }
     return Failed(failure(RunStatus::DeviceError, std::move(Ds)));
   }
   if (R.Device == "bpf") {
