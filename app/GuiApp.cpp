@@ -436,8 +436,9 @@ int runGui(const CommandOptions &O) {
                    << ": " << Buf.getError().message() << "\n";
       return ExitUsage;
     }
-    // The run's result is read before the edit lands, as a user would see.
-    Session.update();
+    // The run's result is read before the edit lands, as a user would see,
+    // and the History tab keeps the compile the edit replaces.
+    Shell.stats().record(*Session.update());
     Session.post(views::cmd::EditSource{(*Buf)->getBuffer().str()});
     if (Headless)
       Session.waitIdle();

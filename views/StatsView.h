@@ -58,6 +58,9 @@ public:
   static constexpr size_t HistoryLen = 64;
   void draw(ViewContext &Ctx, bool *Open);
   void drawContent(ViewContext &Ctx);
+  /// Records every job's new reports, selected or not: each frame does,
+  /// and the app for a state no frame drew (the one before --then-edit).
+  void record(const GuiSnapshot &Snap);
   /// Compile times recorded for a job so far (tests).
   size_t historySize(JobId Id) const {
     auto It = History.find(Id);
@@ -92,8 +95,6 @@ private:
     uint64_t CountedCompile = 0;
     Ring<HistoryLen> CompileMs, AllocsK, Instructions;
   };
-  /// Records every job's new reports, selected or not.
-  void record(const GuiSnapshot &Snap);
   void drawStages(ViewContext &Ctx, const JobReport &R);
   void drawCache(ViewContext &Ctx, const JobEntry &J, const JobReport &R);
   void drawResources(ViewContext &Ctx, const JobReport &R);
