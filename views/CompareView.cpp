@@ -82,9 +82,9 @@ std::vector<FigureDelta> compareFigures(const JobReport &A, const JobReport &B,
     const char *Name;
     size_t BranchCounts::*Field;
   } Kinds[] = {
-      {"branches divergent in every warp", &BranchCounts::Divergent},
-      {"branches divergent in some warps", &BranchCounts::PartlyDivergent},
-      {"branches divergent at a run-time bound", &BranchCounts::Boundary},
+      {"divergent in every warp", &BranchCounts::Divergent},
+      {"divergent in some warps", &BranchCounts::PartlyDivergent},
+      {"divergent at a run-time bound", &BranchCounts::Boundary},
   };
   for (const auto &K : Kinds)
     if (BA.*K.Field || BB.*K.Field)
@@ -192,17 +192,18 @@ void CompareView::drawContent(ViewContext &Ctx) {
   }
   const JobReport &RA = *A->Report, &RB = *B->Report;
 
-  float TableW = std::min(420.0f, ImGui::GetContentRegionAvail().x * 0.38f);
+  float TableW = std::min(540.0f, ImGui::GetContentRegionAvail().x * 0.45f);
   ImGui::BeginChild("##figures", ImVec2(TableW, 0), false);
   if (ImGui::BeginTable("##deltas", 4,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                             ImGuiTableFlags_SizingStretchProp |
                             ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("figure");
-    ImGui::TableSetupColumn("A");
-    ImGui::TableSetupColumn("B");
-    ImGui::TableSetupColumn("B - A");
+    // The names are the longest cells: give them room.
+    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 2.2f);
+    ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("B - A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (const FigureDelta &F : compareFigures(RA, RB, LaunchThreads)) {
       ImGui::TableNextRow();

@@ -72,7 +72,11 @@ bool diffChangesCode(std::string_view U) {
       continue;
     std::string_view Body = L.substr(1);
     size_t First = Body.find_first_not_of(" \t");
-    if (First != std::string_view::npos && Body[First] != ';')
+    if (First == std::string_view::npos || Body[First] == ';')
+      continue;
+    // An attribute group (`attributes #0 = { mustprogress ... }`) is what
+    // the comments above each function name: no code either.
+    if (!Body.substr(First).starts_with("attributes #"))
       return true;
   }
   return false;

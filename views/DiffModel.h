@@ -31,7 +31,7 @@ DiffText diffTextFromLines(const std::vector<DiffLine> &Lines);
 /// Parses `diff -u` output (as PassSnapshot::Diff holds).
 DiffText diffTextFromUnified(std::string_view Unified);
 /// Whether a unified diff of LLVM IR adds or removes a line that is not
-/// only a comment (`; Function Attrs: ...`).
+/// only a comment (`; Function Attrs: ...`) or an attribute group.
 bool diffChangesCode(std::string_view Unified);
 
 } // namespace prism::views

@@ -329,9 +329,10 @@ void StatsView::drawOccupancy(ViewContext &Ctx, const JobReport &R) {
   auto ColorOf = [&](const Occupancy &O) {
     if (!O.BlocksPerSM)
       return C.Error;
-    // At full occupancy nothing is lost: registers that tie with the warp
-    // slots there are no bottleneck to colour.
-    if (O.fraction() >= 1.0)
+    // At full occupancy nothing is lost, and where the warp slots or the
+    // block limit cap it too, fewer registers or less shared memory would
+    // not raise it: a tie is no bottleneck to colour.
+    if (O.fraction() >= 1.0 || (O.Limits & (LimitWarps | LimitBlocks)))
       return C.Ok;
     if (O.Limits & (LimitRegisters | LimitScalarRegisters))
       return C.Warning;

@@ -191,7 +191,12 @@ bool Interpreter::narrowOnBranch(uint32_t PC, const IRValue &Cond,
     Name = "isa";
   else if (F.Builtins[D] == Builtin::Egal)
     Name = "===";
-  else if (A[0].Const && A[0].Const->K == ConstValue::Func)
+  else if (A[0].Const && A[0].Const->K == ConstValue::Func &&
+           llvm::all_of(A[0].Const->Fn->methodsIn(F.W),
+                        [](const Method *M) { return M->IsPrelude; }))
+    // Only Base's own `!`, `!==` and `isnothing` mean what is assumed
+    // here: a program that adds a method (`isnothing(m::Maybe)`, even
+    // `!(x::Bool) = x`) may mean anything by it.
     Name = A[0].Const->Fn->Name.str();
   if (Name == "!" && S.Args.size() == 2)
     return narrowOnBranch(PC, S.Args[1], Else, Then, ElseLive, ThenLive,

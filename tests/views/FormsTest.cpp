@@ -194,6 +194,9 @@ TEST(DiffModel, CommentOnlyDiffsChangeNoCode) {
   EXPECT_TRUE(diffChangesCode("--- before\n+++ after\n@@ -3,2 +3,1 @@\n"
                               "-  br label %L0\n"
                               " top:\n"));
+  EXPECT_FALSE(diffChangesCode("@@ -60,1 +60,1 @@\n"
+                               "-attributes #0 = { nounwind }\n"
+                               "+attributes #0 = { mustprogress nounwind }\n"));
   EXPECT_FALSE(diffChangesCode(""));
 }
 
