@@ -159,3 +159,20 @@ end
 @inline &(x::Integer) = x
 @inline |(x::Integer) = x
 @inline xor(x::Integer) = x
+@inline ⊻(x::Integer) = x
+
+# Base's catch-alls for a number type of the program's own that defines no
+# arithmetic of its own (`struct MyNum <: Number`): Julia's error, "+ not
+# defined for MyNum", not the mixed-type methods above calling themselves
+# until the stack overflows; `==` of two is `===`, as in Base.
+@inline +(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_add, Tuple{T}}())
+@inline -(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_sub, Tuple{T}}())
+@inline *(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_mul, Tuple{T}}())
+@inline /(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_div, Tuple{T}}())
+@inline fma(x::T, y::T, z::T) where {T<:Number} = throw(ErrorException{:no_op_fma, Tuple{T}}())
+@inline &(x::T, y::T) where {T<:Integer} = throw(ErrorException{:no_op_and, Tuple{T}}())
+@inline |(x::T, y::T) where {T<:Integer} = throw(ErrorException{:no_op_or, Tuple{T}}())
+@inline xor(x::T, y::T) where {T<:Integer} = throw(ErrorException{:no_op_xor, Tuple{T}}())
+@inline ==(x::T, y::T) where {T<:Number} = x === y
+@inline <(x::T, y::T) where {T<:Real} = throw(ErrorException{:no_op_lt, Tuple{T}}())
+@inline <=(x::T, y::T) where {T<:Real} = (x == y) | (x < y)

@@ -85,3 +85,6 @@ promote_rule(::Type{S}, ::Type{T}) where {S<:AbstractIrrational, T<:AbstractIrra
 @inline inv(x::AbstractIrrational) = 1.0 / Float64(x)
 @inline ^(x::AbstractIrrational, p::Integer) = power_by_squaring(Float64(x), p)
 @inline ^(::Irrational{:ℯ}, x::Integer) = exp(x)
+
+# Base's irrationals.jl: two irrationals' power is the Float64s'.
+@inline ^(x::AbstractIrrational, y::AbstractIrrational) = Float64(x) ^ Float64(y)

@@ -1,5 +1,7 @@
 #include "types/Method.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -100,10 +102,47 @@ bool sigSubtype(const Method &A, const Method &B) {
   std::vector<Type *> Sig = A.Sig;
   return sigSubtypeFrom(Sig, 0, B);
 }
+
+/// Julia's rule for a diagonal variable: `/(x::Integer, y::Integer)` is
+/// more specific than Base's catch-all `/(x::T, y::T) where {T<:Number}`,
+/// though neither signature is a subtype of the other. A wins when it has
+/// one and the same type at every place of B's variable and is within B
+/// with the variables at their bounds. `f(x::Int64, y)` against
+/// `f(x::T, y::T) where T` stays ambiguous (two different types there).
+bool diagonalMoreSpecific(const Method &A, const Method &B) {
+  if (B.Sparams.empty() || A.Sig.size() != B.Sig.size())
+    return false;
+  bool AnyDiagonal = false;
+  for (size_t I = 0; I < B.Sig.size(); ++I) {
+    Type *V = B.Sig[I];
+    if (!V->isTypeVar() || !llvm::is_contained(B.Sparams, V))
+      continue;
+    for (size_t J = I + 1; J < B.Sig.size(); ++J)
+      if (B.Sig[J] == V) {
+        if (!typeEqual(A.Sig[I], A.Sig[J]))
+          return false;
+        AnyDiagonal = true;
+      }
+  }
+  if (!AnyDiagonal)
+    return false;
+  TypeContext &C = TypeContext::get();
+  std::vector<Type *> Bounds, Wide;
+  for (Type *V : B.Sparams)
+    Bounds.push_back(V->upperBound());
+  for (Type *T : B.Sig)
+    Wide.push_back(C.substitute(T, B.Sparams, Bounds));
+  if (llvm::any_of(Wide, [](Type *T) { return T->hasTypeVars(); }))
+    return false; // a bound that names another variable
+  return matchTypes(A.Sig, Wide, {}, nullptr) &&
+         !matchTypes(Wide, A.Sig, A.Sparams, nullptr);
+}
 } // namespace
 
 bool isMoreSpecific(const Method &A, const Method &B) {
-  return sigSubtype(A, B) && !sigSubtype(B, A);
+  if (sigSubtype(A, B))
+    return !sigSubtype(B, A);
+  return !sigSubtype(B, A) && diagonalMoreSpecific(A, B);
 }
 
 LookupResult GenericFunction::lookup(std::span<Type *const> ArgTypes,

@@ -172,6 +172,17 @@ std::optional<ShowErrorTemplate> errorException(Type *Exc) {
   if (P.size() != 2 || !P[1]->isTuple())
     return std::nullopt;
   std::span<Type *const> Types = P[1]->params();
+  // Base's no_op_err(name, T): "+ not defined for MyNum".
+  static constexpr std::pair<const char *, const char *> NoOps[] = {
+      {":no_op_add", "+"},   {":no_op_sub", "-"}, {":no_op_mul", "*"},
+      {":no_op_div", "/"},   {":no_op_fma", "fma"}, {":no_op_and", "&"},
+      {":no_op_or", "|"},    {":no_op_xor", "xor"}, {":no_op_lt", "<"}};
+  for (const auto &[M, Op] : NoOps)
+    if (P[0]->str() == M && Types.size() == 1) {
+      ShowErrorTemplate T;
+      T.Text = std::string(Op) + " not defined for " + Types[0]->str();
+      return T;
+    }
   if (P[0]->str() != ":promotion" || Types.size() < 2)
     return std::nullopt;
   // Base's sametype_error: `join(types, ", ", " and ")`.

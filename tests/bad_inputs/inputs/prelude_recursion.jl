@@ -1,7 +1,8 @@
-# A Number type that promotes to itself: the prelude's fma converts its
-# arguments and calls fma again, forever. The recursion is all prelude code;
-# the error is placed at the user's call, which the outermost frames hold.
-struct N2 <: Number
+# A Real type with no `rem` of its own: the prelude's rem promotes its
+# arguments and calls rem again, forever (as Julia's does). The recursion is
+# all prelude code; the error is placed at the user's call, which the
+# outermost frames hold.
+struct N2 <: Real
     v::Float64
 end
-f(a::N2) = fma(a, a, a)
+f(a::N2) = rem(a, a)

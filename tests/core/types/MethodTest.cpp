@@ -203,6 +203,34 @@ TEST(Dispatch, NoMethodListsClosestCandidates) {
   EXPECT_NE(All.find("f(a::Int64, b::Int64) at f.jl:2:1"), std::string::npos) << All;
 }
 
+// Julia's rule for a diagonal variable: a method with one and the same
+// type at each of its places is more specific than the catch-all (Base's
+// `/(x::Integer, y::Integer)` over `/(x::T, y::T) where {T<:Number}`);
+// different types there stay ambiguous, as in Julia.
+TEST(Dispatch, DiagonalCatchAllLosesToOneTypeAtItsPlaces) {
+  GlobalEnv Env;
+  TypeContext &C = ctx();
+  Type *Number = C.apply(C.builtinName(Symbol::get("Number")), {});
+  Type *Integer = C.apply(C.builtinName(Symbol::get("Integer")), {});
+  Type *T = C.typeVar(Symbol::get("T"), nullptr, Number);
+  auto *Div = Env.getOrCreateFunction(Symbol::get("div_"));
+  Method *Ints = def(Env, Div, {Integer, Integer});
+  Method *All = def(Env, Div, {T, T}, {}, {T});
+  auto R = Div->lookup(call(Div, {C.int64(), C.int64()}), Env.currentWorld());
+  ASSERT_EQ(R.Status, LookupStatus::Found);
+  EXPECT_EQ(R.Match.M, Ints);
+  R = Div->lookup(call(Div, {C.float32(), C.float32()}), Env.currentWorld());
+  ASSERT_EQ(R.Status, LookupStatus::Found);
+  EXPECT_EQ(R.Match.M, All);
+
+  Type *U = C.typeVar(Symbol::get("T"));
+  auto *B = Env.getOrCreateFunction(Symbol::get("b"));
+  def(Env, B, {U, U}, {}, {U});
+  def(Env, B, {C.int64(), C.any()});
+  R = B->lookup(call(B, {C.int64(), C.int64()}), Env.currentWorld());
+  EXPECT_EQ(R.Status, LookupStatus::Ambiguous);
+}
+
 TEST(Dispatch, AmbiguityNamesBothMethodsAndLines) {
   GlobalEnv Env;
   TypeContext &C = ctx();
