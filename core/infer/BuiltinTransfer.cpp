@@ -368,11 +368,18 @@ BuiltinResult conversion(Builtin B, std::span<const LatticeType> A) {
     break;
   case Builtin::FptoSi:
   case Builtin::FptoUi:
-    if (isFloatConst(X)) {
+    if (isFloatConst(X) && To->bitWidth() >= 1 && To->bitWidth() <= 64) {
       double D = std::trunc(X.Const->asDouble());
-      // Out-of-range conversions are poison; leave them to run time.
-      if (std::isfinite(D) && std::fabs(D) < 9.2e18)
-        return ok(LatticeType(To, constInt(To, static_cast<uint64_t>(static_cast<int64_t>(D)))));
+      // Only what fits To: out of its range the conversion is poison
+      // (`unsafe_trunc(Int32, 1e10)`), some value only the device knows.
+      int W = int(To->bitWidth());
+      bool Signed = B == Builtin::FptoSi;
+      double Lo = Signed ? -std::ldexp(1.0, W - 1) : 0.0;
+      double Hi = std::ldexp(1.0, Signed ? W - 1 : W);
+      if (D >= Lo && D < Hi)
+        return ok(LatticeType(
+            To, constInt(To, Signed ? static_cast<uint64_t>(static_cast<int64_t>(D))
+                                    : static_cast<uint64_t>(D))));
     }
     break;
   default:
