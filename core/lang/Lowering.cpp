@@ -31,6 +31,7 @@
 #include "types/Type.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <unordered_map>
@@ -228,6 +229,7 @@ private:
   IRValue lower(const Node *N, bool NeedValue);
   IRValue lowerName(const Node *N);
   IRValue lowerIf(const Node *N, bool NeedValue);
+  std::vector<uint32_t> lowerCondition(const Node *C, SrcRange At);
   IRValue lowerShortCircuit(const Node *N, bool NeedValue);
   void lowerWhile(const Node *N);
   IRValue lowerLet(const Node *N, bool NeedValue);
@@ -629,13 +631,39 @@ static SrcRange valueRange(const Node *B) {
   return B->Range;
 }
 
+/// The condition of an `if`, a ternary or a `while` as Julia lowers it:
+/// `a && b` and `a || b` become jumps, not a Bool value tested again, so
+/// that each test stands right before the code it guards (`if x isa Int64
+/// && x > 0` narrows x for both `x > 0` and the body). Falls through when
+/// C holds; returns the jumps to patch to where it does not. At places the
+/// tests' diagnostics (a non-Bool condition).
+std::vector<uint32_t> Lowerer::lowerCondition(const Node *C, SrcRange At) {
+  if (C->Kind == NodeKind::And) {
+    std::vector<uint32_t> False = lowerCondition(C->Kids[0], At);
+    llvm::append_range(False, lowerCondition(C->Kids[1], At));
+    return False;
+  }
+  if (C->Kind == NodeKind::Or) {
+    std::vector<uint32_t> LeftFalse = lowerCondition(C->Kids[0], At);
+    Cur = At;
+    uint32_t ToBody = jump();
+    uint32_t Right = label();
+    for (uint32_t J : LeftFalse)
+      patch(J, Right);
+    std::vector<uint32_t> False = lowerCondition(C->Kids[1], At);
+    patch(ToBody, label());
+    return False;
+  }
+  IRValue V = lower(C, true);
+  Cur = At;
+  return {jumpIfNot(V)};
+}
+
 IRValue Lowerer::lowerIf(const Node *N, bool NeedValue) {
   const Node *Then = N->Kids[1];
   const Node *Else = N->Kids.size() > 2 ? N->Kids[2] : nullptr;
   uint32_t Tmp = NeedValue ? newTemp() : 0;
-  IRValue C = lower(N->Kids[0], true);
-  Cur = N->Range;
-  uint32_t ToElse = jumpIfNot(C);
+  std::vector<uint32_t> ToElse = lowerCondition(N->Kids[0], N->Range);
   std::vector<uint32_t> ToEnd;
   IRValue TV = lower(Then, NeedValue);
   if (Reachable) {
@@ -646,7 +674,9 @@ IRValue Lowerer::lowerIf(const Node *N, bool NeedValue) {
     Cur = N->Range;
     ToEnd.push_back(jump());
   }
-  patch(ToElse, label());
+  uint32_t ElseStart = label();
+  for (uint32_t J : ToElse)
+    patch(J, ElseStart);
   if (Else) {
     IRValue EV = lower(Else, NeedValue);
     if (Reachable && NeedValue) {
@@ -773,9 +803,7 @@ IRValue Lowerer::lowerLet(const Node *N, bool NeedValue) {
 
 void Lowerer::lowerWhile(const Node *N) {
   uint32_t Head = label();
-  IRValue C = lower(N->Kids[0], true);
-  Cur = N->Range;
-  uint32_t Exit = jumpIfNot(C);
+  std::vector<uint32_t> Exits = lowerCondition(N->Kids[0], N->Range);
   Loops.push_back({});
   Loops.back().ContinueTarget = Head;
   auto Outer = SlotOf;
@@ -788,7 +816,8 @@ void Lowerer::lowerWhile(const Node *N) {
   Loop L = std::move(Loops.back());
   Loops.pop_back();
   uint32_t End = label();
-  patch(Exit, End);
+  for (uint32_t E : Exits)
+    patch(E, End);
   for (uint32_t B : L.Breaks)
     patch(B, End);
 }

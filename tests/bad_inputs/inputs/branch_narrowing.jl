@@ -10,3 +10,20 @@ function v(n)
     end
     return -1
 end
+# Through `&&` and `||` in a condition, as Julia lowers them (jumps).
+function andcond(x::Union{Int64,Nothing})
+    if x isa Int64 && x > 0
+        return x + 1
+    end
+    return 0
+end
+orcond(x::Union{Int64,Nothing}) = x === nothing || x < 0 ? 0 : x + 1
+function wh(n)
+    s = 0
+    i = 0
+    while i < n && (s < 100 || i < 2)
+        i += 1
+        s += i
+    end
+    return s
+end

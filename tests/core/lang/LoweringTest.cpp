@@ -376,19 +376,29 @@ TEST(Lowering, InboundsBoundscheckAndMisc) {
 ))");
 }
 
+// A chain is `&&`, and a condition's `&&` is jumps, as Julia lowers it:
+// each test goes straight to the else branch (no Bool temporary tested
+// again, which would hide what each test narrows).
 TEST(Lowering, ComparisonChainAndTernaryValue) {
   EXPECT_EQ(lowered("f(a, b, c) = a < b <= c ? 1 : 2"), R"(CodeInfo(
-1 ─  %1 = Main.:<(a, b)
-└──       goto #3 if not %1
-2 ─  %3 = Main.:(<=)(b, c)
-│         @_6 = %3
-└──       goto #4
-3 ─       @_6 = false
-4 ─       goto #6 if not @_6
-5 ─       @_5 = 1
-└──       goto #7
-6 ─       @_5 = 2
-7 ─       return @_5
+1 ─ %1 = Main.:<(a, b)
+└──      goto #4 if not %1
+2 ─ %3 = Main.:(<=)(b, c)
+└──      goto #4 if not %3
+3 ─      @_5 = 1
+└──      goto #5
+4 ─      @_5 = 2
+5 ─      return @_5
+))");
+  // `||`: a true left side jumps over the right one, into the body.
+  EXPECT_EQ(lowered("g(a, b) = a || b ? 1 : 2"), R"(CodeInfo(
+1 ─      goto #3 if not a
+2 ─      goto #4
+3 ─      goto #5 if not b
+4 ─      @_4 = 1
+└──      goto #6
+5 ─      @_4 = 2
+6 ─      return @_4
 ))");
 }
 
