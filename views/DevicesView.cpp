@@ -376,7 +376,8 @@ void DevicesView::drawRunForm(ViewContext &Ctx) {
             ? std::string()
             : "No call is filled in for the " + Unbuildable +
                   " argument: write it as a constructor call with its "
-                  "fields' values, `" + Unbuildable +
+                  "fields' values, `" +
+                  Unbuildable +
                   "(…)` (numbers, tuples and structs of them; not type "
                   "parameters or arrays).";
     CallHint = std::string(Fn) + "(…)";

@@ -39,8 +39,8 @@ std::string exampleCall(std::string_view Signature,
                         std::string *Unbuildable = nullptr);
 
 /// The form the file's own `# run:` header suggests for a function
-/// (`# run: map!(square, zeros(Float32, 8), collect(Float32, 1:8)) --threads 8`),
-/// else its `# run-fails:` line: the call and its --blocks/--threads/
+/// (`# run: map!(square, zeros(Float32, 8), collect(Float32, 1:8)) --threads
+/// 8`), else its `# run-fails:` line: the call and its --blocks/--threads/
 /// --device. None when the header has no such line for that function.
 std::optional<RunForm> runHeaderForm(std::string_view Source,
                                      std::string_view Function);

@@ -144,9 +144,8 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   // the first that changed code, not only comments (InferFunctionAttrs
   // rewrites `; Function Attrs:` lines and nothing else).
   if (U.Selected < 0) {
-    auto Code = llvm::find_if(Visible, [&](uint32_t I) {
-      return diffChangesCode(R.Passes[I].Diff);
-    });
+    auto Code = llvm::find_if(
+        Visible, [&](uint32_t I) { return diffChangesCode(R.Passes[I].Diff); });
     U.Selected = Code != Visible.end() ? int32_t(*Code)
                  : Visible.empty()     ? -1
                                        : int32_t(Visible.front());

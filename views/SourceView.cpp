@@ -354,13 +354,15 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
       const DiagNote &N = D.Notes[K];
       std::string Where =
           N.Loc.known() ? std::to_string(N.Loc.Line) + ": " : std::string();
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(P.Muted));
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(P.Muted));
       ImGui::TextWrapped("%snote: %s", Where.c_str(), N.Message.c_str());
       ImGui::PopStyleColor();
       Hovered |= ImGui::IsItemHovered();
     }
     if (D.Notes.size() > ShownNotes)
-      ImGui::TextDisabled("… %zu more notes (hover)", D.Notes.size() - ShownNotes);
+      ImGui::TextDisabled("… %zu more notes (hover)",
+                          D.Notes.size() - ShownNotes);
     ImGui::Unindent(ImGui::CalcTextSize("warning ").x);
     if (Hovered && (!D.Notes.empty() || !D.Backtrace.empty())) {
       ImGui::BeginTooltip();

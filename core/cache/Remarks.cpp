@@ -116,9 +116,10 @@ std::string readableNumber(llvm::StringRef Val) {
 /// place, which every inlined copy shares; \p Opcode (`store`), when the
 /// argument names one, narrows the candidates, and so do \p Objects: a
 /// store must write one of them. Empty when none is found.
-std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
-                        unsigned Line, unsigned Col, llvm::StringRef Opcode,
-                        const llvm::SmallPtrSetImpl<const llvm::Value *> &Objects) {
+std::string
+userLinesOf(const llvm::Function &F, llvm::StringRef File, unsigned Line,
+            unsigned Col, llvm::StringRef Opcode,
+            const llvm::SmallPtrSetImpl<const llvm::Value *> &Objects) {
   std::map<std::string, std::set<unsigned>> Lines;
   for (const llvm::Instruction *I : instructionsAt(F, File, Line, Col)) {
     if (!Opcode.empty() && Opcode != I->getOpcodeName())
@@ -150,9 +151,10 @@ std::string userLinesOf(const llvm::Function &F, llvm::StringRef File,
 /// underlying objects): a store that GVN says a load was not replaced by
 /// can only be one that writes the same object (`reduce.jl:11 or 16`, not
 /// the store into another array on line 22).
-llvm::SmallPtrSet<const llvm::Value *, 4>
-loadedObjects(const llvm::Function &F, llvm::StringRef File, unsigned Line,
-              unsigned Col) {
+llvm::SmallPtrSet<const llvm::Value *, 4> loadedObjects(const llvm::Function &F,
+                                                        llvm::StringRef File,
+                                                        unsigned Line,
+                                                        unsigned Col) {
   llvm::SmallPtrSet<const llvm::Value *, 4> Objects;
   for (const llvm::Instruction *I : instructionsAt(F, File, Line, Col))
     if (const auto *Ld = llvm::dyn_cast<llvm::LoadInst>(I))
@@ -194,8 +196,7 @@ std::string messageOf(const llvm::DiagnosticInfoOptimizationBase &R,
       if (Named.contains(' '))
         Named = "";
       llvm::SmallPtrSet<const llvm::Value *, 4> Objects;
-      if (Named == "store" && Own.isValid() &&
-          Own.getLine() < LocationTagBase)
+      if (Named == "store" && Own.isValid() && Own.getLine() < LocationTagBase)
         Objects = loadedObjects(R.getFunction(), Own.getRelativePath(),
                                 Own.getLine(), Own.getColumn());
       std::string User = userLinesOf(R.getFunction(), File, Line,

@@ -170,15 +170,14 @@ Type *typeSubtract(Type *A, Type *B) {
 }
 
 /// Julia's Conditional: a branch on `x isa T`, `x === c` or `x !== c` (c a
-/// singleton such as `nothing`), `isnothing(x)`, or `!` of one, narrows the local or
-/// argument x on each edge: `x === nothing ? 0 : x + 1` with x a
+/// singleton such as `nothing`), `isnothing(x)`, or `!` of one, narrows the
+/// local or argument x on each edge: `x === nothing ? 0 : x + 1` with x a
 /// Union{Nothing, Int64} adds an Int64. False when Cond is not such a test;
 /// an edge whose x would have no type is dead.
 bool Interpreter::narrowOnBranch(uint32_t PC, const IRValue &Cond,
                                  std::vector<LatticeType> &Then,
-                                 std::vector<LatticeType> &Else,
-                                 bool &ThenLive, bool &ElseLive,
-                                 unsigned Depth) {
+                                 std::vector<LatticeType> &Else, bool &ThenLive,
+                                 bool &ElseLive, unsigned Depth) {
   if (Cond.K != IRValue::SSA || Cond.Index >= PC || Depth > 4)
     return false;
   const uint32_t D = Cond.Index;
@@ -215,8 +214,8 @@ bool Interpreter::narrowOnBranch(uint32_t PC, const IRValue &Cond,
     return S.Args[I].Index;
   };
   std::optional<uint32_t> Slot;
-  Type *Is = nullptr;       // the true edge's x is within this
-  LatticeType IsValue;      // ... and is this value when it is a singleton
+  Type *Is = nullptr;  // the true edge's x is within this
+  LatticeType IsValue; // ... and is this value when it is a singleton
   if (IsNothing) {
     Slot = SlotAt(1);
     Is = ctx().nothing();
@@ -627,8 +626,7 @@ LatticeType Interpreter::dispatchAbstract(uint32_t PC, GenericFunction *GF,
     if (Meet.Kind == SignatureMeet::Disjoint)
       continue;
     if (llvm::any_of(Targets, [&](const std::vector<Type *> &T) {
-          return std::equal(T.begin(), T.end(), Meet.Types.begin(),
-                            typeEqual);
+          return std::equal(T.begin(), T.end(), Meet.Types.begin(), typeEqual);
         }))
       continue;
     if (Targets.size() == MaxMethods)

@@ -378,8 +378,9 @@ BuiltinResult conversion(Builtin B, std::span<const LatticeType> A) {
       double Hi = std::ldexp(1.0, Signed ? W - 1 : W);
       if (D >= Lo && D < Hi)
         return ok(LatticeType(
-            To, constInt(To, Signed ? static_cast<uint64_t>(static_cast<int64_t>(D))
-                                    : static_cast<uint64_t>(D))));
+            To,
+            constInt(To, Signed ? static_cast<uint64_t>(static_cast<int64_t>(D))
+                                : static_cast<uint64_t>(D))));
     }
     break;
   default:

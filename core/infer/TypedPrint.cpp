@@ -375,9 +375,10 @@ struct Printer {
         if (SP[I] && SP[I]->isTypeVar())
           Out += " <: " + SP[I]->upperBound()->str();
         else
-          Out += " = " + (!SP[I]                ? std::string("#undef")
-                          : SP[I]->isIntValue() ? std::to_string(SP[I]->intValue())
-                                                : SP[I]->str());
+          Out +=
+              " = " + (!SP[I]                ? std::string("#undef")
+                       : SP[I]->isIntValue() ? std::to_string(SP[I]->intValue())
+                                             : SP[I]->str());
       }
     }
     Out += "\nArguments\n";

@@ -580,9 +580,8 @@ SignatureMeet intersectSignature(std::span<Type *const> Sig,
   // The diagonal rule: a variable that stands for several arguments is one
   // concrete type (`k(x::T, y::T)` meets (Int64, Real) at (Int64, Int64)).
   for (size_t I = 0; I < Sig.size(); ++I) {
-    if (!IsSparam(Pattern[I]) ||
-        std::find(Pattern.begin(), Pattern.begin() + I, Pattern[I]) !=
-            Pattern.begin() + I)
+    if (!IsSparam(Pattern[I]) || std::find(Pattern.begin(), Pattern.begin() + I,
+                                           Pattern[I]) != Pattern.begin() + I)
       continue;
     llvm::SmallVector<size_t, 4> Same;
     for (size_t J = I; J < Sig.size(); ++J)

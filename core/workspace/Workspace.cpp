@@ -510,9 +510,8 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
     for (const Method *New : Loaded->Added)
       if (!MovedTo.count(New) && New->SourceText == Old->SourceText &&
           New->signatureString() == Old->signatureString()) {
-        Moved[Old] = "moved from line " +
-                     std::to_string(Old->location().Line) + " to " +
-                     std::to_string(New->location().Line);
+        Moved[Old] = "moved from line " + std::to_string(Old->location().Line) +
+                     " to " + std::to_string(New->location().Line);
         MovedTo.insert(New);
         break;
       }
@@ -538,8 +537,8 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
         Code.Instance = I.CI->MI->str() + boundsSuffix(E->checkBounds());
         Code.Cause = I.Via ? "calls " + I.Via->MI->str() : I.Cause;
         if (auto It = Moved.find(I.CI->MI->Def); !I.Via && It != Moved.end())
-          Code.Cause = "its method " + It->second +
-                       " (recompiled for its line numbers)";
+          Code.Cause =
+              "its method " + It->second + " (recompiled for its line numbers)";
         if (auto It = Index.find(I.Via); I.Via && It != Index.end())
           Code.Parent = It->second;
         Index[I.CI] = int(Ev.Invalidated.size());

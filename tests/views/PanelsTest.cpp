@@ -290,8 +290,9 @@ TEST(Panels, AFailedRunMarksItsLineInTheSourceWhileItsCodeIsCurrent) {
   Throw.Loc.FileName = S.FilePath;
   Throw.Loc.Line = 11;
   Throw.Loc.Col = 9;
-  auto Host = std::find_if(S.Devices.begin(), S.Devices.end(),
-                           [](const DeviceEntry &D) { return D.Name == "host"; });
+  auto Host =
+      std::find_if(S.Devices.begin(), S.Devices.end(),
+                   [](const DeviceEntry &D) { return D.Name == "host"; });
   ASSERT_NE(Host, S.Devices.end());
   Host->LastRun.emplace();
   Host->LastRun->Call = "saxpy!(2f0, ones(Float32, 8), ones(Float32, 4))";

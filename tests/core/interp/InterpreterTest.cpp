@@ -846,7 +846,9 @@ TEST(InterpreterTest, UnsafeTruncOutOfRangeIsWhatTheHostComputes) {
 // Base's one-argument operators return their argument.
 TEST(InterpreterTest, OneArgumentOperatorsAreIdentity) {
   Program P("m(x) = *(x)\nan(x) = &(x)\nor(x) = |(x)\nxo(x) = xor(x)\n");
-  P.expectValues({{"m(2.5)", "2.5"}, {"an(5)", "5"}, {"or(0x07)", "0x07"},
+  P.expectValues({{"m(2.5)", "2.5"},
+                  {"an(5)", "5"},
+                  {"or(0x07)", "0x07"},
                   {"xo(-3)", "-3"}});
 }
 

@@ -16,9 +16,10 @@ TEST(TextLines, EntryDefinitionLineFindsEachTargetsSpelling) {
 
   // PTX: a kernel's `.entry`, a device function's `.func` with a return
   // parameter before its name.
-  const char *Ptx = "//\n.version 7.0\n\n"
-                    ".visible .entry julia_saxpy_(\n"
-                    ".visible .func  (.param .b64 func_retval0) julia_kernel(\n";
+  const char *Ptx =
+      "//\n.version 7.0\n\n"
+      ".visible .entry julia_saxpy_(\n"
+      ".visible .func  (.param .b64 func_retval0) julia_kernel(\n";
   TextLines P(Ptx);
   EXPECT_EQ(entryDefinitionLine(P, true, "julia_saxpy!"), 3u);
   EXPECT_EQ(entryDefinitionLine(P, true, "julia_kernel"), 4u);
