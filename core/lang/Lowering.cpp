@@ -34,6 +34,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <optional>
 #include <unordered_map>
 
 namespace prism {
@@ -230,6 +231,10 @@ private:
   IRValue lowerName(const Node *N);
   IRValue lowerIf(const Node *N, bool NeedValue);
   std::vector<uint32_t> lowerCondition(const Node *C, SrcRange At);
+  /// The operands a comparison chain under And shares between two calls,
+  /// each lowered once (its value then reused): ChainValues' keys.
+  void markChainOperands(const Node *And);
+  std::unordered_map<const Node *, std::optional<IRValue>> ChainValues;
   IRValue lowerShortCircuit(const Node *N, bool NeedValue);
   void lowerWhile(const Node *N);
   IRValue lowerLet(const Node *N, bool NeedValue);
@@ -414,6 +419,13 @@ IRValue Lowerer::lowerName(const Node *N) {
 }
 
 IRValue Lowerer::lower(const Node *N, bool NeedValue) {
+  // A chain's middle operand (`0 < f(a) < x`) is one node in two calls:
+  // computed once, by the first (which runs first and always), as Julia's
+  // expand-compare-chain binds it.
+  if (N->Kind == NodeKind::And)
+    markChainOperands(N);
+  if (auto It = ChainValues.find(N); It != ChainValues.end() && It->second)
+    return *It->second;
   SrcRange Saved = Cur;
   Cur = N->Range;
   IRValue V;
@@ -620,6 +632,8 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
   Cur = Saved;
   if (NeedValue && V.K == IRValue::None)
     V = nothing();
+  if (auto It = ChainValues.find(N); It != ChainValues.end())
+    It->second = V;
   return V;
 }
 
@@ -631,6 +645,22 @@ static SrcRange valueRange(const Node *B) {
   return B->Range;
 }
 
+void Lowerer::markChainOperands(const Node *And) {
+  // The parser builds `a < b <= c` as And(Call(<, a, b), Call(<=, b, c)),
+  // right-nested for longer chains; b is the same node in both.
+  const Node *Left = And->Kids[0], *Right = And->Kids[1];
+  while (Right->Kind == NodeKind::And)
+    Right = Right->Kids[0];
+  if (Left->Kind != NodeKind::Call || Right->Kind != NodeKind::Call ||
+      Left->Kids.size() != 3 || Right->Kids.size() != 3 ||
+      Left->Kids[2] != Right->Kids[1])
+    return;
+  const Node *Shared = Left->Kids[2];
+  // A name or a literal reads the same twice; only a computation is bound.
+  if (Shared->Kind != NodeKind::Ident && Shared->Kind != NodeKind::Literal)
+    ChainValues.try_emplace(Shared);
+}
+
 /// The condition of an `if`, a ternary or a `while` as Julia lowers it:
 /// `a && b` and `a || b` become jumps, not a Bool value tested again, so
 /// that each test stands right before the code it guards (`if x isa Int64
@@ -639,6 +669,7 @@ static SrcRange valueRange(const Node *B) {
 /// tests' diagnostics (a non-Bool condition).
 std::vector<uint32_t> Lowerer::lowerCondition(const Node *C, SrcRange At) {
   if (C->Kind == NodeKind::And) {
+    markChainOperands(C);
     std::vector<uint32_t> False = lowerCondition(C->Kids[0], At);
     llvm::append_range(False, lowerCondition(C->Kids[1], At));
     return False;

@@ -961,11 +961,25 @@ Node *Parser::parseParen() {
         Result = mk(NodeKind::Tuple, from(B), std::move(Elts));
     } else if (tok().is(Tok::RParen)) {
       advance();
-      Result = E;
+      // `(y = 2x) > 0` assigns: a block, so that an operand or argument in
+      // parentheses is never taken for a keyword argument `f(y = 2x)`.
+      Result = E->Kind == NodeKind::Assign ? mk(NodeKind::Block, from(B), {E})
+                                           : E;
     } else if (tok().is(Tok::Eof)) {
       Result = error(tok().range(), "expected `)` to close `(` at " + where(B));
     } else if (tok().is(Tok::Semicolon)) {
-      Result = error(tok().range(), "`;` inside parentheses is not supported");
+      // `(a = f(x); a + 1)`: a block of expressions, the last one's value.
+      std::vector<Node *> Stmts{E};
+      while (tok().is(Tok::Semicolon) && !Panic) {
+        advance();
+        if (tok().is(Tok::RParen))
+          break;
+        Stmts.push_back(parseAssign(false));
+      }
+      if (!expect(Tok::RParen, "`;` or `)`"))
+        Result = errorNode(from(B));
+      else
+        Result = mk(NodeKind::Block, from(B), std::move(Stmts));
     } else if (File->lineCol(tok().Begin).Line != File->lineCol(B).Line) {
       // The `(` was left open and the next line's code read as its inside.
       Result = error(tok().range(), "expected `)` to close `(` at " + where(B) +

@@ -88,3 +88,5 @@ promote_rule(::Type{S}, ::Type{T}) where {S<:AbstractIrrational, T<:AbstractIrra
 
 # Base's irrationals.jl: two irrationals' power is the Float64s'.
 @inline ^(x::AbstractIrrational, y::AbstractIrrational) = Float64(x) ^ Float64(y)
+# ... but ℯ to an irrational power is exp of it (ambiguous otherwise).
+@inline ^(::Irrational{:ℯ}, x::AbstractIrrational) = exp(Float64(x))

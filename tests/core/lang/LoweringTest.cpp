@@ -390,6 +390,19 @@ TEST(Lowering, ComparisonChainAndTernaryValue) {
 4 ─      @_5 = 2
 5 ─      return @_5
 ))");
+  // A computed middle operand runs once, its value used by both calls
+  // (Julia's expand-compare-chain); it ran twice.
+  EXPECT_EQ(lowered("h(a, x) = 0 < g(a) < x ? 1 : 2"), R"(CodeInfo(
+1 ─ %1 = Main.g(a)
+│   %2 = Main.:<(0, %1)
+└──      goto #4 if not %2
+2 ─ %4 = Main.:<(%1, x)
+└──      goto #4 if not %4
+3 ─      @_4 = 1
+└──      goto #5
+4 ─      @_4 = 2
+5 ─      return @_4
+))");
   // `||`: a true left side jumps over the right one, into the body.
   EXPECT_EQ(lowered("g(a, b) = a || b ? 1 : 2"), R"(CodeInfo(
 1 ─      goto #3 if not a
