@@ -428,6 +428,12 @@ views::GuiSnapshotRef WorkspaceSession::update() {
   G->SourceRevision = SourceRevision;
   G->SourceDirty = S->Dirty || PendingEdit.has_value();
   G->SourceDiagnostics = S->Diagnostics;
+  // A source that does not parse or load keeps the last good program's
+  // jobs: their results are of code the editor no longer shows.
+  const bool SourceBroken =
+      llvm::any_of(S->Diagnostics, [](const Diagnostic &D) {
+        return D.Sev == Severity::Error;
+      });
   for (const JobState &J : S->Jobs) {
     views::JobEntry E;
     E.Id = J.Id;
@@ -445,6 +451,12 @@ views::GuiSnapshotRef WorkspaceSession::update() {
                      std::to_string(J.Reuses) + " edits without recompiling";
     if (J.Report && !J.Report->ok())
       E.StatusDetail = std::to_string(J.Report->Diagnostics.size()) + " errors";
+    if (SourceBroken && (E.Status == views::JobStatus::Ok ||
+                         E.Status == views::JobStatus::Failed)) {
+      E.Status = views::JobStatus::Stale;
+      E.StatusDetail = "the source has errors (Source ▸ diagnostics): this "
+                       "is the last program that loaded";
+    }
     E.CacheHits = J.Reuses;
     E.Compiles = J.Compiles;
     E.Report = J.Report;
