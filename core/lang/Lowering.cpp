@@ -80,6 +80,12 @@ ConstValue symConst(Symbol S) {
   return V;
 }
 
+/// The operators whose calls of three or more arguments Base folds left.
+bool isFoldedOperator(llvm::StringRef Name) {
+  return Name == "+" || Name == "*" || Name == "&" || Name == "|" ||
+         Name == "xor" || Name == "⊻";
+}
+
 class Lowerer {
 public:
   Lowerer(const FunctionDef &Def, const SourceFileRef &File,
@@ -117,6 +123,10 @@ private:
     std::vector<uint32_t> Breaks;
     std::vector<uint32_t> Continues; ///< patched when the target is known
     int64_t ContinueTarget = -1;
+    /// While a `while`'s condition lowers, a `break` in it leaves this loop
+    /// but a `continue` belongs to the enclosing one (Julia's expand-while
+    /// wraps only the body in the loop-cont block).
+    bool InCondition = false;
   };
   std::vector<Loop> Loops;
 
@@ -471,9 +481,10 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       Args.push_back(lower(K, true));
     }
     Cur = N->Range;
-    // `+(a, b, c, ...)` from a chain: Julia's left fold, (a + b) + c ...
+    // `+(a, b, c, ...)` from a chain, and the other operators Base folds
+    // (`afoldl` in operators.jl): Julia's left fold, (a + b) + c ...
     if (Args.size() > 3 && N->Kids[0]->Kind == NodeKind::Ident &&
-        (N->Kids[0]->Name.str() == "+" || N->Kids[0]->Name.str() == "*")) {
+        isFoldedOperator(N->Kids[0]->Name.str())) {
       IRValue Acc = call({Args[0], Args[1], Args[2]});
       for (size_t K = 3; K < Args.size(); ++K)
         Acc = call({Args[0], Acc, Args[K]});
@@ -592,7 +603,16 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       V = nothing();
       break;
     }
-    Loop &L = Loops.back();
+    auto It = Loops.end() - 1;
+    if (!IsBreak)
+      while (It->InCondition && It != Loops.begin())
+        --It;
+    if (!IsBreak && It->InCondition) {
+      error(N->Range, "`continue` outside a loop");
+      V = nothing();
+      break;
+    }
+    Loop &L = *It;
     if (IsBreak)
       L.Breaks.push_back(jump());
     else if (L.ContinueTarget >= 0)
@@ -834,8 +854,10 @@ IRValue Lowerer::lowerLet(const Node *N, bool NeedValue) {
 
 void Lowerer::lowerWhile(const Node *N) {
   uint32_t Head = label();
-  std::vector<uint32_t> Exits = lowerCondition(N->Kids[0], N->Range);
   Loops.push_back({});
+  Loops.back().InCondition = true;
+  std::vector<uint32_t> Exits = lowerCondition(N->Kids[0], N->Range);
+  Loops.back().InCondition = false;
   Loops.back().ContinueTarget = Head;
   auto Outer = SlotOf;
   newIteration(N->Kids[1], enterLoopScope(N->Kids[1], nullptr));

@@ -176,3 +176,7 @@ end
 @inline ==(x::T, y::T) where {T<:Number} = x === y
 @inline <(x::T, y::T) where {T<:Real} = throw(ErrorException{:no_op_lt, Tuple{T}}())
 @inline <=(x::T, y::T) where {T<:Real} = (x == y) | (x < y)
+
+# Base's one-argument `min(x)` and `max(x)` (math.jl's `min(x::Real) = x`).
+@inline min(x::Real) = x
+@inline max(x::Real) = x

@@ -852,5 +852,32 @@ TEST(InterpreterTest, OneArgumentOperatorsAreIdentity) {
                   {"xo(-3)", "-3"}});
 }
 
+// Base folds `&`, `|` and `xor` of three or more arguments left, as `+`
+// and `*`; `min(x)` and `max(x)` are x.
+TEST(InterpreterTest, ManyArgumentBitOperatorsFoldLeft) {
+  Program P("x4(a, b, c, d) = xor(a, b, c, d)\no3(a, b, c) = |(a, b, c)\n"
+            "an3(a, b, c) = &(a, b, c)\nmn(x) = min(x)\nmx(x) = max(x)\n");
+  P.expectValues({{"x4(1, 2, 4, 8)", "15"},
+                  {"o3(1, 2, 0x04)", "7"},
+                  {"an3(7, 6, -1)", "6"},
+                  {"mn(3)", "3"},
+                  {"mx(2.5)", "2.5"}});
+}
+
+// A `break` in a `while`'s condition leaves that loop, as Julia's
+// expand-while puts the condition inside the loop's break block; a
+// `continue` there belongs to the enclosing loop.
+TEST(InterpreterTest, BreakInAWhileConditionLeavesThatLoop) {
+  Program P("function f(n)\n  x = 0\n  k = 0\n  for j in 1:3\n"
+            "    while x < n && (x < 100 || break)\n      x += 1\n      k += 1\n"
+            "    end\n    x = 0\n  end\n  return k\nend\n"
+            "function w(n)\n  x = 0\n  while x < n && (x != 3 || break)\n"
+            "    x += 1\n  end\n  x\nend\n"
+            "function h(n)\n  s = 0\n  for i in 1:n\n"
+            "    while (i == 2 && continue; false)\n    end\n    s += i\n"
+            "  end\n  return s\nend\n");
+  P.expectValues({{"f(5)", "15"}, {"w(10)", "3"}, {"w(2)", "2"}, {"h(4)", "8"}});
+}
+
 } // namespace
 } // namespace prism
