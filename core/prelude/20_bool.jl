@@ -26,7 +26,7 @@
 @inline *(x::Bool, y::T) where {T<:AbstractFloat} = ifelse(x, y, copysign(zero(y), y))
 @inline *(y::T, x::Bool) where {T<:AbstractFloat} = x * y
 
-@inline function ^(x::Bool, p::Integer)
+@inline function power_by_squaring(x::Bool, p::Integer)
     if p < 0 && !x
         throw(DomainError{typeof(p), :powbysq}(p))
     end

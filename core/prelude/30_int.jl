@@ -130,7 +130,7 @@ end
 @inline >>>(x::BitInteger, n::Bool) = x >>> UInt(n)
 
 # Powers by repeated squaring; a negative exponent only works for x = ±1.
-@inline function ^(x::T, p::Integer) where {T<:BitInteger}
+@inline function power_by_squaring(x::T, p::Integer) where {T<:BitInteger}
     if p < zero(p)
         if isone(x)
             return x

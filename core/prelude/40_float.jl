@@ -93,8 +93,8 @@ function pow_body(x::Float64, n::Integer)
     err = muladd(y, xnlo, x * ynlo)
     return ifelse(isfinite(x) & isfinite(err), muladd(x, y, err), x * y)
 end
-# Base's power_by_squaring, multiplication for multiplication.
-function power_by_squaring(x::Float64, p::Integer)
+# Base's power_by_squaring, multiplication for multiplication (any Number).
+function power_by_squaring(x::Number, p::Integer)
     if p == 1
         return x
     elseif p == 0

@@ -87,3 +87,14 @@ end
 # of ℯ is `exp(p)`, as Base's literal_pow methods compute them.
 @inline literal_pow(f, x::AbstractIrrational, ::Val{p}) where {p} = p < 0 ? f(inv(x), -p) : f(x, p)
 @inline literal_pow(f, ::Irrational{:ℯ}, ::Val{p}) where {p} = exp(p)
+
+# Base's fallbacks for a number type of the program's own: `one(T)` is
+# `convert(T, 1)` (so `T(1)`), an integer power multiplies by squaring, and
+# an integer fma is a multiply and an add.
+@inline one(::Type{T}) where {T<:Number} = convert(T, 1)
+@inline zero(::Type{T}) where {T<:Number} = convert(T, 0)
+@inline ^(x::Number, p::Integer) = power_by_squaring(x, p)
+@inline ^(x::T, p::T) where {T<:Integer} = power_by_squaring(x, p)
+@inline ^(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_pow, Tuple{T}}())
+@inline ^(::Irrational{:ℯ}, x::Irrational{:ℯ}) = exp(Float64(x))
+@inline fma(x::Integer, y::Integer, z::Integer) = x * y + z

@@ -176,7 +176,8 @@ std::optional<ShowErrorTemplate> errorException(Type *Exc) {
   static constexpr std::pair<const char *, const char *> NoOps[] = {
       {":no_op_add", "+"}, {":no_op_sub", "-"},   {":no_op_mul", "*"},
       {":no_op_div", "/"}, {":no_op_fma", "fma"}, {":no_op_and", "&"},
-      {":no_op_or", "|"},  {":no_op_xor", "xor"}, {":no_op_lt", "<"}};
+      {":no_op_or", "|"},  {":no_op_xor", "xor"}, {":no_op_lt", "<"},
+      {":no_op_pow", "^"}};
   for (const auto &[M, Op] : NoOps)
     if (P[0]->str() == M && Types.size() == 1) {
       ShowErrorTemplate T;
