@@ -64,6 +64,19 @@ bool isUnicodeOperator(uint32_t CP) {
   case 0x00AC: // ¬
   case 0x221A: // √
   case 0x2262: // ≢
+  // Operators of Julia's that the kernel language does not have: lexed as
+  // operators so that the parser can name them.
+  case 0x00B1: // ±
+  case 0x2213: // ∓
+  case 0x2218: // ∘
+  case 0x22C5: // ⋅
+  case 0x2295: // ⊕
+  case 0x2297: // ⊗
+  case 0x222A: // ∪
+  case 0x2229: // ∩
+  case 0x2248: // ≈
+  case 0x2286: // ⊆
+  case 0x2282: // ⊂
     return true;
   default:
     return false;
@@ -95,7 +108,8 @@ constexpr std::string_view Keywords[] = {
 constexpr std::string_view Operators[] = {
     ">>>=", "===", "!==", ">>>", "<<=", ">>=", "...", "==", "!=", "<=",
     ">=",   "&&",  "||",  "<<",  ">>",  "+=",  "-=",  "*=", "/=", "%=",
-    "&=",   "|=",  "^=",  "::",  "<:",  ">:",  "->",  "|>", "//", "..",
+    "&=",   "|=",  "^=",  "::",  "<:",  ">:",  "->",  "|>", "<|", "//",
+    "..",   "++",  "--",
     "+",    "-",   "*",   "/",   "%",   "^",   "<",   ">",  "=",  "!",
     "~",    "&",   "|",   "?",   ":",   "."};
 
@@ -168,6 +182,15 @@ private:
   bool hexFloat(uint32_t Start, uint32_t DigBegin);
   void identifier();
   bool unicodeOperator(uint32_t CP, unsigned Len);
+  /// Whether the last token ends a value (a name, a number, `)`, `]`, an
+  /// adjoint), so that what follows is a binary or postfix operator.
+  bool afterValue() const {
+    if (Toks.empty())
+      return false;
+    const Token &T = Toks.back();
+    return T.is(Tok::Ident) || T.is(Tok::Number) || T.is(Tok::RParen) ||
+           T.is(Tok::RBracket) || T.isOp("'");
+  }
 };
 
 void Lexer::blockComment() {
@@ -490,7 +513,12 @@ bool Lexer::unicodeOperator(uint32_t CP, unsigned Len) {
   case 0x2209:
     Name = "∉";
     break;
-  default: return false;
+  default:
+    if (!isUnicodeOperator(CP))
+      return false;
+    Pos += Len;
+    push(Tok::Op, Start, Src.substr(Start, Len));
+    return true;
   }
   Pos += Len;
   if (Upd && peekc() == '=' && peekc(1) != '=') {
@@ -623,6 +651,13 @@ std::vector<Token> Lexer::run() {
       push(Tok::String, Start, Src.substr(Start, Pos - Start));
       continue;
     case '\'': {
+      // Right after a value, `'` is Julia's postfix adjoint (`x'`, `a[i]'`),
+      // not a character literal: the parser names it.
+      if (!Toks.empty() && Toks.back().End == Start && afterValue()) {
+        ++Pos;
+        push(Tok::Op, Start, Src.substr(Start, 1));
+        continue;
+      }
       // Skip to the closing quote on this line so the rest of the line
       // does not produce a cascade of errors.
       ++Pos;
@@ -640,6 +675,10 @@ std::vector<Token> Lexer::run() {
     bool Matched = false;
     for (std::string_view Op : Operators) {
       size_t L = Op.size();
+      // `++` and `--` are operators after a value (`x ++ 1`); before one
+      // they are two unary signs (`--x`).
+      if ((Op == "++" || Op == "--") && !afterValue())
+        continue;
       if (Op[0] == C && Src.substr(Pos, L) == Op) {
         Pos += L;
         push(Tok::Op, Start, Src.substr(Start, L));

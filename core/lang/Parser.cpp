@@ -75,6 +75,42 @@ int binaryPrec(const Token &T) {
   return PrecNone;
 }
 
+/// Julia's binary operators that the kernel language leaves out, at about
+/// Julia's precedence, so that `x |> f` gets an error that names `|>`
+/// rather than "extra token".
+int unsupportedBinaryPrec(const Token &T) {
+  if (T.Kind != Tok::Op)
+    return PrecNone;
+  std::string_view S = T.Text;
+  if (S == "≈" || S == "⊆" || S == "⊂")
+    return PrecComparison;
+  if (S == "|>" || S == "<|" || S == "..")
+    return PrecRange;
+  if (S == "++" || S == "--" || S == "±" || S == "∓" || S == "∪" || S == "⊕")
+    return PrecPlus;
+  if (S == "//" || S == "∘" || S == "⋅" || S == "×" || S == "∩" || S == "⊗")
+    return PrecTimes;
+  return PrecNone;
+}
+
+/// Why an operator of unsupportedBinaryPrec is not there, and what to write.
+std::string unsupportedBinaryMessage(std::string_view S) {
+  std::string Op = "`" + std::string(S) + "`";
+  if (S == "|>" || S == "<|")
+    return "the pipe operator " + Op + " is not supported: call the function, `f(x)`";
+  if (S == "//")
+    return "rationals (`//`) are not supported: a kernel has no Rational "
+           "type; divide with `/` or `÷`";
+  if (S == "..")
+    return "`..` is not an operator of the kernel language: a range is `a:b`";
+  if (S == "--")
+    return "invalid operator `--` (in Julia too): to decrement, write `x -= 1`";
+  if (S == "++")
+    return "operator `++` is not supported (Julia defines no `++` "
+           "either): to increment, write `x += 1`";
+  return "operator " + Op + " is not supported in the kernel language";
+}
+
 bool isUpdatingOp(const Token &T) {
   if (T.Kind != Tok::Op || T.Text.size() < 2 || T.Text.back() != '=')
     return false;
@@ -569,6 +605,16 @@ Node *Parser::parseBinary(int MinPrec) {
       InArrowBody = Was;
       return errorNode(span(L, Body));
     }
+    if (int P = unsupportedBinaryPrec(T); P != PrecNone) {
+      if (P < MinPrec)
+        return L;
+      errorInPlace(T.range(), unsupportedBinaryMessage(T.Text));
+      advance();
+      skipNewlines();
+      Node *R = parseBinary(P + 1);
+      L = errorNode(span(L, R));
+      continue;
+    }
     int Prec = binaryPrec(T);
     if (Prec == PrecNone || Prec < MinPrec)
       return L;
@@ -812,6 +858,13 @@ Node *Parser::parsePostfix(Node *Base) {
   while (true) {
     const Token &T = tok();
     uint32_t B = Base->Range.Begin;
+    if (T.isOp("'")) {
+      errorInPlace(T.range(), "the adjoint operator `x'` is not supported: "
+                              "a kernel has no matrices to transpose");
+      advance();
+      Base = errorNode(from(B));
+      continue;
+    }
     if (T.is(Tok::LParen)) {
       if (T.SpaceBefore)
         return error(T.range(), "space before `(` not allowed in a call");
