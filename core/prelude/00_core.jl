@@ -90,3 +90,10 @@ sizeof(::Type{Ptr{T}}) where {T} = 8
 struct ErrorException{M, A} <: Exception end
 
 @inline isnothing(x) = x === nothing
+
+# Checked arithmetic that overflows (`gcd(typemin(Int8), 0)`): M names
+# Julia's message (:checked_abs, :gcd) and `a`, `b` hold its values.
+struct OverflowError{M, T} <: Exception
+    a::T
+    b::T
+end

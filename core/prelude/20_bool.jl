@@ -41,3 +41,8 @@ end
 @inline one(::Type{Bool}) = true
 @inline typemin(::Type{Bool}) = false
 @inline typemax(::Type{Bool}) = true
+
+# Base keeps a negative zero in `false + -0.0` (promoting false to 0.0 would
+# give 0.0).
+@inline +(x::Bool, y::T) where {T<:AbstractFloat} = ifelse(x, oneunit(y) + y, y)
+@inline +(y::AbstractFloat, x::Bool) = x + y

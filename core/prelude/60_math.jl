@@ -39,11 +39,12 @@ end
 # `x^p` with an integer literal p is `literal_pow(^, x, Val{p}())`, as Julia
 # lowers it, so that small powers of hardware numbers multiply as in Julia's
 # Base: `x^3` is `x*x*x` (not a `pow` call: other rounding, and a libm call
-# on a GPU) and `2^-1` is `inv(2) == 0.5` (not a DomainError). Only lowering
-# calls it, always with `^`, so the methods do not look at f.
+# on a GPU) and `2^-1` is `inv(2) == 0.5` (not a DomainError). Any other
+# negative power is a Float64's for an integer (`2^-3 == 0.125`) and `inv(x)^-p`
+# otherwise, as Base's fallback. Only lowering calls it, always with `^`.
 struct Val{x} end
 const HWReal = Union{Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64}
-@inline literal_pow(f, x, ::Val{p}) where {p} = f(x, p)
+@inline literal_pow(f, x, ::Val{p}) where {p} = p >= 0 || x isa AbstractFloat ? f(x, p) : x isa BitInteger ? f(Float64(x), p) : f(inv(x), -p)
 @inline literal_pow(f, x::HWReal, ::Val{0}) = one(x)
 @inline literal_pow(f, x::HWReal, ::Val{1}) = x
 @inline literal_pow(f, x::HWReal, ::Val{2}) = x * x

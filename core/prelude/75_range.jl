@@ -104,15 +104,24 @@ end
 @inline narrow(::Type{Float16}) = Float16
 @inline isbetween(a, x, b) = (a <= x && x <= b) || (b <= x && x <= a)
 
-# Base's gcd for every hardware integer (Euclid's; the value is the same).
+# Base's gcd for every hardware integer: Euclid's on the magnitudes, as
+# unsigned so that |typemin| fits (the value is Base's binary gcd's), and
+# Base's OverflowError where the gcd does not fit T.
 @inline function gcd(a::T, b::T) where {T<:BitInteger}
-    a = abs(a)
-    b = abs(b)
-    while b != zero(T)
-        a, b = b, rem(a, b)
+    a == zero(T) && return checked_abs(b)
+    b == zero(T) && return checked_abs(a)
+    x = unsigned(abs(a))
+    y = unsigned(abs(b))
+    while y != zero(y)
+        x, y = y, rem(x, y)
     end
-    return a
+    r = x % T
+    signbit(r) && throw(OverflowError{:gcd, T}(a, b))
+    return r
 end
+@inline checked_abs(x::T) where {T<:BitSigned} =
+    x == typemin(T) ? throw(OverflowError{:checked_abs, T}(x, x)) : abs(x)
+@inline checked_abs(x::T) where {T<:BitUnsigned} = x
 @inline gcd(a::Bool, b::Bool) = a | b
 @inline function gcd(x::Integer, y::Integer)
     a, b = promote(x, y)

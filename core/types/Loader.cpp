@@ -735,6 +735,13 @@ private:
   /// or Float16), as the prelude's `literal_pow` computes it: products
   /// rounded one at a time (`1.1^3`), `inv(2)^2` for `2^-2`.
   std::optional<ConstValue> literalPow(const ConstValue &X, int64_t P) {
+    // Base's literal_pow fallback for other negative powers: an integer's
+    // is its Float64's (`2^-3 == 0.125`), a Bool's `inv(x)^-p`.
+    Type *F64 = TypeContext::get().float64();
+    if (P < 0 && X.K == ConstValue::Bool)
+      return floatValue(F64, llvm::APFloat(intOf(X) ? 1.0 : HUGE_VAL));
+    if (P < -2 && X.K == ConstValue::Int)
+      return floatValue(F64, llvm::APFloat(std::pow(double(intOf(X)), double(P))));
     if (P < -2 || P > 3 || X.K == ConstValue::Bool ||
         (X.K == ConstValue::Float && X.Ty->bitWidth() == 16) ||
         (X.K != ConstValue::Int && X.K != ConstValue::Float))

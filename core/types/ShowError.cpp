@@ -165,6 +165,30 @@ std::optional<ShowErrorTemplate> domainError(Type *Exc) {
   return std::move(B.Out);
 }
 
+/// Julia's messages for the prelude's `OverflowError{M, T}` (fields a, b).
+std::optional<ShowErrorTemplate> overflowError(Type *Exc) {
+  std::span<Type *const> P = Exc->params();
+  std::span<Type *const> F = Exc->fieldTypes();
+  if (P.size() != 2 || F.size() != 2 || !isScalar(F[0]) || !isScalar(F[1]))
+    return std::nullopt;
+  std::string M = P[0]->str();
+  Builder B;
+  if (M == ":checked_abs") {
+    B.Out.Text = "OverflowError: checked arithmetic: cannot compute |x| for x = ";
+    B.scalar({0}, F[0], /*Print=*/true);
+    B.Out.Text += "::" + F[0]->str();
+  } else if (M == ":gcd") {
+    B.Out.Text = "OverflowError: gcd(";
+    B.scalar({0}, F[0], /*Print=*/true);
+    B.Out.Text += ", ";
+    B.scalar({1}, F[1], /*Print=*/true);
+    B.Out.Text += ") overflows";
+  } else {
+    return std::nullopt;
+  }
+  return std::move(B.Out);
+}
+
 /// Julia's `error(msg)`: the prelude's `ErrorException{M, A}` names the
 /// message in M and the types it mentions in the tuple type A.
 std::optional<ShowErrorTemplate> errorException(Type *Exc) {
@@ -212,6 +236,8 @@ std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
     T = domainError(Exc);
   } else if (hasName(Exc, "ErrorException")) {
     T = errorException(Exc);
+  } else if (hasName(Exc, "OverflowError")) {
+    T = overflowError(Exc);
   } else if (!Exc->fieldTypes().empty()) {
     // Julia's `show` of the value: `InexactError(3.5f0)`.
     Builder B;

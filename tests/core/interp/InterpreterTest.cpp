@@ -754,7 +754,9 @@ TEST(InterpreterTest, NaNSignsPowersAndLogarithmsFollowJulia) {
                   {"l10(0.5914571516914465)", "-0.22807671250351852"},
                   {"l10(0.5928533f0)", "-0.22705275f0"},
                   {"sn(0.24424285f0)", "0.2418217f0"},
-                  {"k()", "(1, -1, 97.40909103400243, 0.10132118364233779)"}});
+                  // A negative literal power of an integer is a Float64
+                  // (Base's literal_pow), so 1^-5 is 1.0.
+                  {"k()", "(1.0, -1.0, 97.40909103400243, 0.10132118364233779)"}});
   std::string E = P.value("pn(-1)");
   EXPECT_NE(E.find("DomainError"), std::string::npos) << E;
 }
@@ -877,6 +879,39 @@ TEST(InterpreterTest, BreakInAWhileConditionLeavesThatLoop) {
             "    while (i == 2 && continue; false)\n    end\n    s += i\n"
             "  end\n  return s\nend\n");
   P.expectValues({{"f(5)", "15"}, {"w(10)", "3"}, {"w(2)", "2"}, {"h(4)", "8"}});
+}
+
+// Found against Julia 1.10's Base: a negative literal power of an integer
+// is its Float64's (literal_pow), `false + -0.0` keeps the negative zero,
+// and gcd works on the magnitudes with OverflowError where it cannot fit.
+TEST(InterpreterTest, LiteralPowersBoolZerosAndGcdAreBases) {
+  Program P("p3(x) = x^-3\np5(x) = x^-5\nbm1(x) = x^-1\n"
+            "ba(b, x) = b + x\nab(x, b) = x + b\ng(a, b) = gcd(a, b)\n");
+  P.expectValues({{"p3(2)", "0.125"},
+                  {"p3(Int32(-2))", "-0.125"},
+                  {"p5(10)", "1.0e-5"},
+                  {"bm1(true)", "1.0"},
+                  {"ba(false, -0.0)", "-0.0"},
+                  {"ab(-0.0f0, false)", "-0.0f0"},
+                  {"ba(true, -0.0)", "1.0"},
+                  {"g(typemin(Int8), Int8(6))", "2"},
+                  {"g(Int8(-128), Int8(-64))", "64"},
+                  {"g(12, -18)", "6"},
+                  {"g(0, 0)", "0"}});
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    RunOutcome O = P.run("g(typemin(Int64), 0)", {}, {}, Device);
+    ASSERT_FALSE(O.ok()) << Device;
+    ASSERT_FALSE(O.Diagnostics.empty() || O.Diagnostics[0].Notes.empty());
+    EXPECT_EQ(O.Diagnostics[0].Notes[0].Message,
+              "OverflowError: checked arithmetic: cannot compute |x| for x = "
+              "-9223372036854775808::Int64")
+        << Device;
+    O = P.run("g(typemin(Int8), typemin(Int8))", {}, {}, Device);
+    ASSERT_FALSE(O.ok() || O.Diagnostics.empty() || O.Diagnostics[0].Notes.empty());
+    EXPECT_EQ(O.Diagnostics[0].Notes[0].Message,
+              "OverflowError: gcd(-128, -128) overflows")
+        << Device;
+  }
 }
 
 } // namespace

@@ -516,7 +516,9 @@ TEST(Loader, IntegerConstants) {
                  "const J = true + true\n"
                  "const K = Float32(A) / 3\n"
                  "const L = 3^41\n"
-                 "const M = Int32(-1) + 0x0001\n"));
+                 "const M = Int32(-1) + 0x0001\n"
+                 "const N = 2^-3\n"
+                 "const O = true^-1\n"));
   auto Get = [&](const char *Name) {
     const ConstValue *V = Env.lookupConst(Symbol::get(Name));
     EXPECT_NE(V, nullptr) << Name;
@@ -535,6 +537,9 @@ TEST(Loader, IntegerConstants) {
   EXPECT_EQ(Get("K"), "2.6666667f0::Float32");
   EXPECT_EQ(Get("L"), "-420491770248316829::Int64"); // wrapped, as Julia
   EXPECT_EQ(Get("M"), "0::Int32"); // the wider type: Int32 + UInt16 is Int32
+  // A negative literal power: Base's literal_pow makes it a Float64's.
+  EXPECT_EQ(Get("N"), "0.125::Float64");
+  EXPECT_EQ(Get("O"), "1.0::Float64");
 
   // Each failure is named as Julia names it.
   for (auto [Bad, Message] :
@@ -545,7 +550,7 @@ TEST(Loader, IntegerConstants) {
             "InexactError: check_top_bit(UInt64, -1)"},
            {"const X = Int32(2.5)\n", "InexactError: Int32(2.5)"},
            {"const X = Bool(2)\n", "InexactError: Bool(2)"},
-           {"const X = 2^-3\n", "DomainError"}}) {
+           {"const N = -3\nconst X = 2^N\n", "DomainError"}}) {
     GlobalEnv E;
     auto R = load(E, "f.jl", Bad);
     ASSERT_FALSE(bool(R)) << Bad;
