@@ -28,6 +28,7 @@ extern "C" unsigned char *stbi_write_png_to_mem(const unsigned char *, int, int,
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/SourceRead.h"
 
 #include <algorithm>
 #include <chrono>
@@ -60,7 +61,7 @@ bool stripNoKernel(std::string &Sig) {
 
 std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
   std::vector<std::string> Sigs, Targets;
-  if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
+  if (auto Buf = readSourceFile(File)) {
     llvm::StringRef Rest = (*Buf)->getBuffer();
     while (!Rest.empty()) {
       auto [Line, Tail] = Rest.split('\n');
@@ -291,12 +292,25 @@ int runGui(const CommandOptions &O) {
                       "(GLFW could not initialise); run under xvfb-run\n";
       return ExitDevice;
     }
+    // The file first: a missing one is the usage error every command gives.
+    if (auto Buf = readSourceFile(File); !Buf) {
+      llvm::errs() << "prism: cannot read " << File << ": "
+                   << Buf.getError().message() << "\n";
+      return ExitUsage;
+    }
+    std::vector<views::cmd::AddJob> Jobs = exampleJobs(File);
+    if (Jobs.empty()) {
+      llvm::errs() << "prism: no display available (GLFW could not "
+                      "initialise); run under xvfb-run for a virtual display. "
+                   << File
+                   << " has no `# job:` line to report on instead; run `prism "
+                      "code_typed "
+                   << File << " SIG` for a function's code.\n";
+      return ExitDevice;
+    }
     llvm::errs() << "prism: no display available (GLFW could not initialise);"
                     " run under xvfb-run for a virtual display. A text report "
                     "of the default job follows.\n\n";
-    std::vector<views::cmd::AddJob> Jobs = exampleJobs(File);
-    if (Jobs.empty())
-      return ExitDevice;
     CommandOptions R = O;
     R.File = File;
     R.Sig = Jobs.front().Spec.Signature;
@@ -365,7 +379,7 @@ int runGui(const CommandOptions &O) {
       FirstJob = ExampleJobs.front().Spec.Signature;
     std::string Threads = O.Call.empty() ? std::string() : O.Threads;
     if (Threads.empty() && !FirstJob.empty())
-      if (auto Buf = llvm::MemoryBuffer::getFile(File))
+      if (auto Buf = readSourceFile(File))
         if (std::optional<views::RunForm> F = views::runHeaderForm(
                 (*Buf)->getBuffer(), std::string_view(FirstJob).substr(
                                          0, FirstJob.find('('))))
@@ -430,7 +444,7 @@ int runGui(const CommandOptions &O) {
     Session.waitIdle();
   }
   if (!O.ThenEdit.empty()) {
-    auto Buf = llvm::MemoryBuffer::getFile(O.ThenEdit);
+    auto Buf = readSourceFile(O.ThenEdit);
     if (!Buf) {
       llvm::errs() << "prism gui: cannot read --then-edit file " << O.ThenEdit
                    << ": " << Buf.getError().message() << "\n";
@@ -458,7 +472,7 @@ int runGui(const CommandOptions &O) {
   if (O.PinLine) {
     // Counted in the file itself: the session may not have read it yet
     // (an interactive start does not wait for the first compile).
-    auto Buf = llvm::MemoryBuffer::getFile(File);
+    auto Buf = readSourceFile(File);
     llvm::StringRef Src = Buf ? (*Buf)->getBuffer() : llvm::StringRef();
     size_t NumLines = Src.count('\n') + (!Src.empty() && Src.back() != '\n');
     if (Buf && O.PinLine > NumLines) {

@@ -8,6 +8,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/SourceRead.h"
 
 #include <cstdlib>
 
@@ -127,7 +128,7 @@ int reportError(llvm::Error E) {
 
 std::optional<LoadedProgram> loadProgram(const std::string &File,
                                          int &ExitCode) {
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  auto Buf = readSourceFile(File);
   if (!Buf) {
     llvm::errs() << "prism: cannot read " << File << ": "
                  << Buf.getError().message() << "\n";

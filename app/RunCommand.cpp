@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/SourceRead.h"
 
 #include <chrono>
 #include <cmath>
@@ -47,7 +48,7 @@ int reportDeviceError(std::vector<Diagnostic> Ds, const CommandOptions &O) {
     D.Loc.FileName = O.File;
     if (D.Loc.Col > 1)
       continue; // a column of its own (a fault's, from the line table)
-    if (auto Buf = llvm::MemoryBuffer::getFile(O.File, /*IsText=*/true)) {
+    if (auto Buf = readSourceFile(O.File)) {
       llvm::SmallVector<llvm::StringRef, 0> Lines;
       (*Buf)->getBuffer().split(Lines, '\n');
       if (D.Loc.Line <= Lines.size()) {

@@ -364,9 +364,13 @@ int main(int argc, char **argv) {
                   "limit)")
       ->check(CLI::Validator(
           [](std::string &S) -> std::string {
+            // The watchdog sleeps for a std::chrono duration, which a
+            // huge value (`inf`, 1e30) overflows into one that has passed.
             double V = 0;
-            if (llvm::StringRef(S).getAsDouble(V) || !(V > 0))
-              return "a positive number of seconds, got " + S;
+            if (llvm::StringRef(S).getAsDouble(V) || !(V > 0) || V > 1e6)
+              return "a positive number of seconds, at most 1000000 (leave "
+                     "--timeout out for no limit), got " +
+                     S;
             return {};
           },
           "SECONDS"));

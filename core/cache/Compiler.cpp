@@ -125,6 +125,12 @@ public:
         if (Seen.Message == D.Message)
           return true;
     }
+    // A backend repeats one error per argument or value (BPF's "too many
+    // args" for each past the fifth): once per place.
+    for (const Diagnostic &Seen : Out)
+      if (Seen.Message == D.Message && Seen.Loc.FileName == D.Loc.FileName &&
+          Seen.Loc.Line == D.Loc.Line && Seen.Loc.Col == D.Loc.Col)
+        return true;
     Out.push_back(std::move(D));
     return true;
   }

@@ -118,8 +118,10 @@ bool writeAll(int FD, llvm::StringRef Data) {
 }
 
 /// Reads a whole regular file (no symlinks followed), at most MaxBytes.
+/// O_NONBLOCK: a FIFO in the entry's place must not block the open (it is
+/// then refused as not a regular file); a regular file ignores the flag.
 std::optional<std::string> readFile(const std::string &Path, uint64_t MaxBytes) {
-  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (FD < 0)
     return std::nullopt;
   struct stat St;

@@ -21,6 +21,8 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace prism {
 
@@ -73,21 +75,52 @@ ValueLayout layoutOf(const HostValue &V) {
 /// An array's bytes while a launch runs: between two guard zones, so that
 /// an `@inbounds` access just outside the array lands in a zone instead of
 /// the allocator's bookkeeping (a write there crashed the process later,
-/// in `free`), and a write there is reported.
+/// in `free`), and a write there is reported. Past the zones lie pages that
+/// cannot be touched at all, so that an access further out (a few KiB to
+/// hundreds of MiB) faults at its line instead of writing over Prism's own
+/// memory.
 class GuardedArray {
 public:
   static constexpr size_t Guard = 4096;
   static constexpr uint8_t Canary = 0xa5;
+  /// Inaccessible address space on each side: only reserved, never backed.
+  /// Halved while the mapping fails (a `ulimit -v` counts it).
+  static constexpr size_t MaxFence = size_t(256) << 20, MinFence = 64 << 10;
 
   explicit GuardedArray(HostValue &V) : V(V), Size(V.bytes().size()) {
     if (!Size) // no data: its null pointer faults at the access's line
       return;
-    Buf = std::make_unique<uint8_t[]>(Guard + Size + Guard);
-    std::memset(Buf.get(), Canary, Guard);
+    size_t Page = size_t(::sysconf(_SC_PAGESIZE));
+    size_t Used = (Guard + Size + Guard + Page - 1) / Page * Page;
+    for (size_t F = MaxFence; F >= MinFence && !Map; F /= 2) {
+      void *P = ::mmap(nullptr, F + Used + F, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (P == MAP_FAILED)
+        continue;
+      auto *Base = static_cast<uint8_t *>(P);
+      if (::mprotect(Base + F, Used, PROT_READ | PROT_WRITE) != 0) {
+        ::munmap(P, F + Used + F);
+        continue;
+      }
+      Map = Base;
+      MapBytes = F + Used + F;
+      Buf = Base + F;
+    }
+    if (!Map) { // no address space to spare: the zones alone, on the heap
+      Heap = std::make_unique<uint8_t[]>(Guard + Size + Guard);
+      Buf = Heap.get();
+    }
+    std::memset(Buf, Canary, Guard);
     std::memcpy(data(), V.bytes().data(), Size);
     std::memset(data() + Size, Canary, Guard);
   }
-  uint8_t *data() { return Buf ? Buf.get() + Guard : nullptr; }
+  ~GuardedArray() {
+    if (Map)
+      ::munmap(Map, MapBytes);
+  }
+  GuardedArray(const GuardedArray &) = delete;
+  GuardedArray &operator=(const GuardedArray &) = delete;
+  uint8_t *data() { return Buf ? Buf + Guard : nullptr; }
   const HostValue &value() const { return V; }
   /// Copies the kernel's writes back; how many bytes before the array's
   /// start (negative) or after its end a write reached, or 0.
@@ -107,7 +140,10 @@ public:
 private:
   HostValue &V;
   size_t Size;
-  std::unique_ptr<uint8_t[]> Buf;
+  uint8_t *Buf = nullptr; ///< the front zone, then the array, then the back
+  uint8_t *Map = nullptr;
+  size_t MapBytes = 0;
+  std::unique_ptr<uint8_t[]> Heap;
 };
 
 /// Every array in V (a tuple's too), guarded.

@@ -83,9 +83,20 @@ bool isUnicodeOperator(uint32_t CP) {
   }
 }
 
+/// Invisible format characters (Unicode's Cf: zero-width spaces and joiners,
+/// bidirectional overrides, the soft hyphen): Julia rejects them, and in a
+/// name they would make two names that look alike differ.
+bool isInvisibleFormatCP(uint32_t CP) {
+  return CP == 0x00AD || (CP >= 0x200B && CP <= 0x200F) ||
+         (CP >= 0x202A && CP <= 0x202E) || (CP >= 0x2060 && CP <= 0x2064) ||
+         (CP >= 0x2066 && CP <= 0x2069) || CP == 0xFEFF;
+}
+
 bool isIdentStartCP(uint32_t CP) {
   if (CP < 0x80)
     return (CP >= 'a' && CP <= 'z') || (CP >= 'A' && CP <= 'Z') || CP == '_';
+  if (isInvisibleFormatCP(CP))
+    return false;
   // Latin-1 controls and the no-break space are not identifier characters.
   return CP >= 0xA1 && !isUnicodeOperator(CP);
 }

@@ -61,6 +61,21 @@ public:
               ", such as " + hostInfo().CPU + ", x86-64-v3 or skylake" +
               otherTargetsArchHint(C.arch(), "native"),
           {}));
+    // A 32-bit x86 CPU (i386, pentium4) is valid, but LLVM aborts on it
+    // with a 64-bit triple ("64-bit code requested on a subtarget that
+    // doesn't support it").
+    if (llvm::Triple(hostInfo().Triple).getArch() == llvm::Triple::x86_64) {
+      std::unique_ptr<llvm::MCSubtargetInfo> CPU(
+          T->createMCSubtargetInfo(hostInfo().Triple, C.arch(), ""));
+      if (!CPU || !CPU->checkFeatures("+64bit"))
+        return makeDiagError(Diagnostic::error(
+            "config",
+            "the native target does not support --arch `" + C.arch() +
+                "`: it is a 32-bit CPU, and the host triple " +
+                hostInfo().Triple + " is 64-bit; use a 64-bit CPU such as " +
+                hostInfo().CPU + ", x86-64 or x86-64-v3",
+            {}));
+    }
     return llvm::Error::success();
   }
 

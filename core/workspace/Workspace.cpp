@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include "support/SourceRead.h"
 
 #include <algorithm>
 #include <array>
@@ -324,7 +325,7 @@ void Workspace::workerLoop() {
 void Workspace::process(WorkspaceCommand &C) {
   switch (C.K) {
   case WorkspaceCommand::Open: {
-    auto Buf = llvm::MemoryBuffer::getFile(C.Text, /*IsText=*/true);
+    auto Buf = readSourceFile(C.Text);
     S->Path = C.Text;
     if (!Buf) {
       S->Diags = {Diagnostic::error("io", "cannot read " + C.Text + ": " +
