@@ -11,7 +11,14 @@ static bool neverReturns(const TypedCode &Code, size_t I) {
 }
 
 DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
-  const size_t N = Code.Code.size(), NS = Code.Slots.size();
+  const size_t N = Code.Code.size();
+  Dense.assign(Code.Slots.size(), Untracked);
+  uint32_t NS = 0; // tracked slots
+  for (const Stmt &S : Code.Code)
+    for (const IRValue &A : S.Args)
+      if (A.K == IRValue::Slot && A.Index < Dense.size() &&
+          Dense[A.Index] == Untracked)
+        Dense[A.Index] = NS++;
   // Blocks start at the entry, at jump targets, after every jump, return
   // and call that never returns, and at the end (N) where flow falls off.
   std::vector<bool> Starts(N + 1, false);
@@ -36,8 +43,9 @@ DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
   BlockIn.assign(NB, llvm::BitVector(NS, true));
   std::vector<bool> Reached(NB, false);
   llvm::BitVector Entry(NS, false);
-  for (unsigned S = 0; S <= Code.NumArgs && S < NS; ++S)
-    Entry.set(S);
+  for (unsigned S = 0; S <= Code.NumArgs && S < Dense.size(); ++S)
+    if (Dense[S] != Untracked)
+      Entry.set(Dense[S]);
   BlockIn[0] = Entry;
   Reached[0] = true;
   // Sweeps over the blocks in program order, where most edges point
@@ -115,10 +123,10 @@ void DefiniteAssignment::seek(size_t PC) {
 }
 
 bool DefiniteAssignment::assigned(size_t PC, unsigned Slot) {
-  if (PC > Code.Code.size() || Slot >= Cur.size())
+  if (PC > Code.Code.size() || Slot >= Dense.size() || Dense[Slot] == Untracked)
     return true;
   seek(PC);
-  return Cur.test(Slot);
+  return Cur.test(Dense[Slot]);
 }
 
 bool readsMaybeUnassigned(const TypedCode &Code) {
