@@ -357,83 +357,127 @@ void Interpreter::run() {
         if (V.K == IRValue::SSA && V.Index < N)
           UserList[Next[V.Index]++] = PC;
   }
-  auto SetSSAType = [&](uint32_t PC, const LatticeType &R) {
-    LatticeType J = join(F.SSATypes[PC], R);
-    if (J == F.SSATypes[PC])
+  // Slot states are kept at the start of each basic block only (the entry,
+  // jump targets, what follows a jump or a return), and a block is
+  // interpreted in one pass over one working state, as Julia's inference
+  // does: a state per statement held every slot at every statement, which
+  // grew with the square of a long function with many locals.
+  std::vector<uint32_t> LeaderOf(N);
+  {
+    std::vector<bool> Leader(N + 1, false);
+    Leader[0] = true;
+    for (uint32_t PC = 0; PC < N; ++PC) {
+      const Stmt &S = Src.Code[PC];
+      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
+        if (S.Label < N)
+          Leader[S.Label] = true;
+        Leader[PC + 1] = true;
+      } else if (S.K == StmtKind::Return) {
+        Leader[PC + 1] = true;
+      }
+    }
+    for (uint32_t PC = 0, L = 0; PC < N; ++PC)
+      LeaderOf[PC] = L = Leader[PC] ? PC : L;
+  }
+  uint32_t PC = 0; // the statement being interpreted
+  // A value's type widened: the blocks of the statements using it run again
+  // (one later in the block being interpreted is reached in this pass).
+  auto SetSSAType = [&](uint32_t Def, const LatticeType &R) {
+    LatticeType J = join(F.SSATypes[Def], R);
+    if (J == F.SSATypes[Def])
       return;
-    F.SSATypes[PC] = std::move(J);
-    for (uint32_t I = UsersBegin[PC]; I < UsersBegin[PC + 1]; ++I)
-      if (F.States[UserList[I]])
-        Work.insert(UserList[I]);
+    F.SSATypes[Def] = std::move(J);
+    for (uint32_t I = UsersBegin[Def]; I < UsersBegin[Def + 1]; ++I) {
+      uint32_t U = UserList[I];
+      if (F.Reached[U] && !(LeaderOf[U] == LeaderOf[PC] && U > PC))
+        Work.insert(LeaderOf[U]);
+    }
   };
 
   while (!Work.empty()) {
-    uint32_t PC = Work.pop();
+    PC = Work.pop();
     std::vector<LatticeType> State = *F.States[PC];
-    const Stmt &S = stmt(PC);
-    F.StmtErrors[PC].clear();
-    switch (S.K) {
-    case StmtKind::Call: {
-      LatticeType R = evalCall(PC, State);
-      SetSSAType(PC, R);
-      if (!R.isBottom())
-        propagate(PC + 1, std::move(State));
-      break;
-    }
-    case StmtKind::Assign: {
-      LatticeType V = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC].assign(1, V);
-      SetSSAType(PC, V);
-      if (V.isBottom())
-        break;
-      if (S.Slot < State.size())
-        State[S.Slot] = V;
-      propagate(PC + 1, std::move(State));
-      break;
-    }
-    case StmtKind::Goto:
-      propagate(S.Label, std::move(State));
-      break;
-    case StmtKind::GotoIfNot: {
-      LatticeType C = S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC].assign(1, C);
-      if (C.isBottom())
-        break;
-      if (C.Const && C.Const->K == ConstValue::Bool) {
-        propagate(C.Const->Bits ? PC + 1 : S.Label, std::move(State));
+    for (bool InBlock = true; InBlock;) {
+      InBlock = false;
+      F.Reached[PC] = true;
+      // Into the next statement: within the block on the working state, or
+      // into the next block's entry state.
+      auto FallThrough = [&] {
+        if (PC + 1 < N && LeaderOf[PC + 1] != PC + 1) {
+          ++PC;
+          InBlock = true;
+        } else {
+          propagate(PC + 1, std::move(State));
+        }
+      };
+      const Stmt &S = stmt(PC);
+      F.StmtErrors[PC].clear();
+      switch (S.K) {
+      case StmtKind::Call: {
+        LatticeType R = evalCall(PC, State);
+        SetSSAType(PC, R);
+        if (!R.isBottom())
+          FallThrough();
         break;
       }
-      if (typeIntersect(C.T, ctx().boolTy())->isBottom()) {
-        error(PC, Diagnostic::error("type-error",
-                                    "non-boolean (" + C.T->str() +
-                                        ") used in boolean context",
-                                    locOf(PC)));
+      case StmtKind::Assign: {
+        LatticeType V =
+            S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
+        F.ArgTypes[PC].assign(1, V);
+        SetSSAType(PC, V);
+        if (V.isBottom())
+          break;
+        if (S.Slot < State.size())
+          State[S.Slot] = V;
+        FallThrough();
         break;
       }
-      std::vector<LatticeType> Else = State;
-      bool ThenLive = true, ElseLive = true;
-      narrowOnBranch(PC, S.Args[0], State, Else, ThenLive, ElseLive);
-      if (ThenLive)
-        propagate(PC + 1, std::move(State));
-      if (ElseLive)
-        propagate(S.Label, std::move(Else));
-      break;
-    }
-    case StmtKind::Return: {
-      LatticeType V = S.Args.empty() ? LatticeType(ctx().nothing(), constNothing())
-                                     : evalValue(PC, S.Args[0], State);
-      F.ArgTypes[PC].assign(1, V);
-      F.Return = join(F.Return, V);
-      break;
-    }
-    case StmtKind::NewVar:
-      if (S.Slot < State.size())
-        State[S.Slot] = bottomLattice(); // no value until assigned again
-      propagate(PC + 1, std::move(State));
-      break;
-    case StmtKind::Nop:
-      propagate(PC + 1, std::move(State));
-      break;
+      case StmtKind::Goto:
+        propagate(S.Label, std::move(State));
+        break;
+      case StmtKind::GotoIfNot: {
+        LatticeType C =
+            S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
+        F.ArgTypes[PC].assign(1, C);
+        if (C.isBottom())
+          break;
+        if (C.Const && C.Const->K == ConstValue::Bool) {
+          propagate(C.Const->Bits ? PC + 1 : S.Label, std::move(State));
+          break;
+        }
+        if (typeIntersect(C.T, ctx().boolTy())->isBottom()) {
+          error(PC, Diagnostic::error("type-error",
+                                      "non-boolean (" + C.T->str() +
+                                          ") used in boolean context",
+                                      locOf(PC)));
+          break;
+        }
+        std::vector<LatticeType> Else = State;
+        bool ThenLive = true, ElseLive = true;
+        narrowOnBranch(PC, S.Args[0], State, Else, ThenLive, ElseLive);
+        if (ThenLive)
+          propagate(PC + 1, std::move(State));
+        if (ElseLive)
+          propagate(S.Label, std::move(Else));
+        break;
+      }
+      case StmtKind::Return: {
+        LatticeType V = S.Args.empty()
+                            ? LatticeType(ctx().nothing(), constNothing())
+                            : evalValue(PC, S.Args[0], State);
+        F.ArgTypes[PC].assign(1, V);
+        F.Return = join(F.Return, V);
+        break;
+      }
+      case StmtKind::NewVar:
+        if (S.Slot < State.size())
+          State[S.Slot] = bottomLattice(); // no value until assigned again
+        FallThrough();
+        break;
+      case StmtKind::Nop:
+        FallThrough();
+        break;
+      }
     }
   }
   reportUnreachedUndefinedNames();
@@ -477,7 +521,7 @@ void Interpreter::reportUnreachedUndefinedNames() {
     return;
   const CodeInfo &Src = *F.Src;
   for (uint32_t PC = 0; PC < Src.Code.size(); ++PC) {
-    if (F.States[PC])
+    if (F.Reached[PC])
       continue;
     for (const IRValue &V : Src.Code[PC].Args)
       if (V.K == IRValue::Global &&

@@ -75,6 +75,7 @@ size_t DispatchKeyHash::operator()(DispatchKeyRef K) const {
 
 void Frame::reset(size_t N) {
   States.assign(N, std::nullopt);
+  Reached.assign(N, false);
   SSATypes.assign(N, LatticeType());
   Invokes.assign(N, nullptr);
   Builtins.assign(N, Builtin::None);
@@ -319,7 +320,7 @@ std::unique_ptr<CodeInstance> InferenceEngine::Impl::finishFrame(Frame &F) {
   llvm::SmallPtrSet<MethodInstance *, 16> SeenEdge;
   for (size_t PC = 0; PC < N; ++PC) {
     Stmt &S = TC->Code[PC];
-    if (!F.States[PC]) {
+    if (!F.Reached[PC]) {
       // Never reached: not inferred, and removed so codegen never sees it.
       // Its only errors are names defined nowhere, found after the first.
       for (Diagnostic &D : F.StmtErrors[PC])

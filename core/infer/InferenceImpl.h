@@ -90,7 +90,9 @@ struct Frame {
   size_t StackIndex = 0;
 
   // Per statement (lowered numbering).
-  std::vector<std::optional<std::vector<LatticeType>>> States; ///< slots at entry
+  /// Slots at entry, at the first statement of each basic block only.
+  std::vector<std::optional<std::vector<LatticeType>>> States;
+  std::vector<bool> Reached; ///< whether some path reaches the statement
   std::vector<LatticeType> SSATypes;
   std::vector<MethodInstance *> Invokes;
   std::vector<Builtin> Builtins;
