@@ -203,9 +203,11 @@ std::vector<LineOrigin> typedLineOrigins(const std::string &Text,
     Rest = Tail;
     LineOrigin O;
     llvm::StringRef L = Line.ltrim(' ');
-    bool IsStmt = L.startswith("│") || L.startswith("└") ||
-                  (!L.empty() && isdigit(static_cast<unsigned char>(L[0])) &&
-                   L.contains(" ─ "));
+    // A throw's `└── unreachable` line stands for no statement of its own.
+    bool IsStmt = (L.startswith("│") || L.startswith("└") ||
+                   (!L.empty() && isdigit(static_cast<unsigned char>(L[0])) &&
+                    L.contains(" ─ "))) &&
+                  !L.rtrim().endswith(" unreachable");
     if (IsStmt && K < Shown.size()) {
       unsigned I = Shown[K++];
       SourceFileRef F =

@@ -254,19 +254,27 @@ struct Printer {
       size_t PC = Shown[K];
       bool First = K == 0 || BlockOf[Shown[K - 1]] != BlockOf[PC];
       bool Last = K + 1 == Shown.size() || BlockOf[Shown[K + 1]] != BlockOf[PC];
+      // A call that never returns (a throw) ends its block with Julia's
+      // `unreachable` line, drawn below it, so that the block does not read
+      // as falling through into the next.
+      const Stmt &S = C.Code[PC];
+      bool Unreachable = S.K == StmtKind::Call && PC < C.SSATypes.size() &&
+                         C.SSATypes[PC].isBottom();
+      if (Unreachable)
+        Last = false;
+      std::string EndGutter = "└";
+      for (size_t I = 0; I < BW + 1; ++I)
+        EndGutter += "─";
+      EndGutter += " ";
       std::string G;
       if (First) {
         std::string B = std::to_string(BlockOf[PC]);
         G = std::string(BW - B.size(), ' ') + B + " ─ ";
       } else if (Last) {
-        G = "└";
-        for (size_t I = 0; I < BW + 1; ++I)
-          G += "─";
-        G += " ";
+        G = EndGutter;
       } else {
         G = "│" + std::string(BW + 2, ' ');
       }
-      const Stmt &S = C.Code[PC];
       std::string Body;
       switch (S.K) {
       case StmtKind::Call: {
@@ -323,6 +331,10 @@ struct Printer {
       Comments.push_back(Loc != LastLoc ? Loc : "");
       if (!Loc.empty())
         LastLoc = Loc;
+      if (Unreachable) {
+        Lines.push_back(EndGutter + std::string(SW, ' ') + "unreachable");
+        Comments.push_back("");
+      }
     }
     size_t Width = 0;
     for (const std::string &L : Lines)
