@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
 #ifdef PRISM_HAVE_MIMALLOC
@@ -520,6 +521,22 @@ int main(int argc, char **argv) {
   // A file-size limit (RLIMIT_FSIZE) must turn into a failed write (EFBIG,
   // reported where it happens), not kill the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
+  // An allocation inside LLVM that fails (a huge function) reports through
+  // this handler, which must not return; without it LLVM prints "LLVM
+  // ERROR: out of memory" and aborts. Prism's own exit: status 3, and the
+  // JSON failure object a --json script reads.
+  static bool JsonWanted = false;
+  JsonWanted = O.Json;
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) {
+    llvm::errs() << "prism: error: out of memory\n";
+    if (JsonWanted) {
+      recordError("memory", "out of memory");
+      printJsonFailure(ExitDevice);
+    }
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::_Exit(ExitDevice);
+  });
   try {
     // stdout may be a file already written to: what this command printed
     // is what it added.
@@ -541,6 +558,10 @@ int main(int argc, char **argv) {
   } catch (const std::bad_alloc &) {
     // Host-side buffers (a call's arrays, a huge program) that do not fit.
     llvm::errs() << "prism: error: out of memory\n";
+    if (O.Json) {
+      recordError("memory", "out of memory");
+      printJsonFailure(ExitDevice);
+    }
     return ExitDevice;
   }
 }
