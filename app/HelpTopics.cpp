@@ -272,9 +272,24 @@ std::string helpTopicList() {
   return List;
 }
 
+/// A command's name reads as the topic it shows (`prism help code_warntype`).
+std::string_view topicOfCommand(std::string_view Name) {
+  static constexpr std::pair<std::string_view, std::string_view> Aliases[] = {
+      {"code_lowered", "lowered"}, {"code_typed", "typed"},
+      {"code_warntype", "typed"},  {"code_llvm", "llvm"},
+      {"code_native", "targets"},  {"code_ptx", "targets"},
+      {"code_gcn", "targets"},     {"run", "devices"},
+      {"devices", "devices"}};
+  for (const auto &[Command, Topic] : Aliases)
+    if (Name == Command)
+      return Topic;
+  return Name;
+}
+
 int runHelp(const CommandOptions &O) {
+  std::string_view Wanted = topicOfCommand(O.Sig);
   for (const Topic &T : Topics)
-    if (O.Sig == T.Name) {
+    if (Wanted == T.Name) {
       llvm::outs() << T.Name << "\n\n";
       printFilled(llvm::outs(), T.Text);
       return ExitOk;

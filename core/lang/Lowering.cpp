@@ -519,6 +519,14 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     break;
   }
   case NodeKind::Tuple: {
+    if (int64_t(N->Kids.size()) > MaxTupleLength) {
+      error(N->Range, "a tuple of " + std::to_string(N->Kids.size()) +
+                          " elements is over Prism's limit of " +
+                          std::to_string(MaxTupleLength) +
+                          " (write a loop over an array instead)");
+      V = nothing();
+      break;
+    }
     std::vector<IRValue> Args{IRValue::global(Symbol::get("tuple"))};
     for (const Node *K : N->Kids)
       Args.push_back(lower(K, true));

@@ -13,6 +13,10 @@
 
 namespace prism {
 
+/// The longest tuple: an `NTuple{N, T}` in a type, and a tuple literal
+/// (compiling a longer one takes minutes, growing faster than its length).
+constexpr int64_t MaxTupleLength = 1024;
+
 /// Lowers a function body. `StaticParams` are the `where` variable names
 /// (they lower to IRValue::StaticParam). Errors (e.g. `break` outside a
 /// loop, assignment to a field of an immutable struct) are diagnostics.

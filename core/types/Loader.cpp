@@ -25,7 +25,6 @@ namespace prism {
 
 /// Limits on integer type parameters, so that a signature like
 /// `NTuple{10^12, Int}` is an error and not an allocation of that size.
-constexpr int64_t MaxNTupleLength = 1024;
 constexpr int64_t MaxArrayRank = 8;
 
 namespace {
@@ -1334,11 +1333,11 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
                          "NTuple length must be an integer, not `" + Ps[0]->str() + "`");
       if (Ps[0]->isIntValue() && Ps[0]->intValue() < 0)
         return typeError(File, E.Kids[1]->Range, "NTuple length must be non-negative");
-      if (Ps[0]->isIntValue() && Ps[0]->intValue() > MaxNTupleLength)
+      if (Ps[0]->isIntValue() && Ps[0]->intValue() > MaxTupleLength)
         return typeError(File, E.Kids[1]->Range,
                          "NTuple length " + std::to_string(Ps[0]->intValue()) +
                              " is over Prism's limit of " +
-                             std::to_string(MaxNTupleLength));
+                             std::to_string(MaxTupleLength));
       return C.apply(N, Ps);
     }
     // `B` is the UnionAll over the name's own parameters (possibly an alias).
