@@ -333,6 +333,11 @@ private:
 bool subUniversal(Type *A, Type *B) {
   if (A == B || B->isAny() || A->isBottom())
     return true;
+  // A bare `Tuple` (NTuple{N, Any} over the name's own N, as a where
+  // variable's bound `T<:Tuple`) holds every tuple, whatever its length;
+  // with N universal the check below would hold none.
+  if (A->isTuple() && B == TypeContext::get().anyTuple())
+    return true;
   if (!A->hasTypeVars() && !B->hasTypeVars())
     return isSubtype(A, B);
   Matcher M({});

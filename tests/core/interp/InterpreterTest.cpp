@@ -914,5 +914,20 @@ TEST(InterpreterTest, LiteralPowersBoolZerosAndGcdAreBases) {
   }
 }
 
+// Base's convert of a tuple to a tuple type, element by element: what a
+// struct's tuple field does with `(1, 2)`; `T<:Tuple` holds every tuple.
+TEST(InterpreterTest, TuplesConvertElementByElement) {
+  Program P("struct Q2\n  v::NTuple{2, Float64}\nend\n"
+            "struct Q3\n  v::Tuple{Int8, Float32}\nend\n"
+            "mq2() = Q2((1, 2)).v\nmq3() = Q3((1, 2)).v\n"
+            "same() = convert(Tuple{Int, Int}, (1, 2))\n"
+            "isT(::Type{T}) where {T<:Tuple} = true\nisT(x) = false\n"
+            "k() = (isT(Tuple{Int, Int}), isT(Int))\n");
+  P.expectValues({{"mq2()", "(1.0, 2.0)"},
+                  {"mq3()", "(1, 2.0f0)"},
+                  {"same()", "(1, 2)"},
+                  {"k()", "(true, false)"}});
+}
+
 } // namespace
 } // namespace prism
