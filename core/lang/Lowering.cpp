@@ -80,12 +80,6 @@ ConstValue symConst(Symbol S) {
   return V;
 }
 
-/// The operators whose calls of three or more arguments Base folds left.
-bool isFoldedOperator(llvm::StringRef Name) {
-  return Name == "+" || Name == "*" || Name == "&" || Name == "|" ||
-         Name == "xor" || Name == "⊻";
-}
-
 class Lowerer {
 public:
   Lowerer(const FunctionDef &Def, const SourceFileRef &File,
@@ -481,10 +475,9 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       Args.push_back(lower(K, true));
     }
     Cur = N->Range;
-    // `+(a, b, c, ...)` from a chain, and the other operators Base folds
-    // (`afoldl` in operators.jl): Julia's left fold, (a + b) + c ...
+    // `+(a, b, c, ...)` from a chain: Julia's left fold, (a + b) + c ...
     if (Args.size() > 3 && N->Kids[0]->Kind == NodeKind::Ident &&
-        isFoldedOperator(N->Kids[0]->Name.str())) {
+        (N->Kids[0]->Name.str() == "+" || N->Kids[0]->Name.str() == "*")) {
       IRValue Acc = call({Args[0], Args[1], Args[2]});
       for (size_t K = 3; K < Args.size(); ++K)
         Acc = call({Args[0], Acc, Args[K]});

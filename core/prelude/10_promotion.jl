@@ -180,3 +180,15 @@ end
 # Base's one-argument `min(x)` and `max(x)` (math.jl's `min(x::Real) = x`).
 @inline min(x::Real) = x
 @inline max(x::Real) = x
+
+# Base's `&(a, b, c, xs...)` and the like fold left (operators.jl's afoldl):
+# for three and four arguments (no splatting); a program's own method of
+# three arguments is more specific.
+@inline &(a, b, c) = (a & b) & c
+@inline |(a, b, c) = (a | b) | c
+@inline xor(a, b, c) = xor(xor(a, b), c)
+@inline &(a, b, c, d) = ((a & b) & c) & d
+@inline |(a, b, c, d) = ((a | b) | c) | d
+@inline xor(a, b, c, d) = xor(xor(xor(a, b), c), d)
+@inline ⊻(a, b, c) = xor(a, b, c)
+@inline ⊻(a, b, c, d) = xor(a, b, c, d)

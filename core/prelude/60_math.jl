@@ -99,3 +99,8 @@ end
 @inline ^(x::T, y::T) where {T<:Number} = throw(ErrorException{:no_op_pow, Tuple{T}}())
 @inline ^(::Irrational{:ℯ}, x::Irrational{:ℯ}) = exp(Float64(x))
 @inline fma(x::Integer, y::Integer, z::Integer) = x * y + z
+# A Bool power is x or one, as Base's power_by_squaring finds with p == 1
+# and p == 0 (its loop would need trailing_zeros of a Bool).
+@inline power_by_squaring(x::Number, p::Bool) = p ? x : one(x)
+@inline power_by_squaring(x::Bool, p::Bool) = x | !p
+@inline power_by_squaring(x::T, p::Bool) where {T<:BitInteger} = p ? x : one(T)

@@ -30,3 +30,5 @@ struct MyI <: Integer
     v::Int64
 end
 int_fma(a, b, c) = fma(MyI(a), MyI(b), MyI(c))
+# A Bool power is x or one (power_by_squaring's loop needs trailing_zeros).
+bool_powers() = (π^true, π^false, (Mod7(3)^true).v)

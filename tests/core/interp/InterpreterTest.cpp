@@ -854,12 +854,19 @@ TEST(InterpreterTest, OneArgumentOperatorsAreIdentity) {
                   {"xo(-3)", "-3"}});
 }
 
-// Base folds `&`, `|` and `xor` of three or more arguments left, as `+`
-// and `*`; `min(x)` and `max(x)` are x.
+// Base's methods fold `&`, `|` and `xor` of three or four arguments left
+// (methods, so a program's own three-argument method wins, and `xor` passed
+// as a value takes three); `min(x)` and `max(x)` are x.
 TEST(InterpreterTest, ManyArgumentBitOperatorsFoldLeft) {
   Program P("x4(a, b, c, d) = xor(a, b, c, d)\no3(a, b, c) = |(a, b, c)\n"
-            "an3(a, b, c) = &(a, b, c)\nmn(x) = min(x)\nmx(x) = max(x)\n");
+            "an3(a, b, c) = &(a, b, c)\nmn(x) = min(x)\nmx(x) = max(x)\n"
+            "struct K\n  v::Int\nend\nBase.:&(a::K, b::K) = K(a.v & b.v)\n"
+            "Base.:&(a::K, b::K, c::K) = K(999)\n"
+            "k3() = (&(K(7), K(6), K(12))).v\n"
+            "ap(f, a, b, c) = f(a, b, c)\nx3() = ap(xor, 1, 2, 4)\n");
   P.expectValues({{"x4(1, 2, 4, 8)", "15"},
+                  {"k3()", "999"}, // the program's own method
+                  {"x3()", "7"},   // xor passed as a value
                   {"o3(1, 2, 0x04)", "7"},
                   {"an3(7, 6, -1)", "6"},
                   {"mn(3)", "3"},
