@@ -87,9 +87,11 @@ bool isUnicodeOperator(uint32_t CP) {
 /// bidirectional overrides, the soft hyphen): Julia rejects them, and in a
 /// name they would make two names that look alike differ.
 bool isInvisibleFormatCP(uint32_t CP) {
-  return CP == 0x00AD || (CP >= 0x200B && CP <= 0x200F) ||
-         (CP >= 0x202A && CP <= 0x202E) || (CP >= 0x2060 && CP <= 0x2064) ||
-         (CP >= 0x2066 && CP <= 0x2069) || CP == 0xFEFF;
+  return CP == 0x00AD || CP == 0x061C || CP == 0x180E ||
+         (CP >= 0x200B && CP <= 0x200F) || (CP >= 0x202A && CP <= 0x202E) ||
+         (CP >= 0x2060 && CP <= 0x206F) || CP == 0xFEFF ||
+         (CP >= 0xFFF9 && CP <= 0xFFFB) || CP == 0xE0001 ||
+         (CP >= 0xE0020 && CP <= 0xE007F);
 }
 
 bool isIdentStartCP(uint32_t CP) {
@@ -117,7 +119,7 @@ constexpr std::string_view Keywords[] = {
 
 /// Operators, longest first so that a linear scan finds the longest match.
 constexpr std::string_view Operators[] = {
-    ">>>=", "===", "!==", ">>>", "<<=", ">>=", "...", "==", "!=", "<=",
+    ">>>=", "===", "!==", ">>>", "<<=", ">>=", "...", "-->", "==", "!=", "<=",
     ">=",   "&&",  "||",  "<<",  ">>",  "+=",  "-=",  "*=", "/=", "%=",
     "&=",   "|=",  "^=",  "::",  "<:",  ">:",  "->",  "|>", "<|", "//",
     "..",   "++",  "--",
@@ -686,10 +688,6 @@ std::vector<Token> Lexer::run() {
     bool Matched = false;
     for (std::string_view Op : Operators) {
       size_t L = Op.size();
-      // `++` and `--` are operators after a value (`x ++ 1`); before one
-      // they are two unary signs (`--x`).
-      if ((Op == "++" || Op == "--") && !afterValue())
-        continue;
       if (Op[0] == C && Src.substr(Pos, L) == Op) {
         Pos += L;
         push(Tok::Op, Start, Src.substr(Start, L));

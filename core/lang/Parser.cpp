@@ -82,7 +82,7 @@ int unsupportedBinaryPrec(const Token &T) {
   if (T.Kind != Tok::Op)
     return PrecNone;
   std::string_view S = T.Text;
-  if (S == "≈" || S == "⊆" || S == "⊂")
+  if (S == "≈" || S == "⊆" || S == "⊂" || S == "-->")
     return PrecComparison;
   if (S == "|>" || S == "<|" || S == "..")
     return PrecRange;
@@ -709,6 +709,18 @@ Node *Parser::parseUnary() {
          (Next.is(Tok::LParen) && !Next.SpaceBefore))) {
       advance();
       return parsePostfix(ident(Symbol::get(T.Text), T.range()));
+    }
+    if (T.Text == "--" || T.Text == "++") {
+      // `--x`, `++x`: Julia's parser rejects both (C's increments).
+      errorInPlace(T.range(), T.Text == "--"
+                                  ? "invalid operator `--` (in Julia too): "
+                                    "to decrement, write `x -= 1`; for a "
+                                    "double negation, `-(-x)`"
+                                  : "`++` is not a prefix operator (in "
+                                    "Julia too): to increment, write `x += 1`");
+      while (tok().isOp("--") || tok().isOp("++")) // one error for `----x`
+        advance();
+      return parseUnary();
     }
     if (T.Text == "<:" || T.Text == ">:")
       // `Box{<:Real}`: an anonymous type variable (Julia's UnionAll).

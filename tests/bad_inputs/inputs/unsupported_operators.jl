@@ -8,3 +8,5 @@ tr(x) = x'
 inc(x) = x ++ 1
 dec(x) = x -- 1
 rng(x) = x .. 3
+# Prefix `--x` and `++x`: Julia rejects both (they returned x).
+neg2(x) = --x

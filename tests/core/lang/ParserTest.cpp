@@ -571,7 +571,11 @@ TEST(Parser, DeepNestingIsADiagnostic) {
   ASSERT_EQ(F->Diags.size(), 1u);
   EXPECT_EQ(F->Diags[0].Message, "expression nested too deeply");
 
-  std::string Unary = "f() = " + std::string(10000, '-') + "x";
+  // Spaced: `--` is Julia's invalid operator, not two minuses.
+  std::string Unary = "f() = ";
+  for (int I = 0; I < 10000; ++I)
+    Unary += "- ";
+  Unary += "x";
   EXPECT_EQ(parseString(Unary)->Diags.at(0).Message, "expression nested too deeply");
 
   // A long `-` chain nests; a `+` chain is one wide call, as in Julia.
