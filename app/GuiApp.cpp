@@ -3,11 +3,12 @@
 // headless screenshot/benchmark modes used by tests and docs.
 #include "Commands.h"
 
+#include "DevicesView.h"
 #include "ShellView.h"
+#include "ViewModel.h"
 #include "WorkspaceSession.h"
 #include "devices/CallRunner.h"
-#include "DevicesView.h"
-#include "ViewModel.h"
+#include "support/SourceRead.h"
 #include "targets/HostInfo.h"
 
 #include <GLFW/glfw3.h>
@@ -28,7 +29,6 @@ extern "C" unsigned char *stbi_write_png_to_mem(const unsigned char *, int, int,
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "support/SourceRead.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,12 +3,12 @@
 #include "CommandOptions.h"
 #include "lang/Parser.h"
 #include "support/JsonOutput.h"
+#include "support/SourceRead.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include "support/SourceRead.h"
 
 #include <cstdlib>
 

@@ -14,13 +14,13 @@
 
 #include "devices/CallRunner.h"
 #include "support/JsonOutput.h"
+#include "support/SourceRead.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "support/SourceRead.h"
 
 #include <chrono>
 #include <cmath>

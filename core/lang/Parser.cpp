@@ -97,7 +97,8 @@ int unsupportedBinaryPrec(const Token &T) {
 std::string unsupportedBinaryMessage(std::string_view S) {
   std::string Op = "`" + std::string(S) + "`";
   if (S == "|>" || S == "<|")
-    return "the pipe operator " + Op + " is not supported: call the function, `f(x)`";
+    return "the pipe operator " + Op +
+           " is not supported: call the function, `f(x)`";
   if (S == "//")
     return "rationals (`//`) are not supported: a kernel has no Rational "
            "type; divide with `/` or `÷`";

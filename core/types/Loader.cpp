@@ -740,7 +740,8 @@ private:
     if (P < 0 && X.K == ConstValue::Bool)
       return floatValue(F64, llvm::APFloat(intOf(X) ? 1.0 : HUGE_VAL));
     if (P < -2 && X.K == ConstValue::Int)
-      return floatValue(F64, llvm::APFloat(std::pow(double(intOf(X)), double(P))));
+      return floatValue(F64,
+                        llvm::APFloat(std::pow(double(intOf(X)), double(P))));
     if (P < -2 || P > 3 || X.K == ConstValue::Bool ||
         (X.K == ConstValue::Float && X.Ty->bitWidth() == 16) ||
         (X.K != ConstValue::Int && X.K != ConstValue::Float))

@@ -174,7 +174,8 @@ std::optional<ShowErrorTemplate> overflowError(Type *Exc) {
   std::string M = P[0]->str();
   Builder B;
   if (M == ":checked_abs") {
-    B.Out.Text = "OverflowError: checked arithmetic: cannot compute |x| for x = ";
+    B.Out.Text =
+        "OverflowError: checked arithmetic: cannot compute |x| for x = ";
     B.scalar({0}, F[0], /*Print=*/true);
     B.Out.Text += "::" + F[0]->str();
   } else if (M == ":gcd") {

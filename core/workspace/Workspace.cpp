@@ -3,6 +3,7 @@
 
 #include "infer/Inference.h"
 #include "lang/Parser.h"
+#include "support/SourceRead.h"
 #include "targets/Target.h"
 #include "types/Loader.h"
 
@@ -14,7 +15,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
-#include "support/SourceRead.h"
 
 #include <algorithm>
 #include <array>

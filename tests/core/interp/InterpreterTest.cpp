@@ -744,19 +744,20 @@ TEST(InterpreterTest, NaNSignsPowersAndLogarithmsFollowJulia) {
             "k() = (K1, K2, K3, K4)\n"
             "l10(x) = log10(x)\n"
             "sn(x) = sin(x)\n");
-  P.expectValues({{"sbn(0.0, 0.0)", "true"},
-                  {"nb(Inf, Inf)", "0xfff8000000000000"},
-                  {"nb(NaN, 1.0)", "0x7ff8000000000000"},
-                  {"p4()", "97.40909103400243"},
-                  {"pn(8)", "9488.531016070572"},
-                  {"neg()", "(0.10132118364233779, 0.36787944117144233, "
-                            "7.38905609893065)"},
-                  {"l10(0.5914571516914465)", "-0.22807671250351852"},
-                  {"l10(0.5928533f0)", "-0.22705275f0"},
-                  {"sn(0.24424285f0)", "0.2418217f0"},
-                  // A negative literal power of an integer is a Float64
-                  // (Base's literal_pow), so 1^-5 is 1.0.
-                  {"k()", "(1.0, -1.0, 97.40909103400243, 0.10132118364233779)"}});
+  P.expectValues(
+      {{"sbn(0.0, 0.0)", "true"},
+       {"nb(Inf, Inf)", "0xfff8000000000000"},
+       {"nb(NaN, 1.0)", "0x7ff8000000000000"},
+       {"p4()", "97.40909103400243"},
+       {"pn(8)", "9488.531016070572"},
+       {"neg()", "(0.10132118364233779, 0.36787944117144233, "
+                 "7.38905609893065)"},
+       {"l10(0.5914571516914465)", "-0.22807671250351852"},
+       {"l10(0.5928533f0)", "-0.22705275f0"},
+       {"sn(0.24424285f0)", "0.2418217f0"},
+       // A negative literal power of an integer is a Float64
+       // (Base's literal_pow), so 1^-5 is 1.0.
+       {"k()", "(1.0, -1.0, 97.40909103400243, 0.10132118364233779)"}});
   std::string E = P.value("pn(-1)");
   EXPECT_NE(E.find("DomainError"), std::string::npos) << E;
 }
@@ -877,15 +878,17 @@ TEST(InterpreterTest, ManyArgumentBitOperatorsFoldLeft) {
 // expand-while puts the condition inside the loop's break block; a
 // `continue` there belongs to the enclosing loop.
 TEST(InterpreterTest, BreakInAWhileConditionLeavesThatLoop) {
-  Program P("function f(n)\n  x = 0\n  k = 0\n  for j in 1:3\n"
-            "    while x < n && (x < 100 || break)\n      x += 1\n      k += 1\n"
-            "    end\n    x = 0\n  end\n  return k\nend\n"
-            "function w(n)\n  x = 0\n  while x < n && (x != 3 || break)\n"
-            "    x += 1\n  end\n  x\nend\n"
-            "function h(n)\n  s = 0\n  for i in 1:n\n"
-            "    while (i == 2 && continue; false)\n    end\n    s += i\n"
-            "  end\n  return s\nend\n");
-  P.expectValues({{"f(5)", "15"}, {"w(10)", "3"}, {"w(2)", "2"}, {"h(4)", "8"}});
+  Program P(
+      "function f(n)\n  x = 0\n  k = 0\n  for j in 1:3\n"
+      "    while x < n && (x < 100 || break)\n      x += 1\n      k += 1\n"
+      "    end\n    x = 0\n  end\n  return k\nend\n"
+      "function w(n)\n  x = 0\n  while x < n && (x != 3 || break)\n"
+      "    x += 1\n  end\n  x\nend\n"
+      "function h(n)\n  s = 0\n  for i in 1:n\n"
+      "    while (i == 2 && continue; false)\n    end\n    s += i\n"
+      "  end\n  return s\nend\n");
+  P.expectValues(
+      {{"f(5)", "15"}, {"w(10)", "3"}, {"w(2)", "2"}, {"h(4)", "8"}});
 }
 
 // Found against Julia 1.10's Base: a negative literal power of an integer
@@ -914,7 +917,8 @@ TEST(InterpreterTest, LiteralPowersBoolZerosAndGcdAreBases) {
               "-9223372036854775808::Int64")
         << Device;
     O = P.run("g(typemin(Int8), typemin(Int8))", {}, {}, Device);
-    ASSERT_FALSE(O.ok() || O.Diagnostics.empty() || O.Diagnostics[0].Notes.empty());
+    ASSERT_FALSE(O.ok() || O.Diagnostics.empty() ||
+                 O.Diagnostics[0].Notes.empty());
     EXPECT_EQ(O.Diagnostics[0].Notes[0].Message,
               "OverflowError: gcd(-128, -128) overflows")
         << Device;
