@@ -424,6 +424,22 @@ void Interpreter::run() {
         LatticeType V =
             S.Args.empty() ? bottomLattice() : evalValue(PC, S.Args[0], State);
         F.ArgTypes[PC].assign(1, V);
+        // A loop that nests a variable in itself (`t = (t, i)`) would grow
+        // its type forever: reported, as a recursion's argument types are.
+        if (!V.isBottom() && typeDepth(V.T, MaxArgTypeDepth) > MaxArgTypeDepth) {
+          error(PC, Diagnostic::error(
+                        "inference",
+                        "the type of `" +
+                            (S.Slot < F.Src->Slots.size()
+                                 ? F.Src->Slots[S.Slot].Name.string()
+                                 : std::string("?")) +
+                            "` nests more than " +
+                            std::to_string(MaxArgTypeDepth) +
+                            " levels deep (a loop whose variable's type grows "
+                            "without bound?)",
+                        locOf(PC)));
+          V = bottomLattice();
+        }
         SetSSAType(PC, V);
         if (V.isBottom())
           break;
