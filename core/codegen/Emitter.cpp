@@ -334,7 +334,7 @@ llvm::Value *FunctionEmitter::fromMem(llvm::Value *V, Type *T) {
 
 void FunctionEmitter::checkAssigned(unsigned I, unsigned Slot) {
   if (Slot >= SlotFlags.size() || !SlotFlags[Slot] ||
-      !MaybeUnassigned.contains({I, Slot}))
+      !MaybeUnassigned.erase({I, Slot})) // once per statement
     return;
   llvm::Value *Set = B.CreateLoad(B.getInt1Ty(), SlotFlags[Slot]);
   llvm::BasicBlock *Ok = llvm::BasicBlock::Create(Ctx(), "assigned", &F);
@@ -521,6 +521,12 @@ llvm::Error FunctionEmitter::emit() {
 }
 
 llvm::Error FunctionEmitter::emitCall(unsigned I) {
+  // A read that may find no value throws UndefVarError even where the
+  // call's result is known without it (`y isa Int` folds to true, and the
+  // builtin then reads nothing), as Julia's does.
+  for (const IRValue &A : Code.Code[I].Args)
+    if (A.K == IRValue::Slot)
+      checkAssigned(I, A.Index);
   llvm::Expected<llvm::Value *> V = nullptr;
   if (I < Code.Builtins.size() && Code.Builtins[I] != Builtin::None)
     V = emitBuiltin(I);

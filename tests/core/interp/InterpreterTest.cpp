@@ -940,5 +940,18 @@ TEST(InterpreterTest, TuplesConvertElementByElement) {
                   {"k()", "(true, false)"}});
 }
 
+// A read of a local that may be unassigned throws UndefVarError even where
+// inference knows the call's result without the value (`y isa Int`): the
+// host's compiled code dropped the read and returned true.
+TEST(InterpreterTest, AnUnassignedReadThrowsEvenWhenTheResultIsKnown) {
+  Program P("function p7(x::Int)\n  if x > 0\n    y = 3\n  end\n"
+            "  return y isa Int\nend\n");
+  for (const char *Device : {InterpDeviceName, "host"}) {
+    SCOPED_TRACE(Device);
+    EXPECT_EQ(P.value("p7(1)", Device), "true");
+    EXPECT_NE(P.value("p7(0)", Device).find("UndefVarError"), std::string::npos);
+  }
+}
+
 } // namespace
 } // namespace prism
