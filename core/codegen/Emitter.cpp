@@ -421,20 +421,12 @@ llvm::Error FunctionEmitter::emit() {
 
   // Basic blocks start at jump targets and after terminators.
   Blocks.assign(N + 1, nullptr);
-  std::vector<bool> Leader(N + 1, false);
-  for (size_t I = 0; I < N; ++I) {
-    const Stmt &S = Code.Code[I];
-    bool NoReturn = S.K == StmtKind::Call && I < Code.SSATypes.size() &&
-                    Code.SSATypes[I].T && Code.SSATypes[I].T->isBottom();
-    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-      if (S.Label > N)
-        return internal(I, "jump target out of range");
-      Leader[S.Label] = true;
-    }
-    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot ||
-        S.K == StmtKind::Return || NoReturn)
-      Leader[I + 1] = true;
-  }
+  for (size_t I = 0; I < N; ++I)
+    if ((Code.Code[I].K == StmtKind::Goto ||
+         Code.Code[I].K == StmtKind::GotoIfNot) &&
+        Code.Code[I].Label > N)
+      return internal(I, "jump target out of range");
+  std::vector<bool> Leader = blockStarts(Code);
   // `top` only holds allocas and argument stores; the body starts after it.
   llvm::BasicBlock *Body = llvm::BasicBlock::Create(Ctx(), "L0", &F);
   Blocks[0] = Body;

@@ -364,18 +364,7 @@ void Interpreter::run() {
   // grew with the square of a long function with many locals.
   std::vector<uint32_t> LeaderOf(N);
   {
-    std::vector<bool> Leader(N + 1, false);
-    Leader[0] = true;
-    for (uint32_t PC = 0; PC < N; ++PC) {
-      const Stmt &S = Src.Code[PC];
-      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-        if (S.Label < N)
-          Leader[S.Label] = true;
-        Leader[PC + 1] = true;
-      } else if (S.K == StmtKind::Return) {
-        Leader[PC + 1] = true;
-      }
-    }
+    std::vector<bool> Leader = blockStarts(Src.Code);
     for (uint32_t PC = 0, L = 0; PC < N; ++PC)
       LeaderOf[PC] = L = Leader[PC] ? PC : L;
   }

@@ -234,6 +234,18 @@ struct TypedCode {
   SourceFileRef File;
 };
 
+/// A call inference proved never returns (it throws): flow stops after it.
+inline bool neverReturns(const TypedCode &C, size_t PC) {
+  return C.Code[PC].K == StmtKind::Call && PC < C.SSATypes.size() &&
+         C.SSATypes[PC].T && C.SSATypes[PC].T->isBottom();
+}
+
+/// Basic-block starts of typed code (lang/IR.h's blockStarts): a call that
+/// never returns ends its block.
+inline std::vector<bool> blockStarts(const TypedCode &C) {
+  return blockStarts(C.Code, [&](size_t PC) { return neverReturns(C, PC); });
+}
+
 class CodeInstance {
 public:
   MethodInstance *MI = nullptr;

@@ -4,12 +4,6 @@
 
 namespace prism {
 
-/// A call inference proved never returns (it throws): flow stops there.
-static bool neverReturns(const TypedCode &Code, size_t I) {
-  return Code.Code[I].K == StmtKind::Call && I < Code.SSATypes.size() &&
-         Code.SSATypes[I].T && Code.SSATypes[I].T->isBottom();
-}
-
 DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
   const size_t N = Code.Code.size();
   Dense.assign(Code.Slots.size(), Untracked);
@@ -19,20 +13,9 @@ DefiniteAssignment::DefiniteAssignment(const TypedCode &Code) : Code(Code) {
       if (A.K == IRValue::Slot && A.Index < Dense.size() &&
           Dense[A.Index] == Untracked)
         Dense[A.Index] = NS++;
-  // Blocks start at the entry, at jump targets, after every jump, return
-  // and call that never returns, and at the end (N) where flow falls off.
-  std::vector<bool> Starts(N + 1, false);
-  Starts[0] = Starts[N] = true;
-  for (size_t I = 0; I < N; ++I) {
-    const Stmt &S = Code.Code[I];
-    if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-      if (S.Label <= N)
-        Starts[S.Label] = true;
-      Starts[I + 1] = true;
-    } else if (S.K == StmtKind::Return || neverReturns(Code, I)) {
-      Starts[I + 1] = true;
-    }
-  }
+  // The end (N) is a block too: where flow falls off.
+  std::vector<bool> Starts = blockStarts(Code);
+  Starts[N] = true;
   for (size_t I = 0; I <= N; ++I)
     if (Starts[I])
       Leaders.push_back(I);

@@ -500,16 +500,7 @@ void Optimizer::propagate() {
     // call equal to an earlier one is that one (prelude code repeats the
     // same checks for each inlined copy).
     std::vector<std::optional<IRValue>> Replace(N);
-    std::vector<bool> Leader(N + 1, false);
-    for (size_t PC = 0; PC < N; ++PC) {
-      const Stmt &S = Out.Code[PC];
-      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot)
-        Leader[std::min<size_t>(S.Label, N)] = true;
-      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot ||
-          S.K == StmtKind::Return ||
-          (S.K == StmtKind::Call && Out.SSATypes[PC].isBottom()))
-        Leader[PC + 1] = true;
-    }
+    std::vector<bool> Leader = blockStarts(Out);
     // Pure builtin calls earlier in the block, by a hash of the call.
     std::unordered_multimap<size_t, size_t> Available;
     auto CallHash = [&](size_t PC) {

@@ -213,22 +213,14 @@ struct Printer {
     for (size_t PC = 0; PC < N; ++PC)
       if (C.Code[PC].K != StmtKind::Nop)
         Shown.push_back(PC);
-    // Basic blocks over the shown statements: leaders are the entry, jump
-    // targets and statements after a terminator.
+    // Basic blocks over the shown statements: a block starting at a Nop
+    // starts at the next shown statement.
     size_t NS = Shown.size();
     std::vector<bool> Leader(NS + 1, false);
-    Leader[0] = true;
-    for (size_t PC : Shown) {
-      const Stmt &S = C.Code[PC];
-      if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-        Leader[Number[std::min<size_t>(S.Label, N)]] = true;
-        Leader[Number[PC] + 1] = true;
-      } else if (S.K == StmtKind::Return ||
-                 (S.K == StmtKind::Call && PC < C.SSATypes.size() &&
-                  C.SSATypes[PC].isBottom())) {
-        Leader[Number[PC] + 1] = true;
-      }
-    }
+    std::vector<bool> Starts = blockStarts(C);
+    for (size_t PC = 0; PC <= N; ++PC)
+      if (Starts[PC])
+        Leader[Number[PC]] = true;
     // BlockOf is indexed by PC (a jump's label included).
     std::vector<uint32_t> BlockOfShown(NS + 1, 0);
     uint32_t NB = 0;

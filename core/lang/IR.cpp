@@ -4,11 +4,11 @@
 #include "types/Method.h"
 #include "types/Type.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <set>
 
 namespace prism {
 
@@ -145,23 +145,31 @@ std::string globalName(Symbol N) {
   return Mod + ":" + std::string(S);
 }
 
-std::string printLowered(const CodeInfo &CI) {
-  const auto &Code = CI.Code;
-  // Basic blocks start at 0, at every jump target and after every jump or
-  // return (Julia numbers them from 1 in the left gutter).
-  std::set<uint32_t> Leaders{0};
-  for (uint32_t I = 0; I < Code.size(); ++I) {
+std::vector<bool> blockStarts(const std::vector<Stmt> &Code,
+                              llvm::function_ref<bool(size_t)> NeverReturns) {
+  const size_t N = Code.size();
+  std::vector<bool> Starts(N + 1, false);
+  Starts[0] = true;
+  for (size_t I = 0; I < N; ++I) {
     const Stmt &S = Code[I];
     if (S.K == StmtKind::Goto || S.K == StmtKind::GotoIfNot) {
-      Leaders.insert(S.Label);
-      Leaders.insert(I + 1);
-    } else if (S.K == StmtKind::Return) {
-      Leaders.insert(I + 1);
+      Starts[std::min<size_t>(S.Label, N)] = true;
+      Starts[I + 1] = true;
+    } else if (S.K == StmtKind::Return ||
+               (S.K == StmtKind::Call && NeverReturns && NeverReturns(I))) {
+      Starts[I + 1] = true;
     }
   }
+  return Starts;
+}
+
+std::string printLowered(const CodeInfo &CI) {
+  const auto &Code = CI.Code;
+  // Julia numbers the blocks from 1 in the left gutter.
+  std::vector<bool> Starts = blockStarts(Code);
   std::map<uint32_t, uint32_t> BlockOf; // leader index -> block number
-  for (uint32_t L : Leaders)
-    if (L < Code.size())
+  for (uint32_t L = 0; L < Code.size(); ++L)
+    if (Starts[L])
       BlockOf.emplace(L, BlockOf.size() + 1);
   auto blockAt = [&](uint32_t Label) {
     auto It = BlockOf.find(Label);

@@ -13,6 +13,8 @@
 #include "support/SourceFile.h"
 #include "support/Symbol.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -112,6 +114,16 @@ struct CodeInfo {
   Symbol FunctionName;
   SrcRange Range;               ///< the whole definition
 };
+
+/// Where basic blocks start in \p Code, as a flag per statement and one for
+/// the end (N + 1 flags): the entry, every jump target (one past the end
+/// counts as N), and the statement after every jump, return and call that
+/// \p NeverReturns says throws. Lowering's printer, inference, the typed
+/// optimiser and printer, definite assignment and codegen share this one
+/// definition of a block.
+std::vector<bool>
+blockStarts(const std::vector<Stmt> &Code,
+            llvm::function_ref<bool(size_t)> NeverReturns = nullptr);
 
 /// Julia's `code_lowered` printing: `1 ─ %1 = Main.f(_2)` style numbered
 /// statements, `goto #3 if not %2`, `return %5`.
