@@ -315,7 +315,8 @@ int main(int argc, char **argv) {
   Remarks->add_option("--threads", O.Threads,
                       "block shape X[,Y[,Z]] of the launch: how warps are laid "
                       "out for the prism-access and prism-divergence remarks "
-                      "(ptx; default: 32 consecutive threadIdx().x)");
+                      "(ptx and gcn; default: a block in x only, its first 8 "
+                      "warps or waves)");
   Remarks->add_flag("--json", O.Json, "stable JSON output");
   Remarks->footer(example("remarks", SaxpySig + std::string(" --target ptx --kind missed")));
   On(Remarks, runRemarks);
@@ -328,7 +329,7 @@ int main(int argc, char **argv) {
   Report->add_option("--threads", O.Threads,
                      "block shape X[,Y[,Z]]: the occupancy of that launch, "
                      "and the warps the access and divergence counts assume "
-                     "(ptx)");
+                     "(ptx and gcn)");
   Report->add_flag("--disk-cache", O.DiskCache,
                    "also use the on-disk compile cache ($XDG_CACHE_HOME/prism)");
   Report->add_option("--cache-dir", O.CacheDir,

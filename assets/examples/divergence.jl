@@ -1,8 +1,8 @@
 # Branch divergence: the same block-wide sum written two ways.
 # Teaches: a warp's 32 threads share one instruction stream; a branch they
 # disagree on runs both sides, one after the other, with the others idle.
-# Look at: remarks --pass prism-divergence --threads 256 (interleaved: every
-# warp diverges on 5 of 8 rounds; sequential: only warp 0, on the last 5).
+# Look at: remarks --pass prism-divergence --threads 256 (interleaved: every warp
+# diverges on rounds 1-5, the even ones on some of 6-8; sequential: warp 0, last 5).
 # job: sum_interleaved!(DeviceArray{Float32,1}, DeviceArray{Float32,1})
 # job: sum_sequential!(DeviceArray{Float32,1}, DeviceArray{Float32,1})
 # targets: ptx gcn native
