@@ -217,6 +217,23 @@ private:
     return IRValue::slot(T);
   }
 
+  /// Arguments are evaluated left to right: a slot read for one of them is
+  /// copied first where a later one assigns it (`x + (x = 2)` adds the old
+  /// x), as Julia's lowering copies such arguments to SSA values.
+  std::vector<IRValue> lowerArgs(llvm::ArrayRef<const Node *> Kids,
+                                 std::vector<IRValue> Args = {}) {
+    for (size_t I = 0; I < Kids.size(); ++I) {
+      IRValue V = lower(Kids[I], true);
+      for (const Node *Later : Kids.drop_front(I + 1))
+        if (V.K == IRValue::Slot && assigns(Later, CI->Slots[V.Index].Name)) {
+          V = stable(V, Later);
+          break;
+        }
+      Args.push_back(V);
+    }
+    return Args;
+  }
+
   void error(SrcRange R, std::string Msg) {
     Diags.push_back(Diagnostic::error("lowering", std::move(Msg),
                                       DiagLoc::fromRange(File, R)));
@@ -465,15 +482,10 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       V = callGlobal("literal_pow", {Pow, X, call({ValT})});
       break;
     }
-    std::vector<IRValue> Args;
-    for (const Node *K : N->Kids) {
-      if (K != N->Kids[0] && K->Kind == NodeKind::Assign) {
+    for (const Node *K : llvm::drop_begin(N->Kids))
+      if (K->Kind == NodeKind::Assign)
         error(K->Range, "keyword arguments are not supported");
-        Args.push_back(nothing());
-        continue;
-      }
-      Args.push_back(lower(K, true));
-    }
+    std::vector<IRValue> Args = lowerArgs(N->Kids);
     Cur = N->Range;
     // `+(a, b, c, ...)` from a chain: Julia's left fold, (a + b) + c ...
     if (Args.size() > 3 && N->Kids[0]->Kind == NodeKind::Ident &&
@@ -504,9 +516,8 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     break;
   }
   case NodeKind::Index: {
-    std::vector<IRValue> Args{IRValue::global(Symbol::get("getindex"))};
-    for (const Node *K : N->Kids)
-      Args.push_back(lower(K, true));
+    std::vector<IRValue> Args =
+        lowerArgs(N->Kids, {IRValue::global(Symbol::get("getindex"))});
     Cur = N->Range;
     V = call(std::move(Args));
     break;
@@ -520,9 +531,17 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
       V = nothing();
       break;
     }
-    std::vector<IRValue> Args{IRValue::global(Symbol::get("tuple"))};
-    for (const Node *K : N->Kids)
-      Args.push_back(lower(K, true));
+    // `(x = 1, y = 2)` is a NamedTuple in Julia, not two assignments.
+    if (auto A = llvm::find_if(
+            N->Kids, [](const Node *K) { return K->Kind == NodeKind::Assign; });
+        A != N->Kids.end()) {
+      error((*A)->Range, "named tuples (`(x = 1, y = 2)`) are not supported: "
+                         "write a plain tuple, or a struct with named fields");
+      V = nothing();
+      break;
+    }
+    std::vector<IRValue> Args =
+        lowerArgs(N->Kids, {IRValue::global(Symbol::get("tuple"))});
     Cur = N->Range;
     V = call(std::move(Args));
     break;
@@ -555,9 +574,8 @@ IRValue Lowerer::lower(const Node *N, bool NeedValue) {
     }
     break;
   case NodeKind::Range: {
-    std::vector<IRValue> Args{IRValue::global(Symbol::get(":"))};
-    for (const Node *K : N->Kids)
-      Args.push_back(lower(K, true));
+    std::vector<IRValue> Args =
+        lowerArgs(N->Kids, {IRValue::global(Symbol::get(":"))});
     Cur = N->Range;
     V = call(std::move(Args));
     break;
@@ -889,9 +907,7 @@ void Lowerer::lowerFor(const Node *N) {
     return lowerStepFor(N);
   // Julia's ranges promote their ends to one type, which is the loop
   // variable's: `Int32(1):n` counts in Int32 when n is an Int32.
-  std::vector<IRValue> Ends;
-  for (const Node *K : Iter->Kids)
-    Ends.push_back(lower(K, true));
+  std::vector<IRValue> Ends = lowerArgs(Iter->Kids);
   Cur = N->Range;
   IRValue Promoted = callGlobal("promote", Ends);
   auto Part = [&](unsigned I) {
@@ -921,9 +937,8 @@ void Lowerer::lowerStepFor(const Node *N) {
   // The prelude's steprange is Julia's `a:s:b` (a StepRange for integers,
   // a StepRangeLen for floats); the loop walks it through a state, as
   // Julia's `iterate` does, so that it ends at the range's last element.
-  std::vector<IRValue> Parts{IRValue::global(Symbol::get("steprange"))};
-  for (const Node *K : N->Kids[0]->Kids)
-    Parts.push_back(lower(K, true));
+  std::vector<IRValue> Parts = lowerArgs(
+      N->Kids[0]->Kids, {IRValue::global(Symbol::get("steprange"))});
   Cur = N->Range;
   lowerIterFor(N, call(std::move(Parts)));
 }
@@ -1077,7 +1092,7 @@ IRValue Lowerer::lowerOpAssign(const Node *N) {
   IRValue Op = IRValue::global(N->Name);
   switch (Lhs->Kind) {
   case NodeKind::Ident: {
-    IRValue Old = lower(Lhs, true);
+    IRValue Old = stable(lower(Lhs, true), N->Kids[1]);
     IRValue R = lower(N->Kids[1], true);
     Cur = N->Range;
     IRValue New = call({Op, Old, R});

@@ -1829,7 +1829,12 @@ void Parser::parseFunction(DefMacros Macros, uint32_t Begin) {
     return;
   }
   Node *Sig = parseWhere();
-  if (!Panic && !atStatementEnd())
+  // `function g(x) x + 1 end`: as Julia, a body may follow a complete
+  // signature on its line.
+  bool SigComplete = Sig && (Sig->Kind == NodeKind::Call ||
+                             Sig->Kind == NodeKind::Where ||
+                             Sig->Kind == NodeKind::TypeAssert);
+  if (!Panic && !SigComplete && !atStatementEnd())
     error(tok().range(), "extra token " + describe(tok()) +
                              " after the function signature");
   bool SigOk = !Panic;

@@ -953,5 +953,24 @@ TEST(InterpreterTest, AnUnassignedReadThrowsEvenWhenTheResultIsKnown) {
   }
 }
 
+// Arguments are evaluated left to right: an argument that reads a local
+// sees its value before a later argument assigns it, as in Julia.
+TEST(InterpreterTest, ArgumentsReadLocalsBeforeLaterArgumentsAssignThem) {
+  Program P("function s1()\n  x = 1\n  x + (x = 2)\nend\n"
+            "function s2()\n  a = 5\n  a -= a -= 1\n  a\nend\n"
+            "function s3()\n  x = 1\n  (x, x += 10, x)\nend\n"
+            "f2(a, b) = a * 10 + b\n"
+            "function s4()\n  x = 1\n  f2(x, (x = 3; 7))\nend\n"
+            "function s6()\n  x = 2\n  x * (x += 1) * x\nend\n"
+            "function s7()\n  s = 0\n  i = 1\n"
+            "  for k in i:(i = 4)\n    s += k\n  end\n  s\nend\n");
+  P.expectValues({{"s1()", "3"},
+                  {"s2()", "1"},
+                  {"s3()", "(1, 11, 11)"},
+                  {"s4()", "17"},
+                  {"s6()", "18"},
+                  {"s7()", "10"}});
+}
+
 } // namespace
 } // namespace prism
