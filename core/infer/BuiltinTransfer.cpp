@@ -405,8 +405,15 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
   for (const LatticeType &P : A.subspan(1)) {
     if (Type *T = typeConst(P))
       Params.push_back(T);
-    else if (isIntConst(P))
+    else if (isIntConst(P) && P.T == ctx().int64())
       Params.push_back(ctx().intValue(P.Const->asSigned()));
+    else if (isIntConst(P) && P.T)
+      // Julia's `Tag{true}` and `Tag{0x03}` differ from `Tag{1}` and
+      // `Tag{3}`; Prism's value parameters are Int64s only.
+      return fail("a type parameter is an Int64, a type or a symbol here; `" +
+                  P.Const->str() + "` is of type " + P.T->str() +
+                  ", which Prism's types do not keep (write Int(...) around "
+                  "it for an Int64 parameter)");
     else if (P.Const && P.Const->K == ConstValue::Sym)
       Params.push_back(ctx().symbolValue(P.Const->Name)); // `Irrational{:π}`
     else

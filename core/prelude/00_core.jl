@@ -97,3 +97,8 @@ struct OverflowError{M, T} <: Exception
     a::T
     b::T
 end
+
+# Base's order for every type: `<` is `isless` (a struct that defines
+# isless compares with `<`, `<=`, `>` and `>=`), and `<=` is `<` or `==`.
+@inline <(x, y) = isless(x, y)
+@inline <=(x, y) = (x < y) | (x == y)

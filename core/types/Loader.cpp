@@ -1257,8 +1257,18 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
   };
   switch (E.Kind) {
   case ast::NodeKind::Literal:
-    if (E.Lit == ast::LitType::Bool || E.Lit >= ast::LitType::Float16)
-      break;
+    // Julia's `Tag{true}` and `Tag{0x03}` differ from `Tag{1}` and `Tag{3}`;
+    // Prism's value parameters are Int64s only.
+    if (E.Lit != ast::LitType::Int64) {
+      static const char *const Names[] = {
+          "Bool",   "Int8",   "Int16",   "Int32",   "Int64",   "UInt8",
+          "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64"};
+      return typeError(File, E.Range,
+                       "a type parameter is an Int64, a type or a symbol; "
+                       "this literal is of type " +
+                           std::string(Names[static_cast<int>(E.Lit)]) +
+                           ", which Prism's types do not keep");
+    }
     return C.intValue(static_cast<int64_t>(E.Bits));
   case ast::NodeKind::Quote:
     return C.symbolValue(E.Name);

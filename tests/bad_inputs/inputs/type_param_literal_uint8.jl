@@ -1,0 +1,2 @@
+struct Tag{N} end
+h(::Tag{0x3}) = 1
