@@ -71,7 +71,11 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
       Line = Line.drop_front().trim();
       if (Line.consume_front("job:"))
         Sigs.push_back(Line.trim().str());
-      else if (Line.consume_front("targets:")) {
+      else if (Line.consume_front("targets:") ||
+               // A teaching example that fails everywhere (unstable.jl)
+               // opens on the targets it fails on.
+               (Targets.empty() && Line.consume_front("fails:"))) {
+        Targets.clear();
         llvm::SmallVector<llvm::StringRef> Ts;
         Line.split(Ts, ' ', -1, false);
         for (llvm::StringRef T : Ts)
@@ -79,8 +83,9 @@ std::vector<views::cmd::AddJob> exampleJobs(const std::string &File) {
       }
     }
   }
+  // As `--job` without a header line: a GPU kernel file opens on ptx.
   if (Targets.empty())
-    Targets.push_back("native");
+    Targets.push_back("ptx");
   std::vector<views::cmd::AddJob> Jobs;
   auto Add = [&](std::string Sig, const std::string &T) {
     // `# job: f(Int) --no-kernel`: a device function even on GPU targets.
@@ -471,13 +476,15 @@ int runGui(const CommandOptions &O) {
     Shell.stats().showHistory();
   if (O.PinLine) {
     // Counted in the file itself: the session may not have read it yet
-    // (an interactive start does not wait for the first compile).
-    auto Buf = readSourceFile(File);
+    // (an interactive start does not wait for the first compile). After
+    // --then-edit the pin is on the edited text.
+    const std::string &Pinned = O.ThenEdit.empty() ? File : O.ThenEdit;
+    auto Buf = readSourceFile(Pinned);
     llvm::StringRef Src = Buf ? (*Buf)->getBuffer() : llvm::StringRef();
     size_t NumLines = Src.count('\n') + (!Src.empty() && Src.back() != '\n');
     if (Buf && O.PinLine > NumLines) {
       llvm::errs() << "prism gui: error: --pin-line " << O.PinLine << ": "
-                   << File << " has " << NumLines << " lines\n";
+                   << Pinned << " has " << NumLines << " lines\n";
       return ExitUsage;
     }
     Shell.links().pinSource(O.PinLine);
@@ -576,7 +583,16 @@ int runGui(const CommandOptions &O) {
                      << (D.LastRun->Ok ? "ok" : "failed")
                      << (D.LastRun->Stale ? " stale" : "") << "\n";
     llvm::outs() << "status: " << Last->StatusMessage << "\n";
-    // The correlation each stage pane drew for the hovered or pinned line.
+    // Where the Source editor stood, and the correlation each stage pane
+    // drew for the hovered or pinned line.
+    if (uint32_t Pin = Shell.links().pinnedSource()) {
+      auto [First, Last] = Shell.source().shownLines();
+      llvm::outs() << "lit: Source | source line " << Pin << " | lines "
+                   << First << "-" << Last
+                   << (Pin >= First && Pin <= Last ? ", on screen"
+                                                   : ", off screen")
+                   << "\n";
+    }
     for (const views::StagePane *P : Shell.stagePanes()) {
       views::StagePane::LitSummary L = P->litSummary();
       if (!L.Source)

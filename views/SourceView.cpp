@@ -202,6 +202,19 @@ void SourceView::drawEditor(ViewContext &Ctx) {
   float WinTop = ImGui::GetWindowPos().y, WinH = ImGui::GetWindowHeight();
   uint32_t FirstVis = uint32_t(std::max(0.0f, ScrollY / FontSize - 1)) + 1;
   uint32_t LastVis = std::min<uint32_t>(NumLines, FirstVis + uint32_t(WinH / FontSize) + 2);
+  // A pinned line (a click elsewhere, --pin-line) is scrolled into view,
+  // as the stage panes scroll to its code, until it has been on screen;
+  // after that the user's own scrolling is left alone.
+  ShownLines = {FirstVis + 1, LastVis > 2 ? LastVis - 2 : 1};
+  if (!Pin || Ctx.Links.pinChanged())
+    ScrolledForPin = 0;
+  if (Pin && Pin <= NumLines && Pin != ScrolledForPin) {
+    if (Pin >= ShownLines.first && Pin <= ShownLines.second)
+      ScrolledForPin = Pin;
+    else
+      ImGui::SetScrollY(std::max(0.0f, (float(Pin) - 1) * FontSize -
+                                           ImGui::GetWindowHeight() / 3));
+  }
   // A newly selected job: show its function (the lines its typed IR comes
   // from) unless some of it is on screen or a line is pinned.
   if (Ctx.Snap.SelectedJob != RevealedJob && Gutter) {

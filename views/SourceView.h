@@ -11,6 +11,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace prism::views {
@@ -24,6 +25,9 @@ public:
   const std::string &buffer() const { return Buffer; }
   /// Scrolls to a 1-based line and pins it (diagnostic clicks, tests).
   void jumpTo(uint32_t Line) { JumpLine = Line; }
+  /// The first and last source lines the editor showed in the last frame
+  /// (about: a line cut at an edge may count).
+  std::pair<uint32_t, uint32_t> shownLines() const { return ShownLines; }
   /// Diagnostics marked on a line last frame (tests).
   size_t diagnosticsOn(uint32_t Line) const {
     return Line < MarksByLine.size() ? MarksByLine[Line].size() : 0;
@@ -48,6 +52,8 @@ private:
   uint64_t SyncedRevision = ~0ull;
   std::string SyncedPath, SyncedText;
   uint32_t JumpLine = 0;
+  uint32_t ScrolledForPin = 0; ///< the pinned line last brought on screen
+  std::pair<uint32_t, uint32_t> ShownLines{0, 0};
   /// The job whose function the editor last revealed (scrolled to when
   /// none of it was on screen): a newly selected job's is revealed once
   /// its report is indexed.
