@@ -196,19 +196,20 @@ void CompareView::drawContent(ViewContext &Ctx) {
   ImGui::BeginChild("##figures", ImVec2(TableW, 0), false);
   if (ImGui::BeginTable("##deltas", 4,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                            ImGuiTableFlags_SizingStretchProp |
+                            ImGuiTableFlags_SizingFixedFit |
                             ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    // The names are the longest cells: give them room.
-    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-    ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("B - A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    // The numbers fit their column; a name too long for what is left is
+    // elided (whole in its tooltip).
+    ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("A");
+    ImGui::TableSetupColumn("B");
+    ImGui::TableSetupColumn("B - A");
     ImGui::TableHeadersRow();
     for (const FigureDelta &F : compareFigures(RA, RB, LaunchThreads)) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(F.Name.c_str());
+      textElided(F.Name);
       bool Ms = std::string_view(F.Unit) == " ms";
       auto Cell = [&](const std::optional<double> &V) {
         ImGui::TableNextColumn();
@@ -244,8 +245,10 @@ void CompareView::drawContent(ViewContext &Ctx) {
             if (ImGui::IsItemHovered())
               ImGui::SetTooltip(
                   Ms ? "one compile of each job: timings vary between runs, "
-                       "and inference is shared, so the job compiled first "
-                       "did the other's typed work too"
+                       "the job compiled first also paid LLVM's one-time "
+                       "start-up, and inference is shared, so it did the "
+                       "other's typed work too (prism report times one job "
+                       "in a process of its own)"
                      : "inference is shared between jobs: the job compiled "
                        "first did the other's typed work too");
           } else {

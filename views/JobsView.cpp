@@ -114,6 +114,7 @@ void JobsView::drawContent(ViewContext &Ctx) {
   } else if (ImGui::BeginTable("##jobs", 7,
                                ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                    ImGuiTableFlags_Resizable |
+                                   ImGuiTableFlags_Hideable |
                                    ImGuiTableFlags_SizingFixedFit |
                                    ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupScrollFreeze(0, 1);
@@ -121,9 +122,11 @@ void JobsView::drawContent(ViewContext &Ctx) {
     ImGui::TableSetupColumn("signature", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("target");
     ImGui::TableSetupColumn("arch");
-    ImGui::TableSetupColumn("-O");
+    // -O and reuse are rarely what tells jobs apart: hidden until the
+    // header's context menu shows them, so that the signature has room.
+    ImGui::TableSetupColumn("-O", ImGuiTableColumnFlags_DefaultHide);
     ImGui::TableSetupColumn("checks");
-    ImGui::TableSetupColumn("hits");
+    ImGui::TableSetupColumn("reused", ImGuiTableColumnFlags_DefaultHide);
     ImGui::TableHeadersRow();
     for (const JobEntry &J : Snap.Jobs) {
       ImGui::PushID(int(J.Id));

@@ -203,18 +203,21 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     ImGui::TextDisabled("not in the compile cache (the job did not compile)");
     return;
   }
-  if (ImGui::BeginTable("##cache", 2,
-                        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("##cache", 2, ImGuiTableFlags_RowBg)) {
+    // Labels at their own width; a value too long for the rest is elided,
+    // whole in its tooltip.
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     auto Row = [](const char *Name, const std::string &Value, ImU32 Col = 0) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(Name);
       ImGui::TableNextColumn();
       if (Col)
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Col), "%s",
-                           Value.c_str());
-      else
-        ImGui::TextUnformatted(Value.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, Col);
+      textElided(Value);
+      if (Col)
+        ImGui::PopStyleColor();
     };
     char B[64];
     // The cache's own count includes the lookups timed for "time per hit";
@@ -238,10 +241,11 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     std::snprintf(B, sizeof B, "%.2f", C.AllocsPerHit);
     Row("allocations per hit", C.Hits ? std::string(B) : std::string("no hits yet"),
         C.Hits ? (C.AllocsPerHit == 0 ? Ctx.Colors.Ok : Ctx.Colors.Warning) : 0);
-    std::snprintf(B, sizeof B, "%.1f ns (mean of %llu)", C.HitNs,
-                  static_cast<unsigned long long>(C.HitProbes));
-    Row("time per hit", C.HitProbes ? std::string(B) : std::string("-"));
-    // The Jobs panel's "hits" column: edits that left this job as it was.
+    std::snprintf(B, sizeof B, "%.1f ns", C.HitNs);
+    Row("time per hit",
+        C.HitProbes ? B + (" (mean of " + humanCount(C.HitProbes) + ")")
+                    : std::string("-"));
+    // The Jobs panel's "reused" column: edits that left this job as it was.
     Row("edits without recompiling", humanCount(J.CacheHits));
     ImGui::EndTable();
   }
