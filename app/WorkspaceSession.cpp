@@ -491,7 +491,8 @@ views::GuiSnapshotRef WorkspaceSession::update() {
     E.ChangedMethods = Ev.Redefined;
     E.Invalidated = invalidationTree(Ev.Invalidated);
     for (const RecompiledJob &R : Ev.Recompiled)
-      E.Recompiled.push_back({R.JobId, R.Label, R.Reason, R.CompileMs});
+      E.Recompiled.push_back(
+          {R.JobId, R.Label, R.Reason, R.CompileMs, R.Failed});
     E.TotalMs = Ev.TotalMs;
     G->Invalidations.push_back(std::move(E));
   }

@@ -102,7 +102,15 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
           if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", R.Label.c_str());
           ImGui::SameLine();
-          ImGui::TextDisabled("%.1f ms — %s", R.CompileMs, R.Reason.c_str());
+          if (R.Failed) {
+            // Not a compile time: the job stopped at its errors.
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Failed),
+                               "failed");
+            ImGui::SameLine(0, 0);
+            ImGui::TextDisabled(" — %s", R.Reason.c_str());
+          } else {
+            ImGui::TextDisabled("%.1f ms — %s", R.CompileMs, R.Reason.c_str());
+          }
           ImGui::PopID();
         }
       }

@@ -119,9 +119,10 @@ void SourceView::drawContent(ViewContext &Ctx) {
       Ctx.Links.clearPin();
   }
 
-  float DiagH = Diags.empty() ? ImGui::GetFrameHeightWithSpacing() * 1.2f
-                              : std::min(DiagPaneH, ImGui::GetContentRegionAvail().y * 0.4f);
   ImVec2 Avail = ImGui::GetContentRegionAvail();
+  float DiagH = Diags.empty() ? ImGui::GetFrameHeightWithSpacing() * 1.2f
+                              : std::min(std::max(DiagPaneH, diagnosticsHeight()),
+                                         Avail.y * 0.45f);
   ImGui::BeginChild("##editor", ImVec2(0, Avail.y - DiagH), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   drawEditor(Ctx);
@@ -321,6 +322,30 @@ void SourceView::drawEditor(ViewContext &Ctx) {
   ImGui::PopFont();
 }
 
+/// The height the diagnostics list wants: every message and its shown
+/// notes, wrapped as drawDiagnostics wraps them, so that a second error is
+/// not below the fold while the editor has empty lines to spare.
+float SourceView::diagnosticsHeight() const {
+  const ImGuiStyle &Style = ImGui::GetStyle();
+  const float Indent = ImGui::CalcTextSize("warning ").x;
+  const float WrapW =
+      std::max(60.0f, ImGui::GetContentRegionAvail().x - Style.ScrollbarSize -
+                          ImGui::CalcTextSize("warning 999:99 ").x);
+  auto Wrapped = [&](const std::string &Text, float W) {
+    return ImGui::CalcTextSize(Text.c_str(), nullptr, false, W).y +
+           Style.ItemSpacing.y;
+  };
+  float H = ImGui::GetTextLineHeightWithSpacing() + Style.WindowPadding.y;
+  for (size_t I = 0; I < Diags.size() && I < 16; ++I) {
+    H += Wrapped(Diags[I]->Message, WrapW);
+    for (size_t K = 0; K < Diags[I]->Notes.size() && K < ShownNotes; ++K)
+      H += Wrapped("note: " + Diags[I]->Notes[K].Message, WrapW + Indent);
+    if (Diags[I]->Notes.size() > ShownNotes)
+      H += ImGui::GetTextLineHeightWithSpacing();
+  }
+  return H;
+}
+
 void SourceView::drawDiagnostics(ViewContext &Ctx) {
   const Palette &P = Ctx.Colors;
   if (Diags.empty()) {
@@ -361,12 +386,15 @@ void SourceView::drawDiagnostics(ViewContext &Ctx) {
     bool Hovered = ImGui::IsItemHovered();
     // The notes say what to do (the closest candidates, a possible fix):
     // under the message, not only in a tooltip. A long list ends in "…".
-    constexpr size_t ShownNotes = 6;
     ImGui::Indent(ImGui::CalcTextSize("warning ").x);
     for (size_t K = 0; K < D.Notes.size() && K < ShownNotes; ++K) {
       const DiagNote &N = D.Notes[K];
+      // A line of this file by its number, as the messages; a line of
+      // another (the prelude) is in the note's own text.
+      bool Here = N.Loc.known() && (N.Loc.File == D.Loc.File ||
+                                    N.Loc.FileName == D.Loc.FileName);
       std::string Where =
-          N.Loc.known() ? std::to_string(N.Loc.Line) + ": " : std::string();
+          Here ? std::to_string(N.Loc.Line) + ": " : std::string();
       ImGui::PushStyleColor(ImGuiCol_Text,
                             ImGui::ColorConvertU32ToFloat4(P.Muted));
       ImGui::TextWrapped("%snote: %s", Where.c_str(), N.Message.c_str());

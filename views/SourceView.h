@@ -47,6 +47,9 @@ private:
   void collectDiagnostics(ViewContext &Ctx);
   void drawEditor(ViewContext &Ctx);
   void drawDiagnostics(ViewContext &Ctx);
+  float diagnosticsHeight() const;
+  /// Notes shown under a diagnostic; the rest are in its tooltip.
+  static constexpr size_t ShownNotes = 6;
 
   std::string Buffer;
   uint64_t SyncedRevision = ~0ull;

@@ -144,6 +144,7 @@ struct RecompiledJob {
   std::string Label; ///< the job: signature, target, options
   std::string Reason; ///< "depends on saxpy!(...)", "target options changed"
   double CompileMs = 0;
+  bool Failed = false; ///< the recompile ended in errors
 };
 
 /// What one edit (or option change) invalidated and recompiled.

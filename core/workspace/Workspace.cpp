@@ -610,7 +610,8 @@ void Workspace::compilePending(const std::string &Reason,
     J.NeedsCompile = false;
     if (Ev)
       Ev->Recompiled.push_back(
-          {J.State.Id, J.State.Spec.label(), Reason, msSince(Start)});
+          {J.State.Id, J.State.Spec.label(), Reason, msSince(Start),
+           J.State.Status == JobStatus::Error});
   }
   finishPending();
 }

@@ -92,6 +92,7 @@ struct RecompiledJob {
   std::string Label;  ///< JobSpec::label()
   std::string Reason; ///< `depends on a redefined method`, `--check-bounds=no`
   double CompileMs = 0;
+  bool Failed = false; ///< the recompile ended in errors
 };
 
 /// One line of the world-age story shown in the Invalidations panel.

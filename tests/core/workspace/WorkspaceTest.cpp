@@ -194,7 +194,18 @@ TEST_F(WorkspaceTest, EditingALeafRecompilesExactlyTheJobsThatUseIt) {
   EXPECT_EQ(Ev.Recompiled[0].Reason, "depends on a redefined method");
   EXPECT_GT(Ev.Recompiled[0].CompileMs, 0.0);
   EXPECT_GE(Ev.TotalMs, Ev.Recompiled[0].CompileMs);
+  EXPECT_FALSE(Ev.Recompiled[0].Failed);
   EXPECT_TRUE(S->Dirty);
+
+  // A redefinition that does not compile: the recompile is listed as failed
+  // (the Invalidations panel showed a compile time as if it had worked).
+  Edited.replace(Edited.find("i * 3"), 5, "i * nothing");
+  WS.setSource(Edited);
+  WS.waitIdle();
+  S = WS.snapshot();
+  ASSERT_EQ(S->Log.back().Recompiled.size(), 1u);
+  EXPECT_TRUE(S->Log.back().Recompiled[0].Failed);
+  EXPECT_EQ(findJob(*S, "kernel(Int)")->Status, JobStatus::Error);
   llvm::sys::fs::remove(Path);
 }
 
