@@ -226,6 +226,12 @@ std::optional<ShowErrorTemplate> errorException(Type *Exc) {
 } // namespace
 
 std::optional<ShowErrorTemplate> showErrorTemplate(Type *Exc) {
+  // `throw(3)`: Julia's showerror of a number is the number.
+  if (isScalar(Exc)) {
+    Builder B;
+    B.scalar({}, Exc);
+    return std::move(B.Out);
+  }
   if (!Exc || !Exc->isDataType() || !Exc->isStruct())
     return std::nullopt;
   std::optional<ShowErrorTemplate> T;
