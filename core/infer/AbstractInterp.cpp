@@ -827,6 +827,13 @@ InferenceEngine::Impl::resolveGlobal(Symbol Name, const SourceFileRef &File) {
       return LatticeType(ctx().any(), *C);
     return LatticeType(C->Ty, *C);
   }
+  // Julia's aliases (`AbstractVector`, CUDA.jl's `CuDeviceVector`) are
+  // types in an expression too (`x isa AbstractVector`), as in a signature.
+  ast::Node N{ast::NodeKind::Ident, SrcRange{}, Name, ast::LitType::Int64, 0, {}};
+  if (auto TE = evalTypeExpr(Env, N, File))
+    return LatticeType(ctx().typeOfType(*TE), constType(*TE));
+  else
+    llvm::consumeError(TE.takeError());
   return std::nullopt;
 }
 

@@ -426,13 +426,26 @@ BuiltinResult applyType(std::span<const LatticeType> A) {
     return fail("apply_type: " + Base->str() + " is not a parametric type");
   TypeName *N = Base->name();
   Type *R;
-  if (Base == ctx().anyTuple()) // bare `Tuple`
+  if (Base == ctx().anyTuple()) { // bare `Tuple`
     R = ctx().tuple(Params);
-  else if (Params.size() != N->Params.size())
-    return fail("too " + std::string(Params.size() < N->Params.size() ? "few" : "many") +
-                " parameters for type " + std::string(N->Name.str()));
-  else
+  } else if (Params.size() > N->Params.size()) {
+    return fail("too many parameters for type " + std::string(N->Name.str()));
+  } else {
+    // As the loader: a partial application (`DeviceArray{Float32}`, or
+    // `AbstractVector{Float32}` of AbstractArray{T, 1}) keeps the rest of
+    // the base's parameters.
+    for (size_t I = Params.size(); I < N->Params.size(); ++I)
+      Params.push_back(Base->param(I));
+    for (size_t I = 0; I < Params.size(); ++I) {
+      Type *Hi = N->Params[I]->upperBound();
+      if (!Params[I]->isTypeVar() && !Params[I]->isValueParam() &&
+          !Hi->isAny() && !isSubtype(Params[I], Hi))
+        return fail("TypeError: in " + N->Name.string() + ", in " +
+                    N->Params[I]->str() + ", expected " + N->Params[I]->str() +
+                    "<:" + Hi->str() + ", got Type{" + Params[I]->str() + "}");
+    }
     R = ctx().apply(N, Params);
+  }
   if (std::string Error = nonConcreteFieldError(R); !Error.empty())
     return fail(std::move(Error));
   return ok(LatticeType(ctx().typeOfType(R), constType(R)));

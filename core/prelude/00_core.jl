@@ -102,3 +102,9 @@ end
 # isless compares with `<`, `<=`, `>` and `>=`), and `<=` is `<` or `==`.
 @inline <(x, y) = isless(x, y)
 @inline <=(x, y) = (x < y) | (x == y)
+
+# Subtyping of types as a value (`T <: Integer` in a `where` method folds to
+# a constant), through dispatch: Julia's <: is a builtin.
+@inline <:(::Type{A}, ::Type{B}) where {B, A<:B} = true
+@inline <:(::Type, ::Type) = false
+@inline >:(a::Type, b::Type) = b <: a
