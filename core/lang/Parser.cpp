@@ -243,6 +243,18 @@ private:
            K == "quote" || K == "do" || K == "macro" || K == "module" ||
            K == "baremodule" || K == "abstract" || K == "primitive";
   }
+  /// `map(x) do i ... end` is an error, skipped through its `end` so that
+  /// the block's body and `end` are not taken for the enclosing code.
+  bool rejectDoBlock() {
+    if (Panic || !tok().isKw("do"))
+      return false;
+    error(tok().range(), "`do` blocks (anonymous functions) are not "
+                         "supported: define a named function and pass it");
+    advance();
+    skipThroughEnd();
+    Panic = false;
+    return true;
+  }
   /// Skips an unsupported block's tokens through the `end` that closes it
   /// (an `end` inside brackets is an index, `a[end]`).
   void skipThroughEnd() {
@@ -1297,16 +1309,8 @@ Node *Parser::parseBlock(uint32_t Begin, bool AllowElse) {
       break;
     Node *S = parseStatement();
     Stmts.push_back(S);
-    if (!Panic && tok().isKw("do")) {
-      // `map(x) do i ... end`: skipped through its `end`, so that the
-      // block's body and `end` are not taken for the enclosing code.
-      error(tok().range(), "`do` blocks (anonymous functions) are not "
-                           "supported: define a named function and pass it");
-      advance();
-      skipThroughEnd();
-      Panic = false;
+    if (rejectDoBlock())
       continue;
-    }
     if (!Panic && !atStatementEnd())
       error(tok().range(), "extra token " + describe(tok()) +
                                " after end of expression");
@@ -2088,6 +2092,8 @@ void Parser::parseTopLevel() {
         if (Panic)
           return;
         makeFunction(Lhs, Body, true, Macros, from(Begin));
+        if (rejectDoBlock())
+          return;
         if (!Panic && !atStatementEnd())
           error(tok().range(), "extra token " + describe(tok()) +
                                    " after end of expression");

@@ -292,6 +292,31 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
             "), the prelude's iterate): iterable are arrays, tuples, "
             "ranges, eachindex, axes, enumerate, zip and numbers",
         std::move(CallSite));
+  // The prelude's tuple methods, one per length (no splatting): say what
+  // the user asked for, not which internal method is missing.
+  if (R.Status == LookupStatus::NoMethod && F.Name.str() == "tuple_convert" &&
+      ArgTypes.size() == 3 && ArgTypes[1]->isTypeType() &&
+      !ArgTypes[1]->params().empty())
+    return Diagnostic::error(
+        "no-method",
+        "cannot `convert` an object of type " + ArgTypes[2]->str() +
+            " to an object of type " + ArgTypes[1]->param(0)->str() +
+            (ArgTypes[2]->isTuple() && ArgTypes[1]->param(0)->isTuple() &&
+                     ArgTypes[2]->params().size() !=
+                         ArgTypes[1]->param(0)->params().size()
+                 ? " (the lengths differ)"
+                 : " (the prelude converts tuples of up to 16 elements)"),
+        std::move(CallSite));
+  if (R.Status == LookupStatus::NoMethod && F.Name.str() == "tail" &&
+      ArgTypes.size() == 2 && ArgTypes[1]->isTuple() &&
+      ArgTypes[1]->params().size() > 16)
+    return Diagnostic::error(
+        "no-method",
+        "no method matching " + Call +
+            ": the prelude's Base.tail takes tuples of up to 16 elements "
+            "(the kernel language has no splatting); loop over "
+            "1:length(t) with t[i] instead",
+        std::move(CallSite));
   if (R.Status == LookupStatus::NoMethod) {
     Diagnostic D = Diagnostic::error("no-method", "no method matching " + Call,
                                      std::move(CallSite));
