@@ -179,3 +179,9 @@ end
     unsafe_store!(pointer(a), convert(T, v), linear_index(a, i, j, k, l))
     return a
 end
+
+# Pointer order and distance, as Julia's pointer.jl (`while p < pend` in a
+# packet filter).
+@inline <(x::Ptr, y::Ptr) = UInt64(x) < UInt64(y)
+@inline isless(x::Ptr{T}, y::Ptr{T}) where {T} = x < y
+@inline -(x::Ptr, y::Ptr) = UInt64(x) - UInt64(y)
