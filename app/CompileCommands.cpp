@@ -670,8 +670,9 @@ llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
                        {"registers_per_sm", L.RegsPerSM},
                        {"shared_bytes_per_sm", L.SharedPerSM},
                        {"by_block_size", std::move(Points)}};
-  if (std::optional<Occupancy> At = reportOccupancyAt(R, Threads))
-    J["at_threads"] = occupancyPointJson(*At);
+  // null without --threads, as the README promises for unknown values.
+  std::optional<Occupancy> At = reportOccupancyAt(R, Threads);
+  J["at_threads"] = At ? llvm::json::Value(occupancyPointJson(*At)) : nullptr;
   return J;
 }
 

@@ -475,12 +475,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     Diagnostics->collectRemarks(nullptr, Stage::LLVMOpt);
     std::optional<WarpModel> W =
         Opts.Remarks ? Tgt.warpModel(Config.arch()) : std::nullopt;
-    // A GPU thread runs scalar code (the warp is the vector): the loop
-    // vectoriser's "loop not vectorized" is noise there, not a reason.
+    // A GPU thread runs scalar code (the warp is the vector): what the loop
+    // vectoriser did not do ("loop not vectorized", "vectorization is not
+    // beneficial") is noise there, not a reason.
     if (W)
       llvm::erase_if(report().Remarks.mut(), [](const OptRemark &R) {
-        return R.Pass == "loop-vectorize" &&
-               llvm::StringRef(R.Message).startswith("loop not vectorized");
+        return R.Pass == "loop-vectorize" && R.Kind == RemarkKind::Missed;
       });
     // How each warp touches memory and which branches split it, as
     // remarks on the optimised code.

@@ -401,8 +401,10 @@ std::string formatPerPartition(const Occupancy &O) {
 std::vector<const Occupancy *>
 occupancyRows(const std::vector<Occupancy> &Curve) {
   std::vector<const Occupancy *> Rows;
+  const Occupancy *Best = bestOccupancy(Curve);
   for (const Occupancy &O : Curve)
-    if (llvm::isPowerOf2_32(unsigned(O.BlockSize)) || &O == &Curve.back())
+    if (llvm::isPowerOf2_32(unsigned(O.BlockSize)) || &O == &Curve.back() ||
+        &O == Best)
       Rows.push_back(&O);
   return Rows;
 }

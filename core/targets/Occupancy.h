@@ -160,8 +160,9 @@ std::string describeOccupancy(const Occupancy &O);
 /// Warps per sub-partition (AMD: waves per SIMD), "4" or "0.25".
 std::string formatPerPartition(const Occupancy &O);
 
-/// The rows worth printing: the powers of two, and the last size when it
-/// is not one (a launch bound).
+/// The rows worth printing: the powers of two, the last size when it is
+/// not one (a launch bound), and the smallest size with the highest
+/// occupancy (sm_86's 768), which "highest:" names.
 std::vector<const Occupancy *>
 occupancyRows(const std::vector<Occupancy> &Curve);
 
