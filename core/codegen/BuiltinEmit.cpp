@@ -417,6 +417,7 @@ llvm::Expected<llvm::Value *> FunctionEmitter::emitBuiltin(unsigned I) {
   }
   case Builtin::SyncThreads:
     MS.Tgt.emitBarrier(B, State);
+    MS.EmitsBarrier = true;
     return nullptr;
   case Builtin::SharedArray: {
     Type *ET = RT && RT->isPointer() ? RT->param(0) : nullptr;

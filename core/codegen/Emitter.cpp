@@ -943,8 +943,9 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
   if (C.target().wantsLaunchWrapper()) {
     Out.LaunchWrapper = emitLaunchWrapper(MS, *Root, *Out.Entry, false);
     // Functions returning nothing are what the host grid launches over
-    // many threads (kernels, whether or not the config says so).
-    if (Out.Entry->getReturnType()->isVoidTy())
+    // many threads (kernels, whether or not the config says so), in a loop
+    // unless a barrier makes the threads fibers.
+    if (Out.Entry->getReturnType()->isVoidTy() && !MS.EmitsBarrier)
       emitLaunchWrapper(MS, *Root, *Out.Entry, true);
   }
   if (MS.DI)

@@ -39,6 +39,9 @@ struct ModuleState {
   llvm::DenseMap<MethodInstance *, llvm::DISubprogram *> InlinedScopes;
   llvm::DenseMap<CodeInstance *, llvm::Function *> Functions;
   llvm::DenseSet<CodeInstance *> NeedsState; ///< take the hidden state argument
+  /// Some function calls sync_threads(): a host block runs as fibers, so
+  /// the block loop (`jfptr_block_NAME`) would never run.
+  bool EmitsBarrier = false;
   /// Call sites emitted so far of each function that allocates shared
   /// memory (CuStaticSharedArray), itself or through its callees: each call
   /// site gets its own copy, hence its own allocations, as CUDA.jl's
