@@ -465,6 +465,7 @@ private:
   Node *parseAssign(bool AllowComma);
   Node *parseCommaList();
   Node *parseWhere();
+  Node *parseWhereClauses(Node *E);
   Node *parseTernary();
   Node *parseBinary(int MinPrec);
   Node *parseUnary();
@@ -555,8 +556,9 @@ Node *Parser::parseCommaList() {
   return mk(NodeKind::Tuple, from(First->Range.Begin), std::move(Elts));
 }
 
-Node *Parser::parseWhere() {
-  Node *E = parseTernary();
+Node *Parser::parseWhere() { return parseWhereClauses(parseTernary()); }
+
+Node *Parser::parseWhereClauses(Node *E) {
   while (tok().isKw("where")) {
     advance();
     std::vector<Node *> Kids{E};
@@ -1832,9 +1834,10 @@ void Parser::parseFunction(DefMacros Macros, uint32_t Begin) {
                          "(`function f end`) is not supported");
     return;
   }
-  Node *Sig = parseWhere();
-  // `function g(x) x + 1 end`: as Julia, a body may follow a complete
-  // signature on its line.
+  // The signature is a call chain (`f(x)`, `Base.:+(a, b)`, `(f::F)(x)`)
+  // with its `::T` and `where`, as Julia reads it: a body may follow on
+  // its line (`function g(x) -x end` returns -x).
+  Node *Sig = parseWhereClauses(parseUnary());
   bool SigComplete = Sig && (Sig->Kind == NodeKind::Call ||
                              Sig->Kind == NodeKind::Where ||
                              Sig->Kind == NodeKind::TypeAssert);
