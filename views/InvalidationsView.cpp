@@ -104,8 +104,8 @@ void InvalidationsView::drawContent(ViewContext &Ctx) {
           ImGui::SameLine();
           if (R.Failed) {
             // Not a compile time: the job stopped at its errors.
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Failed),
-                               "failed");
+            ImGui::TextColored(
+                ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Failed), "failed");
             ImGui::SameLine(0, 0);
             ImGui::TextDisabled(" — %s", R.Reason.c_str());
           } else {

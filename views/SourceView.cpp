@@ -120,9 +120,10 @@ void SourceView::drawContent(ViewContext &Ctx) {
   }
 
   ImVec2 Avail = ImGui::GetContentRegionAvail();
-  float DiagH = Diags.empty() ? ImGui::GetFrameHeightWithSpacing() * 1.2f
-                              : std::min(std::max(DiagPaneH, diagnosticsHeight()),
-                                         Avail.y * 0.45f);
+  float DiagH =
+      Diags.empty()
+          ? ImGui::GetFrameHeightWithSpacing() * 1.2f
+          : std::min(std::max(DiagPaneH, diagnosticsHeight()), Avail.y * 0.45f);
   ImGui::BeginChild("##editor", ImVec2(0, Avail.y - DiagH), true,
                     ImGuiWindowFlags_HorizontalScrollbar);
   drawEditor(Ctx);

@@ -242,9 +242,9 @@ void StatsView::drawCache(ViewContext &Ctx, const JobEntry &J,
     Row("allocations per hit", C.Hits ? std::string(B) : std::string("no hits yet"),
         C.Hits ? (C.AllocsPerHit == 0 ? Ctx.Colors.Ok : Ctx.Colors.Warning) : 0);
     std::snprintf(B, sizeof B, "%.1f ns", C.HitNs);
-    Row("time per hit",
-        C.HitProbes ? B + (" (mean of " + humanCount(C.HitProbes) + ")")
-                    : std::string("-"));
+    Row("time per hit", C.HitProbes
+                            ? B + (" (mean of " + humanCount(C.HitProbes) + ")")
+                            : std::string("-"));
     // The Jobs panel's "reused" column: edits that left this job as it was.
     Row("edits without recompiling", humanCount(J.CacheHits));
     ImGui::EndTable();

@@ -829,7 +829,8 @@ InferenceEngine::Impl::resolveGlobal(Symbol Name, const SourceFileRef &File) {
   }
   // Julia's aliases (`AbstractVector`, CUDA.jl's `CuDeviceVector`) are
   // types in an expression too (`x isa AbstractVector`), as in a signature.
-  ast::Node N{ast::NodeKind::Ident, SrcRange{}, Name, ast::LitType::Int64, 0, {}};
+  ast::Node N{ast::NodeKind::Ident, SrcRange{}, Name,
+              ast::LitType::Int64,  0,          {}};
   if (auto TE = evalTypeExpr(Env, N, File))
     return LatticeType(ctx().typeOfType(*TE), constType(*TE));
   else

@@ -937,8 +937,8 @@ void Lowerer::lowerStepFor(const Node *N) {
   // The prelude's steprange is Julia's `a:s:b` (a StepRange for integers,
   // a StepRangeLen for floats); the loop walks it through a state, as
   // Julia's `iterate` does, so that it ends at the range's last element.
-  std::vector<IRValue> Parts = lowerArgs(
-      N->Kids[0]->Kids, {IRValue::global(Symbol::get("steprange"))});
+  std::vector<IRValue> Parts =
+      lowerArgs(N->Kids[0]->Kids, {IRValue::global(Symbol::get("steprange"))});
   Cur = N->Range;
   lowerIterFor(N, call(std::move(Parts)));
 }

@@ -1838,9 +1838,9 @@ void Parser::parseFunction(DefMacros Macros, uint32_t Begin) {
   // with its `::T` and `where`, as Julia reads it: a body may follow on
   // its line (`function g(x) -x end` returns -x).
   Node *Sig = parseWhereClauses(parseUnary());
-  bool SigComplete = Sig && (Sig->Kind == NodeKind::Call ||
-                             Sig->Kind == NodeKind::Where ||
-                             Sig->Kind == NodeKind::TypeAssert);
+  bool SigComplete =
+      Sig && (Sig->Kind == NodeKind::Call || Sig->Kind == NodeKind::Where ||
+              Sig->Kind == NodeKind::TypeAssert);
   if (!Panic && !SigComplete && !atStatementEnd())
     error(tok().range(), "extra token " + describe(tok()) +
                              " after the function signature");

@@ -1261,7 +1261,7 @@ llvm::Expected<Type *> evalTypeExpr(GlobalEnv &Env, const ast::Node &E,
     // Prism's value parameters are Int64s only.
     if (E.Lit != ast::LitType::Int64) {
       static const char *const Names[] = {
-          "Bool",   "Int8",   "Int16",   "Int32",   "Int64",   "UInt8",
+          "Bool",   "Int8",   "Int16",  "Int32",   "Int64",   "UInt8",
           "UInt16", "UInt32", "UInt64", "Float16", "Float32", "Float64"};
       return typeError(File, E.Range,
                        "a type parameter is an Int64, a type or a symbol; "

@@ -609,9 +609,9 @@ void Workspace::compilePending(const std::string &Reason,
     J.State.LastReason = Reason;
     J.NeedsCompile = false;
     if (Ev)
-      Ev->Recompiled.push_back(
-          {J.State.Id, J.State.Spec.label(), Reason, msSince(Start),
-           J.State.Status == JobStatus::Error});
+      Ev->Recompiled.push_back({J.State.Id, J.State.Spec.label(), Reason,
+                                msSince(Start),
+                                J.State.Status == JobStatus::Error});
   }
   finishPending();
 }
