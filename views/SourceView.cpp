@@ -207,15 +207,21 @@ void SourceView::drawEditor(ViewContext &Ctx) {
   // A pinned line (a click elsewhere, --pin-line) is scrolled into view,
   // as the stage panes scroll to its code, until it has been on screen;
   // after that the user's own scrolling is left alone.
-  ShownLines = {FirstVis + 1, LastVis > 2 ? LastVis - 2 : 1};
+  ShownLines = {
+      uint32_t(ScrollY / FontSize) + 1,
+      std::min<uint32_t>(NumLines, uint32_t((ScrollY + WinH) / FontSize))};
   if (!Pin || Ctx.Links.pinChanged())
     ScrolledForPin = 0;
   if (Pin && Pin <= NumLines && Pin != ScrolledForPin) {
-    if (Pin >= ShownLines.first && Pin <= ShownLines.second)
+    float Want = std::max(0.0f, (float(Pin) - 1) * FontSize - WinH / 3);
+    // On screen, or scrolled as far as it goes (the last lines of a file
+    // stop at the bottom): done, so that the user's scrolling is not
+    // pulled back every frame.
+    if ((Pin >= ShownLines.first && Pin <= ShownLines.second) ||
+        std::fabs(ScrollY - std::min(Want, ImGui::GetScrollMaxY())) < 1.0f)
       ScrolledForPin = Pin;
     else
-      ImGui::SetScrollY(std::max(0.0f, (float(Pin) - 1) * FontSize -
-                                           ImGui::GetWindowHeight() / 3));
+      ImGui::SetScrollY(Want);
   }
   // A newly selected job: show its function (the lines its typed IR comes
   // from) unless some of it is on screen or a line is pinned.
