@@ -894,7 +894,8 @@ int runReport(const CommandOptions &O) {
   else
     Fig("spills", U.Spills);
   Fig("stack bytes", U.StackBytes);
-  Fig("shared bytes", U.SharedBytes);
+  if (!U.LDSBytes) // gcn's LDS bytes are the same figure, from the assembler
+    Fig("shared bytes", U.SharedBytes);
   Fig("const bytes", U.ConstBytes);
   Fig("local bytes", U.LocalBytes);
   Fig("VGPRs", U.VGPRs);

@@ -582,7 +582,11 @@ int runGui(const CommandOptions &O) {
         llvm::outs() << "run: " << D.Name << " | " << D.LastRun->Call << " | "
                      << (D.LastRun->Ok ? "ok" : "failed")
                      << (D.LastRun->Stale ? " stale" : "") << "\n";
-    llvm::outs() << "status: " << Last->StatusMessage << "\n";
+    // As the status bar shows it: the selected job, then the message.
+    std::string Status = views::statusBarJobText(*Last);
+    if (!Status.empty() && !Last->StatusMessage.empty())
+      Status += "   |   ";
+    llvm::outs() << "status: " << Status << Last->StatusMessage << "\n";
     // Where the Source editor stood, and the correlation each stage pane
     // drew for the hovered or pinned line.
     if (uint32_t Pin = Shell.links().pinnedSource()) {

@@ -126,10 +126,10 @@ void PipelineView::drawContent(ViewContext &Ctx) {
   }
   const JobReport &R = *Shown;
   if (R.Passes.empty()) {
-    // A job that stopped before LLVM ran no pass; say so rather than
+    // A job that failed before the optimiser ran no pass; say so rather than
     // suggest the snapshots were not recorded.
     if (!R.stage(Stage::LLVMRaw).Present)
-      drawEmptyState("no passes ran: the job stopped before LLVM IR",
+      drawEmptyState("no passes ran: the job failed before optimisation",
                      "its errors are in the Source panel; fix them and the "
                      "pipeline shows up here");
     else

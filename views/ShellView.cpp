@@ -335,11 +335,7 @@ void ShellView::drawMenuBar(ViewContext &Ctx) {
   }
 
   // Status on the right: the selected job and the Workspace's last word.
-  std::string Status;
-  if (const JobEntry *J = Snap.selectedJob())
-    Status = jobLabel(*J) + "  " + jobStatusName(J->Status);
-  if (Snap.Bounds != CheckBounds::Auto)
-    Status += std::string("  --check-bounds=") + checkBoundsName(Snap.Bounds);
+  std::string Status = statusBarJobText(Snap);
   // The Workspace's word in the error colour when it reports a failure.
   std::string Message;
   if (!Snap.StatusMessage.empty())

@@ -61,4 +61,15 @@ std::string jobLabel(const JobEntry &J) {
   return L;
 }
 
+std::string statusBarJobText(const GuiSnapshot &Snap) {
+  std::string Status;
+  const JobEntry *J = Snap.selectedJob();
+  if (J)
+    Status = jobLabel(*J) + "  " + jobStatusName(J->Status);
+  // The job's label already names its own setting.
+  if (Snap.Bounds != CheckBounds::Auto && !(J && J->Spec.Checks == Snap.Bounds))
+    Status += std::string("  --check-bounds=") + checkBoundsName(Snap.Bounds);
+  return Status;
+}
+
 } // namespace prism::views

@@ -103,4 +103,8 @@ void textElided(const std::string &Text);
 /// A job's short label: "saxpy! · ptx sm_80 -O2".
 std::string jobLabel(const JobEntry &J);
 
+/// The status bar's left part: the selected job, its status and a
+/// non-default --check-bounds. The bar adds the Workspace's last message.
+std::string statusBarJobText(const GuiSnapshot &Snap);
+
 } // namespace prism::views

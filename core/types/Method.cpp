@@ -307,6 +307,17 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
                  ? " (the lengths differ)"
                  : " (the prelude converts tuples of up to 16 elements)"),
         std::move(CallSite));
+  // `Int[]` and `Float32[1, 2]` are Julia's typed array literals, which
+  // lower to getindex(::Type{T}, ...) and allocate a Vector.
+  if (R.Status == LookupStatus::NoMethod && F.Name.str() == "getindex" &&
+      ArgTypes.size() >= 2 && ArgTypes[1]->isTypeType() &&
+      !ArgTypes[1]->params().empty())
+    return Diagnostic::error(
+        "no-method",
+        "typed array literals (`" + ArgTypes[1]->param(0)->str() +
+            "[...]`) are not supported: a kernel allocates no arrays; use "
+            "a tuple, a DeviceArray argument or CuStaticSharedArray",
+        std::move(CallSite));
   if (R.Status == LookupStatus::NoMethod && F.Name.str() == "tail" &&
       ArgTypes.size() == 2 && ArgTypes[1]->isTuple() &&
       ArgTypes[1]->params().size() > 16)

@@ -43,6 +43,7 @@ import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -247,6 +248,13 @@ def main():
     # Fresh state and cache directories: the outputs must not depend on who
     # ran prism before. No colour: this is not a terminal anyway.
     scratch = tempfile.mkdtemp(prefix="prism-doc-check-")
+    try:
+        return check(args, prism, root, files, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def check(args, prism, root, files, scratch):
     env = dict(os.environ)
     env.update({
         "XDG_STATE_HOME": os.path.join(scratch, "state"),

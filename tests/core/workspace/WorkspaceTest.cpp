@@ -30,12 +30,28 @@ kernel(i::Int) = child(i) + 1
 solo(i::Int) = other(i) + 3
 )";
 
+/// Removes, at exit, every file writeTemp made: several tests hand the path
+/// straight to the workspace and never see it again.
+struct TempFiles {
+  std::mutex M;
+  std::vector<std::string> Paths;
+  ~TempFiles() {
+    for (const std::string &P : Paths)
+      llvm::sys::fs::remove(P);
+  }
+};
+TempFiles Temps;
+
 std::string writeTemp(const std::string &Text) {
   llvm::SmallString<128> Path;
   llvm::sys::fs::createTemporaryFile("prism-ws", "jl", Path);
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  OS << Text;
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Text;
+  }
+  std::lock_guard<std::mutex> G(Temps.M);
+  Temps.Paths.push_back(std::string(Path));
   return std::string(Path);
 }
 
