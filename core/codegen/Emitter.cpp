@@ -52,6 +52,10 @@ llvm::FunctionCallee ModuleState::throwHook() {
   if (auto *Fn = llvm::dyn_cast<llvm::Function>(FC.getCallee())) {
     Fn->addFnAttr(llvm::Attribute::Cold);
     Fn->addFnAttr(llvm::Attribute::NoUnwind);
+    // Each throw keeps its own call, so its return address still maps to
+    // its own source line and inlined frames: tail merging would share
+    // one call between two throws of a line and merge their locations.
+    Fn->addFnAttr(llvm::Attribute::NoMerge);
   }
   return FC;
 }

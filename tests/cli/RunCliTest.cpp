@@ -124,8 +124,8 @@ TEST(RunCli, ThrowExitsThreeWithKindAndLine) {
       << R.Err;
 }
 
-// `a[t] = b[t]` at -O2: the two throw calls become one, so the column
-// comes from the call's operands, not its (merged) line-table row.
+// `a[t] = b[t]` at -O2: two throws on one line, each at its own column
+// (the column comes from the call's operands; the throw hook is nomerge).
 TEST(RunCli, ThrowColumnIsTheAccessThatThrewOnEveryDevice) {
   std::string File = std::string(PRISM_TESTS_DIR) + "/cli/data/copy.jl";
   for (const char *Device : {"host", "interp"}) {

@@ -1,5 +1,5 @@
-# Two throws of one inlined callee merge under optimisation: the error
-# still names `ld` at its line, put back as the innermost user frame.
+# Two throws of one inlined callee: optimisation used to merge them into
+# one call, which lost their place; each keeps its frames now.
 ld(a, i) = a[i]
 function top(a::DeviceArray{Float32,1}, i::Int)
     x = ld(a, i)
