@@ -606,6 +606,8 @@ int runGui(const CommandOptions &O) {
       if (L.Rows)
         llvm::outs() << ", first row " << L.FirstRow
                      << (L.OnScreen ? ", on screen" : ", off screen");
+      if (!L.Elsewhere.empty())
+        llvm::outs() << " | " << L.Elsewhere;
       llvm::outs() << "\n";
     }
   }

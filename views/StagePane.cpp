@@ -257,6 +257,8 @@ void StagePane::drawContent(ViewContext &Ctx) {
 
   // Correlation: rows lit by the hovered/pinned source line.
   uint32_t Lit = Ctx.Links.litSource();
+  // Only for the pinned line: hovering must not shift the listing.
+  drawElsewhereHint(Ctx, Ctx.Links.pinnedSource());
   if (Lit != LitFor || LitDepth.size() != Lines->size()) {
     LitFor = Lit;
     LitDepth.assign(Lines->size(), 0);
@@ -362,9 +364,50 @@ void StagePane::drawContent(ViewContext &Ctx) {
   }
 }
 
+/// A pinned source line with no code in this stage (inlined into it only in
+/// typed-opt, optimised away by LLVM) lights nothing: say which stage has
+/// its code, with a button where this pane can show that stage.
+void StagePane::drawElsewhereHint(ViewContext &Ctx, uint32_t Source) {
+  ElsewhereHint.clear();
+  const auto &Counts = Index->outputCounts();
+  if (!Source || Source >= Counts.size() ||
+      !Map->outputLinesFor(Source).empty())
+    return;
+  // The nearest stage that has it, earlier ones first on a tie: the one
+  // the code was last seen in (or first appears in).
+  const size_t Here = size_t(stage());
+  size_t Best = size_t(Stage::NumStages);
+  for (size_t D = 1; D < size_t(Stage::NumStages) && Best == size_t(Stage::NumStages); ++D) {
+    if (D <= Here && Counts[Source][Here - D])
+      Best = Here - D;
+    else if (Here + D < size_t(Stage::NumStages) && Counts[Source][Here + D])
+      Best = Here + D;
+  }
+  // Prefer a stage this pane switches to (typed / typed-opt).
+  for (size_t I = 0; I < Stages.size(); ++I)
+    if (I != StageIndex && Counts[Source][size_t(Stages[I])])
+      Best = size_t(Stages[I]);
+  if (Best == size_t(Stage::NumStages))
+    return; // a comment or blank line: no stage has code for it
+  uint32_t N = Counts[Source][Best];
+  ElsewhereHint = "source line " + std::to_string(Source) + ": no code in " +
+                  stageName(stage()) + "; " + stageName(Stage(Best)) + " has " +
+                  std::to_string(N) + (N == 1 ? " line" : " lines") + " of it";
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(Ctx.Colors.Stale), "%s",
+                     ElsewhereHint.c_str());
+  for (size_t I = 0; I < Stages.size(); ++I)
+    if (size_t(Stages[I]) == Best) {
+      ImGui::SameLine();
+      std::string Label = std::string("show ") + stageName(Stages[I]);
+      if (ImGui::SmallButton(Label.c_str()))
+        StageIndex = I;
+    }
+}
+
 StagePane::LitSummary StagePane::litSummary() const {
   LitSummary S;
   S.Source = LitFor;
+  S.Elsewhere = ElsewhereHint;
   for (uint32_t Row = 0; Row < LitDepth.size(); ++Row) {
     if (!LitDepth[Row])
       continue;

@@ -50,6 +50,7 @@ public:
   struct LitSummary {
     uint32_t Source = 0, Rows = 0, FirstRow = 0;
     bool OnScreen = false;
+    std::string Elsewhere; ///< the hint shown when no row is lit
   };
   LitSummary litSummary() const;
 
@@ -70,10 +71,14 @@ private:
   bool drawFindBar(ViewContext &Ctx);
   void refreshHits();
   void stepHit(int Dir);
+  void drawElsewhereHint(ViewContext &Ctx, uint32_t Source);
 
   std::string Title;
   std::vector<Stage> Stages;
   size_t StageIndex = 0;
+
+  /// Where the pinned line's code is when this stage has none of it.
+  std::string ElsewhereHint;
 
   // What is on screen: the report is held so that the views into its text
   // stay valid even after the Workspace publishes a newer one.
