@@ -1,5 +1,8 @@
 #include "optim/CostlyArithmetic.h"
+#include "prelude/Embedded.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -8,10 +11,12 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <tuple>
 
 namespace prism {
 
@@ -90,46 +95,244 @@ bool usesFloat64Data(const llvm::Function &F) {
       return true;
   return false;
 }
-/// The Float64 constant a widened value meets (`x[i] * 0.1`: `0.1`), as
-/// Julia prints it, and the Float32 literal to write instead (`0.1f0`,
-/// `1.0e10` → `1.0f10`); empty when it meets none. No Float32 literal for
-/// a value beyond Float32's range.
+
+/// A double constant as Julia prints it and as the Float32 literal to
+/// write instead (`0.1` and `0.1f0`, `1.0e10` and `1.0f10`); no Float32
+/// literal for a value beyond Float32's range.
+std::pair<std::string, std::string> juliaLiterals(const llvm::ConstantFP &C) {
+  // The shortest digits that read back as this double (0.1, not
+  // 0.1000000000000000055511151231257827), in Julia's form: a mantissa
+  // with a point, an exponent without `+` or leading zeros.
+  char Buf[40];
+  const double D = C.getValueAPF().convertToDouble();
+  for (int Digits = 1; Digits <= 17; ++Digits) {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, D);
+    if (std::strtod(Buf, nullptr) == D)
+      break;
+  }
+  std::string G = Buf, Mantissa = G, Exponent;
+  if (size_t E = G.find('e'); E != std::string::npos) {
+    Mantissa = G.substr(0, E);
+    Exponent = std::to_string(std::atoi(G.c_str() + E + 1));
+  }
+  if (Mantissa.find('.') == std::string::npos)
+    Mantissa += ".0";
+  std::string Julia64 = Exponent.empty() ? Mantissa : Mantissa + "e" + Exponent;
+  std::string Julia32;
+  if (std::fabs(D) <= 3.4028234663852886e38)
+    Julia32 = Mantissa + "f" + (Exponent.empty() ? "0" : Exponent);
+  return {Julia64, Julia32};
+}
+
+/// The name of the function whose code \p I is, innermost (an inlined
+/// callee's), and whether that is the prelude's.
+std::pair<llvm::StringRef, bool> innermostFunction(const llvm::Instruction &I) {
+  const llvm::DILocation *L = I.getDebugLoc().get();
+  if (!L)
+    return {"", false};
+  const llvm::DISubprogram *SP = L->getScope()->getSubprogram();
+  return {SP ? SP->getName() : llvm::StringRef(),
+          isPreludePath(L->getFilename().str())};
+}
+
+/// Whether a Float64 constant that \p I uses can be a literal of the
+/// user's line: I is the user's code, or a prelude operator that the
+/// user's `x * 0.1` inlined. A constant inside `exp` or `sin` (their
+/// polynomial's coefficients), or libdevice's, is the library's own.
+bool mayBeUsersLiteral(const llvm::Instruction &I,
+                       const LibraryCallSites *Library) {
+  if (Library && Library->contains(I))
+    return false;
+  auto [Name, Prelude] = innermostFunction(I);
+  if (!Prelude)
+    return true;
+  if (Name.empty())
+    return false;
+  return !(std::isalpha(static_cast<unsigned char>(Name[0])) || Name[0] == '_') ||
+         Name == "muladd" || Name == "fma" || Name == "min" || Name == "max" ||
+         Name == "convert" || Name == "promote";
+}
+
+/// The Float64 constant in the double arithmetic that computes \p V, where
+/// the user may have written it (`x[i] * 0.1`: `0.1`), as juliaLiterals
+/// gives it; empty when there is none. Phis are variables, not literals.
 std::pair<std::string, std::string>
-float64LiteralMet(const llvm::FPExtInst &Ext) {
-  for (const llvm::User *U : Ext.users()) {
-    const auto *I = llvm::dyn_cast<llvm::Instruction>(U);
-    if (!I)
+float64LiteralIn(const llvm::Value *V, const LibraryCallSites *Library) {
+  llvm::SmallPtrSet<const llvm::Value *, 16> Seen;
+  llvm::SmallVector<const llvm::Value *, 16> Work{V};
+  while (!Work.empty() && Seen.size() < 32) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(Work.pop_back_val());
+    if (!I || !I->getType()->isDoubleTy() || llvm::isa<llvm::PHINode>(I) ||
+        !Seen.insert(I).second)
       continue;
     for (const llvm::Use &Op : I->operands()) {
       const auto *C = llvm::dyn_cast<llvm::ConstantFP>(Op.get());
-      if (!C || !C->getType()->isDoubleTy() || !C->getValueAPF().isFinite())
-        continue;
-      // The shortest digits that read back as this double (0.1, not
-      // 0.1000000000000000055511151231257827), in Julia's form: a
-      // mantissa with a point, an exponent without `+` or leading zeros.
-      char Buf[40];
-      const double D = C->getValueAPF().convertToDouble();
-      for (int Digits = 1; Digits <= 17; ++Digits) {
-        std::snprintf(Buf, sizeof Buf, "%.*g", Digits, D);
-        if (std::strtod(Buf, nullptr) == D)
-          break;
-      }
-      std::string G = Buf, Mantissa = G, Exponent;
-      if (size_t E = G.find('e'); E != std::string::npos) {
-        Mantissa = G.substr(0, E);
-        Exponent = std::to_string(std::atoi(G.c_str() + E + 1));
-      }
-      if (Mantissa.find('.') == std::string::npos)
-        Mantissa += ".0";
-      std::string Julia64 =
-          Exponent.empty() ? Mantissa : Mantissa + "e" + Exponent;
-      std::string Julia32;
-      if (std::fabs(D) <= 3.4028234663852886e38)
-        Julia32 = Mantissa + "f" + (Exponent.empty() ? "0" : Exponent);
-      return {Julia64, Julia32};
+      if (C && C->getType()->isDoubleTy() && C->getValueAPF().isFinite() &&
+          mayBeUsersLiteral(*I, Library))
+        return juliaLiterals(*C);
+      Work.push_back(Op.get());
     }
   }
   return {};
+}
+
+/// The same for what a widened value meets: the instructions that use it.
+std::pair<std::string, std::string>
+float64LiteralMet(const llvm::FPExtInst &Ext, const LibraryCallSites *Library) {
+  for (const llvm::User *U : Ext.users())
+    if (auto L = float64LiteralIn(U, Library); !L.first.empty())
+      return L;
+  return {};
+}
+
+/// A Float64 variable that a value meets or comes from: a phi (a loop's
+/// accumulator) that starts as a Float64 constant, as Julia's `acc = 0.0`,
+/// found through the double arithmetic and phis around it (an unrolled
+/// loop adds to the sum of the copy before). Its name where the IR keeps
+/// the slot's (`acc.slot`), and its start as juliaLiterals gives it.
+struct Float64Variable {
+  std::string Name, Start, Start32;
+};
+std::optional<Float64Variable> float64VariableOf(const llvm::Value *V) {
+  llvm::SmallPtrSet<const llvm::Value *, 16> Seen;
+  llvm::SmallVector<const llvm::Value *, 16> Work{V};
+  std::optional<Float64Variable> Found;
+  while (!Work.empty() && Seen.size() < 32) {
+    const llvm::Value *X = Work.pop_back_val();
+    if (!X->getType()->isDoubleTy() || !Seen.insert(X).second)
+      continue;
+    if (const auto *Phi = llvm::dyn_cast<llvm::PHINode>(X)) {
+      for (const llvm::Value *In : Phi->incoming_values()) {
+        const auto *C = llvm::dyn_cast<llvm::ConstantFP>(In);
+        if (!C || !C->getValueAPF().isFinite())
+          continue;
+        Float64Variable F;
+        std::tie(F.Start, F.Start32) = juliaLiterals(*C);
+        llvm::StringRef Name = Phi->getName();
+        if (size_t Dot = Name.find(".slot"); Dot != llvm::StringRef::npos &&
+                                             Dot > 0 && Name[0] != '#')
+          F.Name = Name.substr(0, Dot).str();
+        // One that names the variable is better than one that does not.
+        if (!F.Name.empty())
+          return F;
+        if (!Found)
+          Found = F;
+      }
+      for (const llvm::Value *In : Phi->incoming_values())
+        Work.push_back(In);
+    } else if (const auto *B = llvm::dyn_cast<llvm::BinaryOperator>(X)) {
+      Work.push_back(B->getOperand(0));
+      Work.push_back(B->getOperand(1));
+    }
+  }
+  return Found;
+}
+
+/// "It meets the Float64 variable `acc`, which starts as `0.0`..." and
+/// the fix.
+std::string float64VariableText(const Float64Variable &F, const char *Verb) {
+  std::string Fix = F.Start32.empty() ? "zero(Float32)" : F.Start32;
+  if (!F.Name.empty())
+    return std::string(Verb) + " the Float64 variable `" + F.Name +
+           "`, which starts as `" + F.Start + "`: start it as `" + F.Name +
+           " = " + Fix + "`";
+  return std::string(Verb) + " a Float64 variable that starts as `" +
+         F.Start + "` (an accumulator, `acc = " + F.Start +
+         "`): start it as `" + Fix + "`";
+}
+
+/// A Float64 argument of the function in the double arithmetic that
+/// computes \p V: its name.
+std::string float64ArgumentIn(const llvm::Value *V) {
+  llvm::SmallPtrSet<const llvm::Value *, 16> Seen;
+  llvm::SmallVector<const llvm::Value *, 16> Work{V};
+  while (!Work.empty() && Seen.size() < 32) {
+    const llvm::Value *X = Work.pop_back_val();
+    if (!X->getType()->isDoubleTy() || !Seen.insert(X).second)
+      continue;
+    if (const auto *A = llvm::dyn_cast<llvm::Argument>(X); A && A->hasName())
+      return A->getName().str();
+    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(X))
+      for (const llvm::Use &Op : I->operands())
+        Work.push_back(Op.get());
+  }
+  return {};
+}
+
+/// Whether \p Ext is `Float64(x)` written in the user's code: the prelude's
+/// Float64 constructor inlined into the user's function itself (promotion
+/// reaches it through convert and promote).
+bool isExplicitFloat64(const llvm::FPExtInst &Ext) {
+  const llvm::DILocation *L = Ext.getDebugLoc().get();
+  return innermostFunction(Ext).first == "Float64" && L && L->getInlinedAt() &&
+         !isPreludePath(L->getInlinedAt()->getFilename().str());
+}
+
+/// Whether the double arithmetic that computes \p V starts from an
+/// explicit `Float64(x)` (through a math function's inlined code).
+bool fromExplicitFloat64(const llvm::Value *V) {
+  llvm::SmallPtrSet<const llvm::Value *, 32> Seen;
+  llvm::SmallVector<const llvm::Value *, 32> Work{V};
+  while (!Work.empty() && Seen.size() < 96) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    if (const auto *Ext = llvm::dyn_cast<llvm::FPExtInst>(I))
+      if (isExplicitFloat64(*Ext))
+        return true;
+    for (const llvm::Use &Op : I->operands())
+      if (Op->getType()->isDoubleTy() || Op->getType()->isIntegerTy())
+        Work.push_back(Op.get());
+  }
+  return false;
+}
+
+/// What made a Float32 value meet double precision, most specific first,
+/// and the fix.
+std::string widenedBecause(const llvm::FPExtInst &Ext,
+                           const LibraryCallSites *Library) {
+  if (isExplicitFloat64(Ext))
+    return "`Float64(...)` on this line does this: without it the value "
+           "stays Float32 (keep it where the precision is needed)";
+  auto [Literal, Instead] = float64LiteralMet(Ext, Library);
+  if (!Literal.empty())
+    return "The Float64 literal `" + Literal + "` it meets does this: write " +
+           (Instead.empty() ? std::string() : "`" + Instead + "`, or ") +
+           "`Float32(...)`";
+  for (const llvm::User *U : Ext.users())
+    if (const auto *I = llvm::dyn_cast<llvm::Instruction>(U))
+      for (const llvm::Use &Op : I->operands())
+        if (Op.get() != &Ext)
+          if (std::optional<Float64Variable> Var = float64VariableOf(Op.get()))
+            return float64VariableText(*Var, "It meets");
+  for (const llvm::User *U : Ext.users())
+    if (std::string Arg = float64ArgumentIn(U); !Arg.empty())
+      return "It meets the Float64 argument `" + Arg +
+           "`: pass a Float32, or convert it once with `Float32(" + Arg + ")`";
+  return "A Float64 literal, variable or argument it meets does this "
+         "(`x[i] * 0.1`, `acc = 0.0`): write `0.1f0`, `0.0f0`, or "
+         "`Float32(...)`";
+}
+
+/// What made the value narrowed back to Float32 a Float64, and the fix.
+std::string narrowedBecause(const llvm::FPTruncInst &Trunc,
+                            const LibraryCallSites *Library) {
+  auto [Literal, Instead] = float64LiteralIn(Trunc.getOperand(0), Library);
+  if (!Literal.empty())
+    return "It comes from arithmetic with the Float64 literal `" + Literal +
+           "`: write " +
+           (Instead.empty() ? std::string() : "`" + Instead + "`, or ") +
+           "`Float32(...)`";
+  if (std::optional<Float64Variable> Var = float64VariableOf(Trunc.getOperand(0)))
+    return float64VariableText(*Var, "It comes from");
+  if (std::string Arg = float64ArgumentIn(Trunc.getOperand(0)); !Arg.empty())
+    return "It comes from the Float64 argument `" + Arg +
+           "`: pass a Float32, or convert it once with `Float32(" + Arg + ")`";
+  if (fromExplicitFloat64(Trunc.getOperand(0)))
+    return "It comes from `Float64(...)` on this line: without it "
+           "the value stays Float32 (keep it where the precision is needed)";
+  return "A Float64 literal, `Float64(...)` or `/` of two integers (a "
+         "Float64) in Float32 code does this: write `0.5f0`, `Float32(...)`";
 }
 
 } // namespace
@@ -173,30 +376,20 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
           !isNarrowFloat(Ext->getSrcTy()))
         continue;
       Op.What = CostlyOp::Kind::Float64Widened;
-      auto [Literal, Instead] = float64LiteralMet(*Ext);
-      Op.Message =
-          std::string(juliaFloatName(Ext->getSrcTy())) +
-          " value widened to Float64: what it meets runs in double "
-          "precision, " +
-          Rate.Text + ", in two registers per value. " +
-          (Literal.empty()
-               ? std::string("A Float64 literal does this (`x[i] * 0.1`): "
-                             "write `0.1f0`, or `Float32(...)`")
-               : "The Float64 literal `" + Literal +
-                     "` it meets does this: write " +
-                     (Instead.empty() ? std::string()
-                                      : "`" + Instead + "`, or ") +
-                     "`Float32(...)`");
+      Op.Message = std::string(juliaFloatName(Ext->getSrcTy())) +
+                   " value widened to Float64: what it meets runs in double "
+                   "precision, " +
+                   Rate.Text + ", in two registers per value. " +
+                   widenedBecause(*Ext, Library);
     } else if (const auto *Trunc = llvm::dyn_cast<llvm::FPTruncInst>(&I)) {
       if (!Trunc->getSrcTy()->isDoubleTy() || !isNarrowFloat(Trunc->getType()))
         continue;
       Op.What = CostlyOp::Kind::Float64Narrowed;
-      Op.Message = std::string("Float64 value narrowed to ") +
-                   juliaFloatName(Trunc->getType()) +
-                   ": it was computed in double precision, " + Rate.Text +
-                   ". A Float64 literal, `Float64(...)` or `/` of two "
-                   "integers (a Float64) in Float32 code does this: write "
-                   "`0.5f0`, `Float32(...)`";
+      Op.Message =
+          std::string("Float64 value narrowed to ") +
+          juliaFloatName(Trunc->getType()) +
+          ": it was computed in double precision, " + Rate.Text + ". " +
+          narrowedBecause(*Trunc, Library);
     } else if (llvm::isa<llvm::SIToFPInst>(I) ||
                llvm::isa<llvm::UIToFPInst>(I)) {
       if (!I.getType()->isDoubleTy() || Float64Data)
