@@ -909,6 +909,18 @@ int runReport(const CommandOptions &O) {
   Fig("throw sites", U.ThrowSites);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
+  // Local memory is off-chip: say what puts a kernel there.
+  if (std::optional<int> Local = U.StackBytes ? U.StackBytes : U.ScratchBytes;
+      Local && *Local > 0)
+    llvm::outs() << "  note: " << *Local << " bytes of "
+                 << (U.StackBytes ? "local" : "scratch (private)")
+                 << " memory per thread (off-chip, as slow as global memory "
+                    "when the cache misses): "
+                 << (U.Spills && *U.Spills > 0
+                         ? "registers spilled there"
+                         : "a tuple or struct indexed with a value known "
+                           "only at run time, or a call's frame")
+                 << "\n";
   printOccupancy(R, Threads);
 
   const CacheFigures &CF = R.Cache;

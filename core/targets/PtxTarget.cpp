@@ -622,6 +622,12 @@ void PtxTarget::resourceUsage(const std::string &Asm, const CompilerConfig &C,
       // ptxas leaves out `0 bytes smem` (and lmem) when there is none.
       Out.SharedBytes = numberBefore(L, " bytes smem").value_or(0);
       Out.LocalBytes = numberBefore(L, " bytes lmem").value_or(0);
+      // A thread's local memory is its stack frame (spills, a tuple indexed
+      // at run time) and any lmem beside it, as the driver's
+      // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES counts it; ptxas 12 and later
+      // print no lmem for ABI code, only the frame.
+      if (Out.StackBytes)
+        *Out.LocalBytes += *Out.StackBytes;
       // `380 bytes cmem[0], 8 bytes cmem[2]`: all constant banks.
       llvm::StringRef Rest = L;
       while (auto N = numberBefore(Rest, " bytes cmem[")) {
