@@ -34,9 +34,9 @@ struct CommandOptions {
   bool DumpModule = false;
   bool Json = false;
   /// remarks: only these kinds ("passed", "missed", "analysis"; empty:
-  /// all) and only passes with this name (empty: all).
+  /// all) and only passes with these names (empty: all).
   std::vector<std::string> RemarkKinds;
-  std::string RemarkPass;
+  std::vector<std::string> RemarkPasses; ///< remarks --pass (repeatable)
   /// pipeline: only passes and functions whose names contain these (any
   /// case; empty: all), only passes that added or removed a line holding
   /// PipelineGrep, and one line a pass instead of its diff.

@@ -554,23 +554,46 @@ int runRemarks(const CommandOptions &O) {
   for (const OptRemark &M : R.Remarks) {
     bool KindOk = O.RemarkKinds.empty() ||
                   llvm::is_contained(O.RemarkKinds, remarkKindName(M.Kind));
-    if (KindOk && (O.RemarkPass.empty() || M.Pass == O.RemarkPass))
+    if (KindOk && (O.RemarkPasses.empty() ||
+                   llvm::is_contained(O.RemarkPasses, M.Pass)))
       Shown.push_back(M);
   }
-  // A --pass no remark came from (a typo, or a pass's class name): name the
-  // passes that did give remarks.
-  if (!O.RemarkPass.empty() &&
-      llvm::none_of(R.Remarks, [&](const OptRemark &M) {
-        return M.Pass == O.RemarkPass;
-      })) {
-    std::set<std::string> Passes;
-    for (const OptRemark &M : R.Remarks)
-      Passes.insert(M.Pass);
+  // A --pass no remark came from: Prism's own that found nothing, or a
+  // typo or a pass's class name (`GVNPass`), with the passes that did.
+  std::set<std::string> Passes;
+  for (const OptRemark &M : R.Remarks)
+    Passes.insert(M.Pass);
+  for (const std::string &Pass : O.RemarkPasses) {
+    if (Passes.count(Pass))
+      continue;
+    static const char *const Own[] = {"prism-access", "prism-divergence",
+                                      "prism-arith", "typed-inline"};
+    if (llvm::is_contained(Own, Pass)) {
+      bool Gpu = R.Target == "ptx" || R.Target == "gcn";
+      llvm::errs() << "note: `" << Pass << "` found nothing to report in "
+                   << "this job"
+                   << (Gpu || Pass == "typed-inline"
+                           ? ""
+                           : " (it looks at ptx and gcn kernels only)")
+                   << "\n";
+      continue;
+    }
+    std::string Near;
+    unsigned Best = 3;
+    std::vector<std::string> Known(std::begin(Own), std::end(Own));
+    Known.insert(Known.end(), Passes.begin(), Passes.end());
+    for (const std::string &K : Known)
+      if (unsigned D = llvm::StringRef(Pass).edit_distance(K, true, Best);
+          D < Best) {
+        Best = D;
+        Near = K;
+      }
     std::string List;
     for (const std::string &P : Passes)
       List += (List.empty() ? "" : ", ") + P;
-    llvm::errs() << "note: no remark comes from a pass named `" << O.RemarkPass
-                 << "`; "
+    llvm::errs() << "note: no remark comes from a pass named `" << Pass << "`"
+                 << (Near.empty() ? "" : " (did you mean `" + Near + "`?)")
+                 << "; "
                  << (List.empty() ? "this job has no remarks"
                                   : "the remarks' passes are " + List)
                  << "\n";

@@ -309,9 +309,11 @@ int main(int argc, char **argv) {
   Remarks->add_option("--kind", O.RemarkKinds,
                       "only passed | missed | analysis (repeatable)")
       ->check(CLI::IsMember({"passed", "missed", "analysis"}));
-  Remarks->add_option("--pass", O.RemarkPass,
-                      "only the remarks of this LLVM pass (licm, gvn, "
-                      "loop-vectorize, regalloc, ...)");
+  Remarks->add_option("--pass", O.RemarkPasses,
+                      "only the remarks of this pass: LLVM's (licm, gvn, "
+                      "loop-vectorize, regalloc, ...) or Prism's "
+                      "(prism-access, prism-divergence, prism-arith, "
+                      "typed-inline) (repeatable)");
   Remarks->add_option("--threads", O.Threads,
                       "block shape X[,Y[,Z]] of the launch: how warps are laid "
                       "out for the prism-access and prism-divergence remarks "

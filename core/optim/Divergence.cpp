@@ -363,6 +363,8 @@ struct Analysis {
     return llvm::isa<llvm::ReturnInst>(BB->getTerminator());
   }
   /// `if cond return end` before the rest of the kernel: one side leaves.
+  /// An `if` without `else` at the kernel's end looks the same once LLVM
+  /// merged the returns (the body falls into the one `ret`).
   static bool leavesEarly(const llvm::BranchInst &Br) {
     return returns(Br.getSuccessor(0)) != returns(Br.getSuccessor(1));
   }
@@ -665,8 +667,9 @@ BranchDivergence Analysis::judge(llvm::BranchInst &Br, bool FirstBlock) {
           "divergent branch: " + std::string(B.Warps == 1 ? "" : "each of ") +
           WarpsText + " takes both sides" + OnIters + AlsoSome +
           (leavesEarly(Br)
-               ? ": the threads that return early idle while the others run "
-                 "the rest (" +
+               ? ": the threads that go straight to the return (an early "
+                 "`return`, or an `if` at the end that they skip) idle while "
+                 "the others run the rest (" +
                      Same + ")"
            : skipsABody(Br)
                ? ": the threads that skip the body idle while the others "
