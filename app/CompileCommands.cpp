@@ -699,7 +699,7 @@ llvm::json::Value occupancyJson(const JobReport &R, uint64_t Threads) {
   return J;
 }
 
-void printOccupancy(const JobReport &R, uint64_t Threads) {
+void printOccupancy(const JobReport &R, uint64_t Threads, int BlocksPerSM) {
   std::vector<Occupancy> Curve = reportOccupancy(R);
   if (Curve.empty()) {
     if (R.Target == "gcn" && R.Kernel && R.Resources.WavesPerSIMD)
@@ -746,6 +746,21 @@ void printOccupancy(const JobReport &R, uint64_t Threads) {
     llvm::outs() << "  at " << At->BlockSize
                  << (At->BlockSize == 1 ? " thread: " : " threads: ")
                  << describeOccupancy(*At) << "\n";
+  // --blocks-per-sm asks ptxas to fit that many blocks at the launch bound's
+  // size; it trims registers (and spills) to try, but cannot shrink shared
+  // memory or the SM's own limits.
+  if (unsigned Bound = R.MaxThreads ? R.MaxThreads : R.MinThreads;
+      BlocksPerSM > 0 && Bound)
+    for (const Occupancy &O : Curve)
+      if (unsigned(O.BlockSize) == Bound && O.BlocksPerSM < BlocksPerSM) {
+        llvm::outs() << llvm::formatv(
+            "  note: --blocks-per-sm {0} is not met: at {1} threads the {2} "
+            "holds {3} {4}, limited by {5}\n",
+            BlocksPerSM, Bound, L.Amd ? "CU" : "SM", O.BlocksPerSM,
+            std::string(L.blockWord()) + (O.BlocksPerSM == 1 ? "" : "s"),
+            occupancyLimitNames(O.Limits, L.Amd));
+        break;
+      }
 }
 
 int runReport(const CommandOptions &O) {
@@ -771,6 +786,10 @@ int runReport(const CommandOptions &O) {
       return reportError(std::move(E));
   }
   const JobReport &R = *C->Result.Report;
+  if (!O.Threads.empty() && R.Target != "ptx" && R.Target != "gcn")
+    llvm::errs() << "note: --threads has no effect on " << R.Target
+                 << ": occupancy and the warps of the access and divergence "
+                    "counts are ptx's and gcn's\n";
   static const Stage Order[] = {Stage::Typed, Stage::TypedOpt, Stage::LLVMRaw,
                                 Stage::LLVMOpt, Stage::Asm};
   // The assembly's symbol for the entry: the backend may rename it (PTX
@@ -883,9 +902,13 @@ int runReport(const CommandOptions &O) {
     llvm::outs() << llvm::formatv(
         "  memory accesses of a {5}: global {0} coalesced, {1} uncoalesced; "
         "shared {2} conflict-free, {3} with bank conflicts; {4} with a "
-        "run-time stride (prism remarks --pass prism-access)\n",
+        "run-time stride{6} (prism remarks --pass prism-access)\n",
         A.Coalesced, A.Uncoalesced, A.ConflictFree, A.BankConflicts,
-        A.RuntimeStride, Warp);
+        A.RuntimeStride, Warp,
+        A.Broadcast ? llvm::formatv("; {0} broadcast{1}", A.Broadcast,
+                                    A.Broadcast == 1 ? "" : "s")
+                          .str()
+                    : std::string());
   if (BranchCounts B = countBranchRemarks(R.Remarks); B.total()) {
     llvm::outs() << llvm::formatv(
         "  branches on the thread index: {0} divergent in every {6}, {1} in "
@@ -896,9 +919,10 @@ int runReport(const CommandOptions &O) {
   }
   if (ArithmeticCounts A = countArithmeticRemarks(R.Remarks); A.total())
     llvm::outs() << llvm::formatv(
-        "  costly arithmetic: {0} conversions into or out of Float64, {1} "
-        "64-bit divisions by a variable (prism remarks --pass prism-arith)\n",
-        A.Float64, A.WideDivisions);
+        "  costly arithmetic: {0} conversion{2} into or out of Float64, {1} "
+        "64-bit division{3} by a variable (prism remarks --pass prism-arith)\n",
+        A.Float64, A.WideDivisions, A.Float64 == 1 ? "" : "s",
+        A.WideDivisions == 1 ? "" : "s");
   llvm::outs() << "  peak memory (RSS) of this process: "
                << llvm::formatv("{0:f1}", double(peakRssKiB()) / 1024) << " MiB\n";
   auto Fig = [](const char *Name, const std::optional<int> &V) {
@@ -944,7 +968,7 @@ int runReport(const CommandOptions &O) {
                          : "a tuple or struct indexed with a value known "
                            "only at run time, or a call's frame")
                  << "\n";
-  printOccupancy(R, Threads);
+  printOccupancy(R, Threads, O.BlocksPerSM);
 
   const CacheFigures &CF = R.Cache;
   // The hits are the report's own measurement (that many lookups of the

@@ -101,6 +101,23 @@ const Topic Topics[] = {
      "Float64 literal such as `x[i] * 0.1`), an integer made Float64 (`i * "
      "0.5`), each with the --arch's double-precision rate, and 64-bit "
      "integer division by a value known only at run time."},
+    {"report",
+     "prism report FILE SIG compiles the job once and prints what a "
+     "performance question starts from. Each stage's wall-clock time, "
+     "allocations and lines (typed, typed-opt, llvm-raw, llvm-opt, asm: the "
+     "first job of a process pays LLVM's start-up). How many passes changed "
+     "the IR (prism pipeline shows them). The remarks by kind, and on ptx "
+     "and gcn the verdicts of Prism's analyses, each counted once per source "
+     "place: how a warp accesses memory (help coalescing), which branches "
+     "split a warp (help divergence) and costly arithmetic (Float64 in "
+     "Float32 code, 64-bit division; help remarks). The resources the "
+     "assembler measured (ptxas -v on ptx, the backend on gcn): registers, "
+     "spills, stack and local memory, shared memory, instructions and throw "
+     "sites, with a note on what puts a kernel in local memory. The "
+     "occupancy table by block size (help occupancy), with --threads the "
+     "launch you mean and with launch bounds what they allow. Last the "
+     "compile cache: one compile, then 100000 timed lookups of it (help "
+     "cache). --json gives all of it as stable JSON."},
     {"occupancy",
      "Occupancy is how many warps an SM keeps resident, out of the most it "
      "can (64 on sm_80 and sm_90, 48 on sm_86, sm_87 and sm_89, 32 on sm_75). "

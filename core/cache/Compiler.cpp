@@ -476,11 +476,12 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     std::optional<WarpModel> W =
         Opts.Remarks ? Tgt.warpModel(Config.arch()) : std::nullopt;
     // A GPU thread runs scalar code (the warp is the vector): what the loop
-    // vectoriser did not do ("loop not vectorized", "vectorization is not
+    // vectoriser did not do and why ("loop not vectorized: could not
+    // determine number of loop iterations", "vectorization is not
     // beneficial") is noise there, not a reason.
     if (W)
       llvm::erase_if(report().Remarks.mut(), [](const OptRemark &R) {
-        return R.Pass == "loop-vectorize" && R.Kind == RemarkKind::Missed;
+        return R.Pass == "loop-vectorize" && R.Kind != RemarkKind::Passed;
       });
     // How each warp touches memory and which branches split it, as
     // remarks on the optimised code.

@@ -30,6 +30,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace prism {
 
@@ -454,14 +455,27 @@ void addDivergenceRemarks(llvm::Module &M, const WarpModel &W,
 }
 
 namespace {
+/// What makes two remarks one (groupRemarks): kind, pass, text, function
+/// and frames, so an unrolled loop's copies of one remark are one.
+std::string remarkGroupKey(const OptRemark &R) {
+  std::string K = std::string(remarkKindName(R.Kind)) + '\0' + R.Pass + '\0' +
+                  R.Message + '\0' + R.Function;
+  for (const SourceFrame &F : R.Origin.Frames)
+    K += '\0' + F.File + ':' + std::to_string(F.Line) + ':' +
+         std::to_string(F.Col);
+  return K;
+}
+
 /// Counts the remarks of \p Pass by name into the fields \p Names gives.
 template <typename Counts>
 Counts countByName(
     const std::vector<OptRemark> &Remarks, llvm::StringRef Pass,
     std::initializer_list<std::pair<llvm::StringRef, size_t Counts::*>> Names) {
   Counts C;
+  // Once per source place: LLVM's unrolled copies of one access are one.
+  std::unordered_set<std::string> Seen;
   for (const OptRemark &R : Remarks)
-    if (R.Pass == Pass)
+    if (R.Pass == Pass && Seen.insert(remarkGroupKey(R)).second)
       for (const auto &[Name, Field] : Names)
         if (R.Name == Name) {
           ++(C.*Field);
@@ -546,18 +560,10 @@ void trimToJob(OptRemark &R, llvm::StringRef JobFunction) {
 }
 
 std::vector<RemarkGroup> groupRemarks(const std::vector<OptRemark> &Remarks) {
-  auto Key = [](const OptRemark &R) {
-    std::string K = std::string(remarkKindName(R.Kind)) + '\0' + R.Pass +
-                    '\0' + R.Message + '\0' + R.Function;
-    for (const SourceFrame &F : R.Origin.Frames)
-      K += '\0' + F.File + ':' + std::to_string(F.Line) + ':' +
-           std::to_string(F.Col);
-    return K;
-  };
   std::vector<RemarkGroup> Groups;
   std::unordered_map<std::string, size_t> Index;
   for (const OptRemark &R : Remarks) {
-    auto [It, New] = Index.try_emplace(Key(R), Groups.size());
+    auto [It, New] = Index.try_emplace(remarkGroupKey(R), Groups.size());
     if (New)
       Groups.push_back({&R, 0});
     ++Groups[It->second].Count;

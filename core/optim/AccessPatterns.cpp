@@ -287,6 +287,25 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
     const bool Misaligned = Into && A.Sectors > A.IdealSectors &&
                             A.Sectors <= A.IdealSectors + RowsInWarp;
     bool Good = A.Sectors <= A.IdealSectors || Misaligned;
+    // Lanes that share a few addresses far apart (a 16×16 block's
+    // `B[k, j]`, one word per threadIdx().y row) take a sector each, no
+    // more than a coalesced access of the same lanes: a broadcast per
+    // address, not an uncoalesced access.
+    const unsigned FullSectors = unsigned(
+        (Off.size() * A.ElementBytes + M.SectorBytes - 1) / M.SectorBytes);
+    if (!Good && Distinct.size() < Off.size() && A.Sectors <= FullSectors) {
+      A.Judged = MemoryAccess::Verdict::Uniform;
+      A.Message = llvm::formatv(
+          "{0}: {1}: {2} addresses for the {3}'s {4} lanes, each a broadcast "
+          "to the lanes that share it, {5} {6}s of {7} bytes per {3}, no "
+          "more than a coalesced access of {4} lanes takes",
+          What, Apart, Distinct.size(), M.Warp, Off.size(), A.Sectors,
+          M.Sector, M.SectorBytes);
+      if (Rows)
+        A.Message += " (assuming " + Rows->Assumption + ")";
+      A.Message += Who;
+      return;
+    }
     A.Judged = Good ? MemoryAccess::Verdict::Good : MemoryAccess::Verdict::Poor;
     A.Message =
         Good ? llvm::formatv("coalesced {0}: {1}, {2} {5}{4} of {3} bytes "

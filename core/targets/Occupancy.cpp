@@ -382,9 +382,9 @@ std::string describeOccupancy(const Occupancy &O) {
                O.MaxWarpsPerSM, Percent, formatPerPartition(O), Limits)
                .str() +
            Idle;
-  return llvm::formatv("{0} blocks, {1} of {2} warps ({3}%), limited by {4}",
+  return llvm::formatv("{0} block{5}, {1} of {2} warps ({3}%), limited by {4}",
                        O.BlocksPerSM, O.WarpsPerSM, O.MaxWarpsPerSM, Percent,
-                       Limits)
+                       Limits, O.BlocksPerSM == 1 ? "" : "s")
              .str() +
          Idle;
 }
