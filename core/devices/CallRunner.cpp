@@ -533,8 +533,10 @@ RunOutcome runCall(GlobalEnv &Env, InferenceEngine &Engine, const RunRequest &R,
   if (Target == "native" && !Out.Kernel) {
     auto Shape = RetT ? shapeOf(RetT) : std::nullopt;
     if (!Shape)
+      // The call asks for what the host cannot show: usage (CLI.md's 2),
+      // not a device failure.
       return Failed(
-          failure(RunStatus::DeviceError, "argument",
+          failure(RunStatus::UsageError, "argument",
                   "`" + Call->Function + "` returns " +
                       (RetT ? RetT->str() : std::string("?")) +
                       "; the host can show scalars, functions, types, and "

@@ -26,6 +26,12 @@ bool ParsedFile::hasErrors() const {
                      [](const Diagnostic &D) { return D.Sev == Severity::Error; });
 }
 
+/// `f(xs...)` in a call (splatting) or a signature (varargs).
+static const char *const SplatMessage =
+    "splatting and varargs (`...`) are not supported: index the tuple "
+    "instead (`p = promote(a, b); f(p[1], p[2])`), or write a method for "
+    "each number of arguments";
+
 namespace {
 
 /// Bound on syntactic nesting and on the height of any expression tree, so
@@ -218,6 +224,18 @@ private:
     return T.is(Tok::Newline) || T.is(Tok::Semicolon) || T.is(Tok::Eof) ||
            T.isKw("end") || T.isKw("else") || T.isKw("elseif");
   }
+  /// Skips to the end of the statement, past brackets and what is in them
+  /// (a macro call's arguments, `@cuprintf("x=%d\n", x)`).
+  void skipToStatementEnd() {
+    int Depth = 0;
+    while (!tok().is(Tok::Eof) && (Depth > 0 || !atStatementEnd())) {
+      const Token &T = advance();
+      if (T.is(Tok::LParen) || T.is(Tok::LBracket) || T.is(Tok::LBrace))
+        ++Depth;
+      else if (T.is(Tok::RParen) || T.is(Tok::RBracket) || T.is(Tok::RBrace))
+        --Depth;
+    }
+  }
   /// `Base.@inline`, `CUDA.@atomic`: a prelude module's macro is the plain
   /// macro, as `Base.zero` is `zero` (the tokens `Base` `.` go).
   void dropMacroModules() {
@@ -349,6 +367,25 @@ private:
     return N;
   }
   Node *unexpected(const Token &T) {
+    // The file ended inside brackets: the one left open is the news, and
+    // its line has something to show (the end of the file has not).
+    if (T.is(Tok::Eof)) {
+      std::vector<size_t> Open;
+      for (size_t Q = 0; Q < P && Q < Toks.size(); ++Q) {
+        Tok K = Toks[Q].Kind;
+        if (K == Tok::LParen || K == Tok::LBracket || K == Tok::LBrace)
+          Open.push_back(Q);
+        else if ((K == Tok::RParen || K == Tok::RBracket ||
+                  K == Tok::RBrace) &&
+                 !Open.empty())
+          Open.pop_back();
+      }
+      if (!Open.empty()) {
+        const Token &O = Toks[Open.back()];
+        return error(O.range(), "`" + std::string(O.Text) +
+                                    "` is never closed: the file ends first");
+      }
+    }
     return error(T.range(), "unexpected " + describe(T));
   }
   std::string where(uint32_t Offset) const {
@@ -842,7 +879,7 @@ void Parser::parseList(Tok Close, const char *CloseText,
       }
       Node *E = parseAssign(false);
       if (tok().isOp("...")) {
-        error(tok().range(), "splatting (`...`) is not supported");
+        error(tok().range(), SplatMessage);
         break;
       }
       if (tok().isKw("for")) {
@@ -1006,7 +1043,7 @@ Node *Parser::parsePostfix(Node *Base) {
       Node *Ty = parseTypeOperand();
       Base = mk(NodeKind::TypeAssert, from(B), {Base, Ty});
     } else if (T.isOp("...")) {
-      return error(T.range(), "splatting (`...`) is not supported");
+      return error(T.range(), SplatMessage);
     } else {
       return Base;
     }
@@ -1072,6 +1109,39 @@ Node *Parser::parseParen() {
   return Result;
 }
 
+/// What to write instead of a CUDA.jl or Base macro the kernel language
+/// does not have, for those that need more than "unknown macro".
+static std::string macroMessage(std::string_view Name) {
+  if (Name == "assert")
+    return "`@assert` is not supported (kernels have no strings): write "
+           "`cond || throw(DomainError(x))`";
+  if (Name == "cuprintf" || Name == "cuprintln" || Name == "cushow" ||
+      Name == "printf" || Name == "show" || Name == "info" ||
+      Name == "warn" || Name == "error" || Name == "debug")
+    return "`@" + std::string(Name) +
+           "` is not supported: kernels print nothing (no strings, no I/O); "
+           "store the value in an array argument, which `prism run` prints";
+  if (Name == "time" || Name == "elapsed" || Name == "btime" ||
+      Name == "benchmark")
+    return "`@" + std::string(Name) +
+           "` times host code, which kernel files do not have: `prism run` "
+           "prints a launch's time, `prism report` the compile's";
+  return {};
+}
+
+/// "string literals are not supported", as the call it is an argument of
+/// reads: printing, or error().
+static std::string stringLiteralMessage(std::string_view Callee) {
+  if (Callee == "error")
+    return "`error(\"...\")` is not supported (kernels have no strings): "
+           "throw a value instead, as `throw(DomainError(x))`";
+  if (Callee == "println" || Callee == "print" || Callee == "printf" ||
+      Callee == "show" || Callee == "display")
+    return "printing is not supported: kernels have no strings and no I/O; "
+           "store the value in an array argument, which `prism run` prints";
+  return "string literals are not supported";
+}
+
 Node *Parser::parseMacro() {
   const Token &M = advance();
   uint32_t B = M.Begin;
@@ -1126,6 +1196,13 @@ Node *Parser::parseMacro() {
                  "'k!(args...)' --threads N --blocks M`");
     while (!atStatementEnd())
       advance();
+    return errorNode(from(B));
+  }
+  if (std::string Why = macroMessage(Name); !Why.empty()) {
+    // Printing and assertions: their arguments are strings and values on
+    // one line, named by this one error.
+    errorInPlace(M.range(), Why);
+    skipToStatementEnd();
     return errorNode(from(B));
   }
   if (Name != "inbounds" && Name != "boundscheck") {
@@ -1208,11 +1285,17 @@ Node *Parser::parsePrimary() {
   case Tok::Invalid:
     advance(); // the lexer reported it
     return mk(NodeKind::Error, T.range());
-  case Tok::String:
-    // Reported here, where the parse goes on as if it were a value.
+  case Tok::String: {
+    // Reported here, where the parse goes on as if it were a value; as the
+    // call it is the message of, where that is printing or error().
+    std::string_view Callee =
+        P >= 2 && Toks[P - 1].is(Tok::LParen) && Toks[P - 2].is(Tok::Ident)
+            ? Toks[P - 2].Text
+            : std::string_view();
     advance();
-    errorInPlace(T.range(), "string literals are not supported");
+    errorInPlace(T.range(), stringLiteralMessage(Callee));
     return mk(NodeKind::Error, T.range());
+  }
   case Tok::Macro:
     return parseMacro();
   case Tok::Keyword: {
@@ -1425,8 +1508,11 @@ Node *Parser::parseFor() {
     Clause C;
     if (tok().is(Tok::Ident) && tok().Text == "outer" &&
         (peekNext().is(Tok::Ident) || peekNext().is(Tok::LParen))) {
-      error(tok().range(), "`for outer x` is not supported: assign the loop "
-                           "variable to an outer one in the body");
+      std::string Var = peekNext().is(Tok::Ident) ? std::string(peekNext().Text)
+                                                 : std::string("x");
+      error(tok().range(), "`for outer " + Var +
+                               "` is not supported: assign the loop "
+                               "variable to an outer one in the body");
       break;
     }
     if (tok().is(Tok::Ident)) {

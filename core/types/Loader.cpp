@@ -42,6 +42,12 @@ llvm::Error typeError(const SourceFileRef &File, SrcRange R, std::string Msg,
 /// (`float32`), or DeviceArray for Julia's and CUDA.jl's array types.
 llvm::Error undefinedTypeName(const GlobalEnv &Env, const SourceFileRef &File,
                               SrcRange R, llvm::StringRef Name) {
+  if (Name == "Vararg")
+    return typeError(File, R,
+                     "`Vararg` (varargs) is not supported: write a method "
+                     "for each number of arguments, or take a tuple "
+                     "(`t::NTuple{N,Int}`)",
+                     "unsupported");
   Diagnostic D = Diagnostic::error(
       "undefined", "undefined type name `" + Name.str() + "`", locOf(File, R));
   if (std::string Advice = arrayTypeAdvice(Name); !Advice.empty())

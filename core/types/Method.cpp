@@ -339,6 +339,21 @@ Diagnostic dispatchDiagnostic(const GenericFunction &F,
         D.note(M->signatureString() + Where, L);
       }
     }
+    // CUDA.jl's indices are Int32 and `Int` is Int64: the commonest miss.
+    for (size_t I = 1; I < ArgTypes.size(); ++I) {
+      if (ArgTypes[I]->str() != "Int32")
+        continue;
+      bool WantsInt64 = llvm::any_of(R.Candidates, [&](const Method *M) {
+        return M->Sig.size() == ArgTypes.size() && M->Sig[I]->str() == "Int64";
+      });
+      if (WantsInt64) {
+        D.note("argument " + std::to_string(I) +
+               " is an Int32 (as threadIdx().x, blockIdx().x and blockDim().x "
+               "are) where the method takes an Int64 (`Int`): convert it, "
+               "`Int(i)`, or declare the argument `::Integer`");
+        break;
+      }
+    }
     return D;
   }
   Diagnostic D = Diagnostic::error("ambiguous", Call + " is ambiguous",

@@ -1,0 +1,2 @@
+ok() = 1
+g(xs::Vararg{Int}) = 0
