@@ -3,6 +3,7 @@
 #include "ProgramLoader.h"
 
 #include "infer/Inference.h"
+#include "lang/AST.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +33,12 @@ int runCodeLowered(const CommandOptions &O) {
     if (!Res)
       return reportError(Res.takeError());
     llvm::errs() << "prism: no lowered code for " << O.Sig << "\n";
+    return ExitProgramError;
+  }
+  // A body with constructs the language lacks lowers to no code of what
+  // was written: its errors, as compiling it would give them.
+  if (const ast::FunctionDef *D = R.Match.M->Def; D && !D->Unsupported.empty()) {
+    printDiagnostics(D->Unsupported);
     return ExitProgramError;
   }
   std::string Text = printLowered(*R.Match.M->Lowered);

@@ -11,6 +11,7 @@
 
 #include "infer/InferenceImpl.h"
 #include "infer/SlotWebs.h"
+#include "lang/AST.h"
 #include "prelude/Embedded.h"
 
 #include "llvm/ADT/Hashing.h"
@@ -254,6 +255,16 @@ CodeInstance *InferenceEngine::Impl::inferMI(MethodInstance *MI, World W,
     }
   }
   Stack.pop_back();
+  // A body with constructs the language lacks (splatting, `@assert`): its
+  // parse errors are this method's, and its code is not what was written,
+  // so nothing inferred from it is said; a call of it does not return.
+  if (const ast::FunctionDef *D = MI->Def->Def; D && !D->Unsupported.empty()) {
+    for (std::vector<Diagnostic> &E : F.StmtErrors)
+      E.clear();
+    F.FrameErrors.insert(F.FrameErrors.begin(), D->Unsupported.begin(),
+                         D->Unsupported.end());
+    F.Return = bottomLattice();
+  }
 
   std::unique_ptr<CodeInstance> CI = finishFrame(F);
   CodeInstance *Raw = CI.get();

@@ -134,6 +134,10 @@ struct FunctionDef {
   bool PropagateInbounds = false;
   SrcRange Range;    ///< the whole definition
   SrcRange SigRange; ///< `name(args...) where {...}`
+  /// Errors of constructs in the body that the kernel language lacks
+  /// (splatting, `@assert`): compiling the function reports them, and the
+  /// rest of the file loads.
+  std::vector<Diagnostic> Unsupported;
 };
 
 struct StructDef {
@@ -168,6 +172,9 @@ public:
   std::vector<TopLevel> Defs;
   std::vector<Diagnostic> Diags;
   bool hasErrors() const;
+  /// The errors, with the functions' own (FunctionDef::Unsupported) among
+  /// them in file order: what to show when the file does not load anyway.
+  std::vector<Diagnostic> errorsWithDeferred() const;
 
   template <typename T, typename... Args> T *make(Args &&...A) {
     T *P = Alloc.Allocate<T>();

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <tuple>
 
 namespace prism {
 
@@ -24,6 +25,28 @@ using namespace ast;
 bool ParsedFile::hasErrors() const {
   return std::any_of(Diags.begin(), Diags.end(),
                      [](const Diagnostic &D) { return D.Sev == Severity::Error; });
+}
+
+std::vector<Diagnostic> ParsedFile::errorsWithDeferred() const {
+  std::vector<Diagnostic> All;
+  for (const Diagnostic &D : Diags)
+    if (D.Sev == Severity::Error)
+      All.push_back(D);
+  for (const TopLevel &T : Defs)
+    if (auto *const *F = std::get_if<FunctionDef *>(&T))
+      for (const Diagnostic &D : (*F)->Unsupported)
+        // A forwarder of optional arguments shares its method's errors.
+        if (std::none_of(All.begin(), All.end(), [&](const Diagnostic &A) {
+              return A.Message == D.Message && A.Loc.Line == D.Loc.Line &&
+                     A.Loc.Col == D.Loc.Col;
+            }))
+          All.push_back(D);
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Diagnostic &A, const Diagnostic &B) {
+                     return std::tie(A.Loc.Line, A.Loc.Col) <
+                            std::tie(B.Loc.Line, B.Loc.Col);
+                   });
+  return All;
 }
 
 /// `f(xs...)` in a call (splatting) or a signature (varargs).
@@ -345,6 +368,13 @@ private:
             DiagLoc::fromRange(File, R)));
         GaveUp = true;
       } else {
+        // Every error about valid Julia the kernel language lacks says "not
+        // supported" (or names the macro): such an error in a function's
+        // body is that function's own (deferUnsupported).
+        if (Code == DiagCode::None &&
+            (Msg.find("not supported") != std::string::npos ||
+             Msg.rfind("unknown macro", 0) == 0))
+          Code = DiagCode::Unsupported;
         Out.Diags.push_back(
             Diagnostic::error("parse", std::move(Msg), DiagLoc::fromRange(File, R)));
         Out.Diags.back().Code = Code;
@@ -532,6 +562,8 @@ private:
 
   // --- definitions --------------------------------------------------------
   void parseTopLevel();
+  void parseDefinition();
+  void deferUnsupported(size_t DiagsBefore, size_t DefsBefore);
   /// The macros before a definition: `@inline`, `@noinline`,
   /// `@propagate_inbounds`.
   struct DefMacros {
@@ -879,14 +911,17 @@ void Parser::parseList(Tok Close, const char *CloseText,
       }
       Node *E = parseAssign(false);
       if (tok().isOp("...")) {
-        error(tok().range(), SplatMessage);
-        break;
+        // Reported in place, so that the function around it is still
+        // defined and the error is only its own (deferUnsupported).
+        errorInPlace(tok().range(), SplatMessage);
+        E = errorNode(from(E->Range.Begin));
+        advance();
       }
       if (tok().isKw("for")) {
         // `sum(x for x in a)`, `Float32[i for i in 1:n]`.
-        error(tok().range(), "generators and comprehensions (`f(x) for x "
-                             "in a`) are not supported: a kernel allocates "
-                             "no arrays; write a `for` loop");
+        errorInPlace(tok().range(), "generators and comprehensions (`f(x) "
+                                    "for x in a`) are not supported: a kernel "
+                                    "allocates no arrays; write a `for` loop");
         skipToListEnd();
         break;
       }
@@ -1043,7 +1078,9 @@ Node *Parser::parsePostfix(Node *Base) {
       Node *Ty = parseTypeOperand();
       Base = mk(NodeKind::TypeAssert, from(B), {Base, Ty});
     } else if (T.isOp("...")) {
-      return error(T.range(), SplatMessage);
+      errorInPlace(T.range(), SplatMessage);
+      advance();
+      Base = errorNode(from(B));
     } else {
       return Base;
     }
@@ -2104,6 +2141,43 @@ void Parser::parseImport() {
 }
 
 void Parser::parseTopLevel() {
+  size_t DiagsBefore = Out.Diags.size(), DefsBefore = Out.Defs.size();
+  parseDefinition();
+  deferUnsupported(DiagsBefore, DefsBefore);
+}
+
+/// Julia runs a file whose functions use splatting or `@assert`; the
+/// kernel language lacks them, which is each such function's own error, as
+/// an undefined name is: the file loads, its other functions compile and
+/// run, and compiling this one reports the errors. A syntax error, or one
+/// in the signature, still stops the file.
+void Parser::deferUnsupported(size_t DiagsBefore, size_t DefsBefore) {
+  if (Out.Diags.size() == DiagsBefore)
+    return;
+  std::vector<FunctionDef *> Fns;
+  for (size_t I = DefsBefore; I < Out.Defs.size(); ++I)
+    if (auto *const *F = std::get_if<FunctionDef *>(&Out.Defs[I]))
+      Fns.push_back(*F);
+  if (Fns.empty())
+    return;
+  LineCol SigEnd = File->lineCol(Fns.front()->SigRange.End);
+  for (size_t I = DiagsBefore; I < Out.Diags.size(); ++I) {
+    const Diagnostic &D = Out.Diags[I];
+    bool Unsupported = D.Code == DiagCode::Unsupported ||
+                       D.Code == DiagCode::ArrayLiteral;
+    bool InBody = D.Loc.Line > SigEnd.Line ||
+                  (D.Loc.Line == SigEnd.Line && D.Loc.Col > SigEnd.Col);
+    if (D.Sev != Severity::Error || !Unsupported || !InBody)
+      return;
+  }
+  std::vector<Diagnostic> Own(Out.Diags.begin() + DiagsBefore,
+                              Out.Diags.end());
+  Out.Diags.resize(DiagsBefore);
+  for (FunctionDef *F : Fns)
+    F->Unsupported = Own;
+}
+
+void Parser::parseDefinition() {
   if (tok().is(Tok::String)) {
     // A docstring: Julia attaches it to the definition that follows; a
     // kernel has no use for it, so it goes.

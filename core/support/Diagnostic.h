@@ -26,7 +26,10 @@ enum class Severity { Error, Warning, Note };
 /// The specific problem a diagnostic reports, for the few callers that react
 /// to one rather than show it (a CALL says how it spells the same thing).
 /// Most diagnostics have `None`; their message is for people only.
-enum class DiagCode : uint8_t { None, ArrayLiteral };
+/// What kind of problem a diagnostic is, where code acts on it:
+/// Unsupported is valid Julia the kernel language lacks (a function's own
+/// error, not the file's).
+enum class DiagCode : uint8_t { None, ArrayLiteral, Unsupported };
 
 /// A resolved location: file plus 1-based line/col range.
 struct DiagLoc {

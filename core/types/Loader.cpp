@@ -281,9 +281,9 @@ public:
       : Env(Env), PF(std::move(F)), File(PF->File), IsPrelude(IsPrelude) {}
 
   llvm::Expected<LoadResult> run() {
-    for (const Diagnostic &D : PF->Diags)
-      if (D.Sev == Severity::Error)
-        Errors.Diags.push_back(D);
+    // A file that does not load shows every error, the functions' own too.
+    if (PF->hasErrors())
+      Errors.Diags = PF->errorsWithDeferred();
     // Types and constants first, in the file's order as Julia defines them
     // (a field may be `NTuple{N,Int}` of a `const N` above it), so that
     // signatures may mention types defined further down the file; then
@@ -1235,6 +1235,17 @@ private:
     for (Type *V : *Vars)
       SparamNames.push_back(V->varName());
     auto Lowered = lowerMethod(D, File, SparamNames);
+    if (!Lowered && !D.Unsupported.empty()) {
+      // What lowering says of a body the parser already found unsupported
+      // is a follow-on: the method is defined with an empty body, and
+      // compiling it reports the parser's errors.
+      llvm::consumeError(Lowered.takeError());
+      ast::FunctionDef Empty = D;
+      ast::Node Block{ast::NodeKind::Block, D.Body ? D.Body->Range : D.Range,
+                      Symbol(), ast::LitType::Int64, 0, {}};
+      Empty.Body = &Block;
+      Lowered = lowerMethod(Empty, File, SparamNames);
+    }
     if (!Lowered)
       return Lowered.takeError();
     M->Lowered = std::move(*Lowered);

@@ -1,5 +1,7 @@
 #include "workspace/DefinitionSync.h"
 
+#include "lang/AST.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <set>
@@ -155,6 +157,21 @@ void DefinitionSync::findWarnings(const std::vector<std::string> &Keys) {
         Base = overwrittenBy(*Base);
       if (const Method *Old = Above ? Above : Base)
         Warnings.push_back(overwriteWarning(*M, *Old));
+      // A body the language cannot compile is that method's error when a
+      // job compiles it; the file loads, and the editor shows it.
+      if (M->Def)
+        for (Diagnostic D : M->Def->Unsupported) {
+          // Once, not again for each forwarder of optional arguments.
+          if (llvm::any_of(Warnings, [&](const Diagnostic &W) {
+                return W.Message == D.Message && W.Loc.Line == D.Loc.Line &&
+                       W.Loc.Col == D.Loc.Col;
+              }))
+            continue;
+          D.Sev = Severity::Warning;
+          D.note("`" + M->Name.string() +
+                 "` does not compile; the file's other functions do");
+          Warnings.push_back(std::move(D));
+        }
     }
   }
 }

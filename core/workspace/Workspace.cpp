@@ -483,7 +483,10 @@ void Workspace::applySource(std::string Text, bool FromDisk) {
   S->Diags = S->PreludeErrors;
   if (Parsed->hasErrors()) {
     // Keep the last good program and its jobs; show what is wrong now.
-    S->Diags.insert(S->Diags.end(), Parsed->Diags.begin(), Parsed->Diags.end());
+    for (const Diagnostic &D : Parsed->Diags)
+      if (D.Sev != Severity::Error) // the warnings; the errors, in order:
+        S->Diags.push_back(D);
+    llvm::append_range(S->Diags, Parsed->errorsWithDeferred());
     return;
   }
 

@@ -5,9 +5,11 @@
 
 #include "lang/Parser.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 namespace prism::testing {
 
@@ -16,10 +18,23 @@ inline std::shared_ptr<ast::ParsedFile> parseString(std::string Text,
   return parseFile(SourceFile::create(std::move(Name), std::move(Text)));
 }
 
+/// Every diagnostic, the functions' own errors (FunctionDef::Unsupported)
+/// among them, in file order.
+inline std::vector<Diagnostic> allDiagnostics(const ast::ParsedFile &F) {
+  std::vector<Diagnostic> All = F.errorsWithDeferred();
+  for (const Diagnostic &D : F.Diags)
+    if (D.Sev != Severity::Error)
+      All.push_back(D);
+  std::stable_sort(All.begin(), All.end(), [](const Diagnostic &A, const Diagnostic &B) {
+    return std::tie(A.Loc.Line, A.Loc.Col) < std::tie(B.Loc.Line, B.Loc.Col);
+  });
+  return All;
+}
+
 /// `L:C: message` for every diagnostic, one per line.
 inline std::string diagText(const ast::ParsedFile &F) {
   std::string S;
-  for (const Diagnostic &D : F.Diags)
+  for (const Diagnostic &D : allDiagnostics(F))
     S += std::to_string(D.Loc.Line) + ":" + std::to_string(D.Loc.Col) + ": " +
          D.Message + "\n";
   return S;

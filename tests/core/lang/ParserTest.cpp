@@ -8,6 +8,7 @@
 
 using namespace prism;
 using namespace prism::ast;
+using prism::testing::allDiagnostics;
 using prism::testing::diagText;
 using prism::testing::parseString;
 
@@ -467,8 +468,9 @@ TEST(Parser, MalformedInputsReportLineColAndMessage) {
   };
   for (const BadCase &C : Cases) {
     auto F = parseString(C.Src);
-    ASSERT_FALSE(F->Diags.empty()) << C.Src;
-    const Diagnostic &D = F->Diags[0];
+    std::vector<Diagnostic> All = allDiagnostics(*F);
+    ASSERT_FALSE(All.empty()) << C.Src;
+    const Diagnostic &D = All[0];
     EXPECT_EQ(std::to_string(D.Loc.Line) + ":" + std::to_string(D.Loc.Col) +
                   ": " + D.Message,
               C.Expected)
@@ -495,7 +497,8 @@ TEST(Parser, ClosuresAreOneClearErrorEach) {
                        "end\n"
                        "k(x) = x +\n");
   std::vector<std::string> Got;
-  for (const Diagnostic &D : F->Diags)
+  std::vector<Diagnostic> All = allDiagnostics(*F);
+  for (const Diagnostic &D : All)
     Got.push_back(std::to_string(D.Loc.Line) + ":" + std::to_string(D.Loc.Col) +
                   ": " + D.Message.substr(0, 30));
   EXPECT_THAT(Got, ::testing::ElementsAre(
@@ -504,8 +507,10 @@ TEST(Parser, ClosuresAreOneClearErrorEach) {
                        "4:5: a function cannot be defined i",
                        "12:1: unexpected end of file"))
       << diagText(*F);
-  EXPECT_NE(F->Diags[2].Message.find("define `inner` at the top level"),
+  EXPECT_NE(All[2].Message.find("define `inner` at the top level"),
             std::string::npos);
+  // The closures are f's and g's own errors; the file's are the others.
+  EXPECT_EQ(F->Diags.size(), 2u) << diagText(*F);
   // The nested definitions are not definitions of the file.
   EXPECT_EQ(F->Defs.size(), 3u);
 }
