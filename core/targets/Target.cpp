@@ -22,10 +22,15 @@ namespace prism {
 
 Target::~Target() = default;
 
-static llvm::CodeGenOpt::Level codeGenLevel(unsigned OptLevel) {
+static llvm::CodeGenOpt::Level codeGenLevel(unsigned OptLevel,
+                                             llvm::StringRef Target) {
   switch (OptLevel) {
   case 0:
-    return llvm::CodeGenOpt::None;
+    // LLVM 16's AMDGPU backend at CodeGenOpt::None (the fast register
+    // allocator) aborts on a frame past 4 KiB ("cannot scavenge register
+    // without an emergency spill slot") and crashes on long straight-line
+    // code; its -O1 code generation has neither problem.
+    return Target == "gcn" ? llvm::CodeGenOpt::Less : llvm::CodeGenOpt::None;
   case 1:
     return llvm::CodeGenOpt::Less;
   case 3:
@@ -49,7 +54,7 @@ Target::createTargetMachine(const CompilerConfig &C) const {
   llvm::TargetOptions Options;
   std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
       C.triple(), C.arch(), C.features(), Options, llvm::Reloc::PIC_,
-      std::nullopt, codeGenLevel(C.optLevel())));
+      std::nullopt, codeGenLevel(C.optLevel(), name())));
   if (!TM)
     return makeDiagError(Diagnostic::error(
         "backend", "could not create a target machine for " + C.triple(), {}));

@@ -1,0 +1,1 @@
+pick(t, k::Int) = t[k]
