@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <cctype>
 
 namespace prism {
@@ -40,16 +41,31 @@ bool interestingConst(const LatticeType &L) {
                      L.Const->K == ConstValue::Sym);
 }
 
-/// Nesting depth of a type's parameters, counted up to Limit + 1.
-unsigned typeDepth(Type *T, unsigned Limit) {
+/// Nesting depth of a type's parameters, counted up to Limit + 1. Types
+/// are interned, so a wide nest (`((x, x, ..., x), ...)` eight wide, twelve
+/// deep) shares its parameters: each distinct one is measured once, where
+/// walking the tree took eight to the twelfth steps.
+static unsigned typeDepth(Type *T, unsigned Limit,
+                          std::unordered_map<Type *, unsigned> &Memo) {
   if (!T->isDataType() && !T->isUnion())
     return 1;
-  unsigned D = 0;
   if (Limit == 0)
     return 1;
-  for (Type *P : T->params())
-    D = std::max(D, typeDepth(P, Limit - 1));
+  if (auto It = Memo.find(T); It != Memo.end())
+    return std::min(It->second, Limit + 1);
+  unsigned D = 0;
+  for (Type *P : T->params()) {
+    D = std::max(D, typeDepth(P, Limit - 1, Memo));
+    if (D > Limit - 1)
+      return Limit + 1; // past the limit: how far past does not matter
+  }
+  Memo.emplace(T, D + 1); // exact: nothing below was cut off
   return D + 1;
+}
+
+unsigned typeDepth(Type *T, unsigned Limit) {
+  std::unordered_map<Type *, unsigned> Memo;
+  return typeDepth(T, Limit, Memo);
 }
 
 /// Argument types nested deeper than this mean a recursion whose argument
@@ -424,8 +440,9 @@ void Interpreter::run() {
                                  : std::string("?")) +
                             "` nests more than " +
                             std::to_string(MaxArgTypeDepth) +
-                            " levels deep (a loop whose variable's type grows "
-                            "without bound?)",
+                            " levels deep, past Prism's limit (which a loop "
+                            "whose variable's type grows without bound "
+                            "reaches)",
                         locOf(PC)));
           V = bottomLattice();
         }
@@ -730,8 +747,8 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
                     "inference of " + MM.M->signatureString() +
                         ": argument types nest more than " +
                         std::to_string(MaxArgTypeDepth) +
-                        " levels deep (a recursion whose argument types grow "
-                        "without bound?)",
+                        " levels deep, past Prism's limit (which a recursion "
+                        "whose argument types grow without bound reaches)",
                     locOf(PC)));
       return bottomLattice();
     }
