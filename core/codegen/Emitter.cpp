@@ -131,6 +131,57 @@ static Symbol functionName(const CodeInstance &CI) {
   return Symbol::get("anonymous");
 }
 
+/// The scalars an LLVM value of type \p T holds, saturating at \p Cap.
+static uint64_t scalarCount(llvm::Type *T, uint64_t Cap) {
+  if (auto *S = llvm::dyn_cast<llvm::StructType>(T)) {
+    uint64_t N = 0;
+    for (llvm::Type *E : S->elements())
+      if ((N += scalarCount(E, Cap)) >= Cap)
+        return Cap;
+    return N;
+  }
+  if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T)) {
+    uint64_t E = scalarCount(A->getElementType(), Cap);
+    if (E && A->getNumElements() > Cap / E)
+      return Cap;
+    return std::min(Cap, A->getNumElements() * E);
+  }
+  return 1;
+}
+
+/// Values passed or returned whole hold at most this many scalars: LLVM's
+/// instruction selection gives a node at most 65535 operands (and crashes
+/// past it), and it slows down long before (a million-scalar tuple took
+/// 24 s and 1.5 GB). Julia passes such values by reference.
+constexpr uint64_t MaxScalarsByValue = 16384;
+
+/// An error when an instance takes or returns a value too large to pass
+/// whole (MaxScalarsByValue).
+static llvm::Error checkValueSizes(ModuleState &MS, CodeInstance &CI) {
+  auto Check = [&](Type *T, const char *Role) -> llvm::Error {
+    llvm::Type *LT = T ? MS.TL.regType(T) : nullptr;
+    if (!LT)
+      return llvm::Error::success();
+    uint64_t N = scalarCount(LT, MaxScalarsByValue + 1);
+    if (N <= MaxScalarsByValue)
+      return llvm::Error::success();
+    return makeDiagError(Diagnostic::error(
+        "codegen",
+        "`" + functionName(CI).string() + "` " + Role + " a value of type " +
+            T->str() + ", more than " + std::to_string(MaxScalarsByValue) +
+            " scalars, the most Prism passes whole (LLVM's code generator "
+            "handles at most 65535 in one value and slows down long "
+            "before); pass a DeviceArray instead",
+        CI.MI->Def ? CI.MI->Def->location() : DiagLoc{}));
+  };
+  for (size_t I = 1; I < CI.MI->Sig.size(); ++I)
+    if (llvm::Error E = Check(CI.MI->Sig[I], "takes"))
+      return E;
+  if (CI.ReturnType && !CI.ReturnType->isBottom())
+    return Check(CI.ReturnType, "returns");
+  return llvm::Error::success();
+}
+
 /// The LLVM signature of an instance: [state], then every non-ghost
 /// argument (the callee itself included, for callable values), returning the
 /// register type or void (ghosts, Bottom).
@@ -924,6 +975,8 @@ llvm::Expected<EmittedModule> emitModule(llvm::LLVMContext &Ctx,
     if (!CI->Code)
       return makeDiagError(Diagnostic::error(
           "internal", "codegen: " + CI->MI->str() + " has no typed code", {}));
+    if (llvm::Error E = checkValueSizes(MS, *CI))
+      return E;
     bool IsEntry = CI == Root;
     std::string Name = IsEntry ? Out.EntrySymbol
                                : "julia_" + functionName(*CI).string() + "_" +
