@@ -508,14 +508,16 @@ private:
         return R.takeError();
       if (R->What != Evaluated::Range)
         return error(*RangeNode, "expected a range such as `1:16`");
-      int64_t Len = R->Step > 0 ? (R->Stop >= R->Start
-                                       ? (R->Stop - R->Start) / R->Step + 1
-                                       : 0)
-                                : (R->Start >= R->Stop
-                                       ? (R->Start - R->Stop) / -R->Step + 1
-                                       : 0);
-      if (Len > (int64_t(1) << 32))
+      // In unsigned arithmetic: `-5:typemax(Int)` spans more than an
+      // Int64 holds, which wrapped to a negative length.
+      uint64_t Span = R->Step > 0 ? uint64_t(R->Stop) - uint64_t(R->Start)
+                                  : uint64_t(R->Start) - uint64_t(R->Stop);
+      uint64_t Step = R->Step > 0 ? uint64_t(R->Step) : -uint64_t(R->Step);
+      bool Empty = R->Step > 0 ? R->Stop < R->Start : R->Start < R->Stop;
+      uint64_t Count = Empty ? 0 : Span / Step + 1; // 0 when it wraps: 2^64
+      if (!Empty && (Count == 0 || Count > (uint64_t(1) << 32)))
         return error(*RangeNode, "range too long for a host-side argument");
+      int64_t Len = int64_t(Count);
       auto A = arrayOf(T, {Len}, [&](int64_t I) -> llvm::Expected<HostValue> {
         return convert(*RangeNode,
                        HostValue::fromInt(ScalarKind::Int64, R->Start + I * R->Step),
