@@ -536,6 +536,45 @@ void checkStaticShared(const llvm::Module &M, const CompilerConfig &C,
   Out.push_back(std::move(D));
 }
 
+/// A PTX kernel's arguments live in its parameter space, 4352 bytes
+/// (0x1100) on every arch this LLVM targets: past it ptxas rejects the
+/// kernel ("uses too much parameter space"), at no source line. Said at the
+/// kernel's definition.
+void checkParameterSpace(const llvm::Module &M, const CompilerConfig &C,
+                         std::vector<Diagnostic> &Out) {
+  if (C.target().name() != "ptx")
+    return;
+  constexpr uint64_t MaxParamBytes = 4352;
+  const llvm::DataLayout &DL = M.getDataLayout();
+  for (const llvm::Function &F : M) {
+    if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      continue;
+    uint64_t Bytes = 0;
+    for (const llvm::Argument &A : F.args()) {
+      llvm::Type *T = A.hasByValAttr() ? A.getParamByValType() : A.getType();
+      Bytes = llvm::alignTo(Bytes, DL.getABITypeAlign(T)) +
+              DL.getTypeAllocSize(T);
+    }
+    if (Bytes <= MaxParamBytes)
+      continue;
+    Diagnostic D = Diagnostic::error(
+        "target-restriction",
+        llvm::formatv("the kernel's arguments take {0} bytes of parameter "
+                      "space, more than the {1} PTX gives a kernel; ptxas "
+                      "rejects it. Pass large tuples and structs in a "
+                      "DeviceArray",
+                      Bytes, MaxParamBytes)
+            .str(),
+        {});
+    if (const llvm::DISubprogram *SP = F.getSubprogram()) {
+      D.Loc.FileName = SP->getFilename().str();
+      D.Loc.Line = SP->getLine();
+      D.Loc.Col = 1;
+    }
+    Out.push_back(std::move(D));
+  }
+}
+
 } // namespace
 
 std::vector<Diagnostic> validateTyped(const InferResult &R,
@@ -626,6 +665,7 @@ std::vector<Diagnostic> validateLLVM(const llvm::Module &M,
   }
   Tgt.validateModule(M, C, Out);
   checkStaticShared(M, C, Out);
+  checkParameterSpace(M, C, Out);
   return Out;
 }
 
