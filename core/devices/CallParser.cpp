@@ -1,6 +1,7 @@
 #include "devices/CallParser.h"
 
 #include "lang/AST.h"
+#include "lang/Lowering.h"
 #include "lang/Parser.h"
 #include "support/Irrational.h"
 #include "types/ShowError.h"
@@ -97,6 +98,9 @@ const llvm::fltSemantics &floatSemantics(ScalarKind K) {
   }
 }
 
+/// Tuples in a CALL nest at most as deep as inference follows types.
+constexpr unsigned MaxTupleNesting = 12;
+
 class CallEvaluator {
 public:
   CallEvaluator(const SourceFileRef &File, uint64_t Seed,
@@ -133,6 +137,7 @@ public:
   }
 
 private:
+  unsigned TupleDepth = 0; ///< tuples being evaluated, outermost first
   llvm::Error error(const Node &N, std::string Message) {
     return makeDiagError(
         Diagnostic::error("call", std::move(Message),
@@ -321,13 +326,29 @@ private:
                           "of the program, structs or array constructors)");
     }
     case NodeKind::Tuple: {
+      // The program's limits on tuples hold here too: a 5000-element one
+      // took 18 s to compile, past them.
+      if (int64_t(N.Kids.size()) > MaxTupleLength)
+        return error(N, "a tuple has at most " +
+                            std::to_string(MaxTupleLength) +
+                            " elements (Prism's limit, as in a program); "
+                            "this one has " +
+                            std::to_string(N.Kids.size()));
+      if (TupleDepth >= MaxTupleNesting)
+        return error(N, "tuples nest at most " +
+                            std::to_string(MaxTupleNesting) +
+                            " levels deep (Prism's limit, as in a program)");
+      ++TupleDepth;
       std::vector<HostValue> Elts;
       for (const Node *K : N.Kids) {
         auto V = value(*K);
-        if (!V)
+        if (!V) {
+          --TupleDepth;
           return V.takeError();
+        }
         Elts.push_back(std::move(*V));
       }
+      --TupleDepth;
       E.V = HostValue::tuple(std::move(Elts));
       return E;
     }
