@@ -103,7 +103,15 @@ bool wantsColor(llvm::raw_ostream &OS) {
 void printDiagnostics(const std::vector<Diagnostic> &Ds) {
   RenderOptions Opts;
   Opts.Color = wantsColor(llvm::errs());
+  // Errors stop at the parser's own limit; warnings (a method redefined
+  // two thousand times) would print without one.
+  constexpr size_t MaxWarnings = 100;
+  size_t Warnings = 0, Dropped = 0;
   for (const Diagnostic &D : Ds) {
+    if (D.Sev == Severity::Warning && ++Warnings > MaxWarnings) {
+      ++Dropped;
+      continue;
+    }
     printedDiagnostics().push_back(D);
     // CLI.md: every error is FILE:LINE:COL: error: ... An unavailable
     // device is a fact about this machine, not about the request.
@@ -119,6 +127,9 @@ void printDiagnostics(const std::vector<Diagnostic> &Ds) {
     }
     renderDiagnostic(llvm::errs(), D, Opts);
   }
+  if (Dropped)
+    llvm::errs() << "note: " << Dropped << " more warning"
+                 << (Dropped == 1 ? "" : "s") << " not shown\n";
 }
 
 int reportError(llvm::Error E) {
