@@ -567,7 +567,8 @@ int runRemarks(const CommandOptions &O) {
     if (Passes.count(Pass))
       continue;
     static const char *const Own[] = {"prism-access", "prism-divergence",
-                                      "prism-arith", "typed-inline"};
+                                      "prism-arith", "prism-throw",
+                                      "typed-inline"};
     if (llvm::is_contained(Own, Pass)) {
       bool Gpu = R.Target == "ptx" || R.Target == "gcn";
       llvm::errs() << "note: `" << Pass << "` found nothing to report in "
@@ -953,7 +954,13 @@ int runReport(const CommandOptions &O) {
   Fig("LDS bytes", U.LDSBytes);
   Fig("waves/SIMD", U.WavesPerSIMD);
   Fig("instructions", U.Instructions);
-  Fig("throw sites", U.ThrowSites);
+  if (U.ThrowSites && *U.ThrowSites > 0 && R.Kernel &&
+      (R.Target == "ptx" || R.Target == "gcn"))
+    llvm::outs() << llvm::formatv(
+        "  {0,-14} {1} (prism remarks --pass prism-throw lists them)\n",
+        "throw sites", *U.ThrowSites);
+  else
+    Fig("throw sites", U.ThrowSites);
   if (!U.Note.empty())
     llvm::outs() << "  note: " << U.Note << "\n";
   // Local memory is off-chip: say what puts a kernel there.

@@ -100,7 +100,9 @@ const Topic Topics[] = {
      "that costs far more than it reads: Float64 mixed into Float32 code (a "
      "Float64 literal such as `x[i] * 0.1`), an integer made Float64 (`i * "
      "0.5`), each with the --arch's double-precision rate, and 64-bit "
-     "integer division by a value known only at run time."},
+     "integer division by a value known only at run time. Pass prism-throw "
+     "(ptx and gcn kernels) lists the checks that can throw left in the "
+     "optimised code, at their lines, and says which run in a loop."},
     {"report",
      "prism report FILE SIG compiles the job once and prints what a "
      "performance question starts from. Each stage's wall-clock time, "
@@ -110,7 +112,8 @@ const Topic Topics[] = {
      "and gcn the verdicts of Prism's analyses, each counted once per source "
      "place: how a warp accesses memory (help coalescing), which branches "
      "split a warp (help divergence) and costly arithmetic (Float64 in "
-     "Float32 code, 64-bit division; help remarks). The resources the "
+     "Float32 code, 64-bit division; help remarks) and where the throw "
+     "sites are (prism remarks --pass prism-throw). The resources the "
      "assembler measured (ptxas -v on ptx, the backend on gcn): registers, "
      "spills, stack and local memory, shared memory, instructions and throw "
      "sites, with a note on what puts a kernel in local memory. The "

@@ -313,7 +313,7 @@ int main(int argc, char **argv) {
                       "only the remarks of this pass: LLVM's (licm, gvn, "
                       "loop-vectorize, regalloc, ...) or Prism's "
                       "(prism-access, prism-divergence, prism-arith, "
-                      "typed-inline) (repeatable)");
+                      "prism-throw, typed-inline) (repeatable)");
   Remarks->add_option("--threads", O.Threads,
                       "block shape X[,Y[,Z]] of the launch: how warps are laid "
                       "out for the prism-access and prism-divergence remarks "

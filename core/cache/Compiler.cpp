@@ -502,6 +502,11 @@ CompileResult Driver::run(InferenceEngine *Engine, const InferResult *Given,
     report().Passes = std::move(Opt->Snapshots);
     retargetThrowLocations(*Result.Module);
     report().Resources.ThrowSites = countThrowSites(*Result.Module);
+    // Where those throw sites are: what a GPU kernel pays for its checks.
+    if (W && Config.kernel())
+      addThrowSiteRemarks(*Result.Module,
+                          Job.Spec.Func ? Job.Spec.Func->Name.string() : "",
+                          report().Remarks.mut());
     StageOutput Out;
     if (Opts.wantsText(Stage::LLVMOpt))
       Out.Text = printModuleWithLines(*Result.Module, Out.Lines);

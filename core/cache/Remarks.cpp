@@ -12,10 +12,13 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instruction.h"
@@ -28,7 +31,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -351,6 +356,51 @@ void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
       Out.push_back(analysisRemark(
           Op.Costly ? RemarkKind::Missed : RemarkKind::Analysis, "prism-arith",
           Op.name(), Op.Message, F, Op.Inst, JobFunction));
+  }
+}
+
+void addThrowSiteRemarks(llvm::Module &M, llvm::StringRef JobFunction,
+                         std::vector<OptRemark> &Out) {
+  const llvm::Function *Hook = M.getFunction(ThrowHookName);
+  if (!Hook)
+    return;
+  std::set<std::tuple<int32_t, std::string, std::string, int32_t>> Seen;
+  for (llvm::Function &F : M) {
+    std::optional<llvm::DominatorTree> DT;
+    std::optional<llvm::LoopInfo> Loops;
+    for (const llvm::Instruction &I : llvm::instructions(F)) {
+      const auto *Call = llvm::dyn_cast<llvm::CallBase>(&I);
+      if (!Call || Call->getCalledFunction() != Hook)
+        continue;
+      ThrowCallInfo Info = readThrowCall(*Call);
+      // One remark per source place: a launch wrapper's inlined copy of a
+      // check is the same check.
+      if (!Seen.insert(Info.key()).second)
+        continue;
+      if (!Loops) {
+        DT.emplace(F);
+        Loops.emplace(*DT);
+      }
+      // The throw's block leaves the loop; the check that branches to it
+      // is in the loop when a predecessor is.
+      bool InLoop = llvm::any_of(
+          llvm::predecessors(I.getParent()),
+          [&](const llvm::BasicBlock *P) { return Loops->getLoopFor(P); });
+      std::string Kind = Info.TypeName.empty()
+                             ? throwKindName(ThrowKind(Info.Kind))
+                             : Info.TypeName;
+      std::string Message =
+          "a check that can throw " + Kind +
+          " stays in the optimised code: a compare and a branch to a block "
+          "that reports it" +
+          (InLoop ? std::string(", on every iteration of a loop") : "") +
+          (Kind == "BoundsError"
+               ? std::string(" (`@inbounds` or --check-bounds=no removes it)")
+               : std::string());
+      Out.push_back(analysisRemark(RemarkKind::Analysis, "prism-throw",
+                                   "ThrowSite", std::move(Message), F, &I,
+                                   JobFunction));
+    }
   }
 }
 

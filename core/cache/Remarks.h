@@ -70,6 +70,13 @@ void addArithmeticRemarks(llvm::Module &M, llvm::StringRef Target,
                           llvm::StringRef JobFunction,
                           std::vector<OptRemark> &Out);
 
+/// One analysis remark per throw site left in the optimised code (pass
+/// `prism-throw`): which exception it checks for, at the user's line, and
+/// whether the check runs in a loop. `report` counts them as throw sites;
+/// this says where they are. Call after retargetThrowLocations.
+void addThrowSiteRemarks(llvm::Module &M, llvm::StringRef JobFunction,
+                         std::vector<OptRemark> &Out);
+
 /// The branches the `prism-divergence` remarks judged, by verdict.
 struct BranchCounts {
   size_t Divergent = 0, PartlyDivergent = 0, WarpUniform = 0, Boundary = 0;
