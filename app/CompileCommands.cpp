@@ -554,8 +554,8 @@ int runRemarks(const CommandOptions &O) {
   for (const OptRemark &M : R.Remarks) {
     bool KindOk = O.RemarkKinds.empty() ||
                   llvm::is_contained(O.RemarkKinds, remarkKindName(M.Kind));
-    if (KindOk && (O.RemarkPasses.empty() ||
-                   llvm::is_contained(O.RemarkPasses, M.Pass)))
+    if (KindOk &&
+        (O.RemarkPasses.empty() || llvm::is_contained(O.RemarkPasses, M.Pass)))
       Shown.push_back(M);
   }
   // A --pass no remark came from: Prism's own that found nothing, or a

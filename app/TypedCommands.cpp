@@ -37,7 +37,8 @@ int runCodeLowered(const CommandOptions &O) {
   }
   // A body with constructs the language lacks lowers to no code of what
   // was written: its errors, as compiling it would give them.
-  if (const ast::FunctionDef *D = R.Match.M->Def; D && !D->Unsupported.empty()) {
+  if (const ast::FunctionDef *D = R.Match.M->Def;
+      D && !D->Unsupported.empty()) {
     printDiagnostics(D->Unsupported);
     return ExitProgramError;
   }

@@ -377,7 +377,8 @@ void StagePane::drawElsewhereHint(ViewContext &Ctx, uint32_t Source) {
   // the code was last seen in (or first appears in).
   const size_t Here = size_t(stage());
   size_t Best = size_t(Stage::NumStages);
-  for (size_t D = 1; D < size_t(Stage::NumStages) && Best == size_t(Stage::NumStages); ++D) {
+  for (size_t D = 1;
+       D < size_t(Stage::NumStages) && Best == size_t(Stage::NumStages); ++D) {
     if (D <= Here && Counts[Source][Here - D])
       Best = Here - D;
     else if (Here + D < size_t(Stage::NumStages) && Counts[Source][Here + D])

@@ -18,8 +18,8 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <cctype>
+#include <unordered_map>
 
 namespace prism {
 
@@ -432,18 +432,18 @@ void Interpreter::run() {
         // A loop that nests a variable in itself (`t = (t, i)`) would grow
         // its type forever: reported, as a recursion's argument types are.
         if (!V.isBottom() && typeDepth(V.T, MaxArgTypeDepth) > MaxArgTypeDepth) {
-          error(PC, Diagnostic::error(
-                        "inference",
-                        "the type of `" +
-                            (S.Slot < F.Src->Slots.size()
-                                 ? F.Src->Slots[S.Slot].Name.string()
-                                 : std::string("?")) +
-                            "` nests more than " +
-                            std::to_string(MaxArgTypeDepth) +
-                            " levels deep, past Prism's limit (which a loop "
-                            "whose variable's type grows without bound "
-                            "reaches)",
-                        locOf(PC)));
+          error(PC,
+                Diagnostic::error(
+                    "inference",
+                    "the type of `" +
+                        (S.Slot < F.Src->Slots.size()
+                             ? F.Src->Slots[S.Slot].Name.string()
+                             : std::string("?")) +
+                        "` nests more than " + std::to_string(MaxArgTypeDepth) +
+                        " levels deep, past Prism's limit (which a loop "
+                        "whose variable's type grows without bound "
+                        "reaches)",
+                    locOf(PC)));
           V = bottomLattice();
         }
         SetSSAType(PC, V);

@@ -405,8 +405,7 @@ private:
         Tok K = Toks[Q].Kind;
         if (K == Tok::LParen || K == Tok::LBracket || K == Tok::LBrace)
           Open.push_back(Q);
-        else if ((K == Tok::RParen || K == Tok::RBracket ||
-                  K == Tok::RBrace) &&
+        else if ((K == Tok::RParen || K == Tok::RBracket || K == Tok::RBrace) &&
                  !Open.empty())
           Open.pop_back();
       }
@@ -1153,8 +1152,8 @@ static std::string macroMessage(std::string_view Name) {
     return "`@assert` is not supported (kernels have no strings): write "
            "`cond || throw(DomainError(x))`";
   if (Name == "cuprintf" || Name == "cuprintln" || Name == "cushow" ||
-      Name == "printf" || Name == "show" || Name == "info" ||
-      Name == "warn" || Name == "error" || Name == "debug")
+      Name == "printf" || Name == "show" || Name == "info" || Name == "warn" ||
+      Name == "error" || Name == "debug")
     return "`@" + std::string(Name) +
            "` is not supported: kernels print nothing (no strings, no I/O); "
            "store the value in an array argument, which `prism run` prints";
@@ -1546,7 +1545,7 @@ Node *Parser::parseFor() {
     if (tok().is(Tok::Ident) && tok().Text == "outer" &&
         (peekNext().is(Tok::Ident) || peekNext().is(Tok::LParen))) {
       std::string Var = peekNext().is(Tok::Ident) ? std::string(peekNext().Text)
-                                                 : std::string("x");
+                                                  : std::string("x");
       error(tok().range(), "`for outer " + Var +
                                "` is not supported: assign the loop "
                                "variable to an outer one in the body");
@@ -2163,15 +2162,14 @@ void Parser::deferUnsupported(size_t DiagsBefore, size_t DefsBefore) {
   LineCol SigEnd = File->lineCol(Fns.front()->SigRange.End);
   for (size_t I = DiagsBefore; I < Out.Diags.size(); ++I) {
     const Diagnostic &D = Out.Diags[I];
-    bool Unsupported = D.Code == DiagCode::Unsupported ||
-                       D.Code == DiagCode::ArrayLiteral;
+    bool Unsupported =
+        D.Code == DiagCode::Unsupported || D.Code == DiagCode::ArrayLiteral;
     bool InBody = D.Loc.Line > SigEnd.Line ||
                   (D.Loc.Line == SigEnd.Line && D.Loc.Col > SigEnd.Col);
     if (D.Sev != Severity::Error || !Unsupported || !InBody)
       return;
   }
-  std::vector<Diagnostic> Own(Out.Diags.begin() + DiagsBefore,
-                              Out.Diags.end());
+  std::vector<Diagnostic> Own(Out.Diags.begin() + DiagsBefore, Out.Diags.end());
   Out.Diags.resize(DiagsBefore);
   for (FunctionDef *F : Fns)
     F->Unsupported = Own;

@@ -299,8 +299,8 @@ void judge(MemoryAccess &A, llvm::ArrayRef<int64_t> AllOff, const WarpModel &M,
           "{0}: {1}: {2} addresses for the {3}'s {4} lanes, each a broadcast "
           "to the lanes that share it, {5} {6}s of {7} bytes per {3}, no "
           "more than a coalesced access of {4} lanes takes",
-          What, Apart, Distinct.size(), M.Warp, Off.size(), A.Sectors,
-          M.Sector, M.SectorBytes);
+          What, Apart, Distinct.size(), M.Warp, Off.size(), A.Sectors, M.Sector,
+          M.SectorBytes);
       if (Rows)
         A.Message += " (assuming " + Rows->Assumption + ")";
       A.Message += Who;

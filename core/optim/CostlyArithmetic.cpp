@@ -148,7 +148,8 @@ bool mayBeUsersLiteral(const llvm::Instruction &I,
     return true;
   if (Name.empty())
     return false;
-  return !(std::isalpha(static_cast<unsigned char>(Name[0])) || Name[0] == '_') ||
+  return !(std::isalpha(static_cast<unsigned char>(Name[0])) ||
+           Name[0] == '_') ||
          Name == "muladd" || Name == "fma" || Name == "min" || Name == "max" ||
          Name == "convert" || Name == "promote";
 }
@@ -209,8 +210,8 @@ std::optional<Float64Variable> float64VariableOf(const llvm::Value *V) {
         Float64Variable F;
         std::tie(F.Start, F.Start32) = juliaLiterals(*C);
         llvm::StringRef Name = Phi->getName();
-        if (size_t Dot = Name.find(".slot"); Dot != llvm::StringRef::npos &&
-                                             Dot > 0 && Name[0] != '#')
+        if (size_t Dot = Name.find(".slot");
+            Dot != llvm::StringRef::npos && Dot > 0 && Name[0] != '#')
           F.Name = Name.substr(0, Dot).str();
         // One that names the variable is better than one that does not.
         if (!F.Name.empty())
@@ -236,9 +237,9 @@ std::string float64VariableText(const Float64Variable &F, const char *Verb) {
     return std::string(Verb) + " the Float64 variable `" + F.Name +
            "`, which starts as `" + F.Start + "`: start it as `" + F.Name +
            " = " + Fix + "`";
-  return std::string(Verb) + " a Float64 variable that starts as `" +
-         F.Start + "` (an accumulator, `acc = " + F.Start +
-         "`): start it as `" + Fix + "`";
+  return std::string(Verb) + " a Float64 variable that starts as `" + F.Start +
+         "` (an accumulator, `acc = " + F.Start + "`): start it as `" + Fix +
+         "`";
 }
 
 /// A Float64 argument of the function in the double arithmetic that
@@ -308,7 +309,8 @@ std::string widenedBecause(const llvm::FPExtInst &Ext,
   for (const llvm::User *U : Ext.users())
     if (std::string Arg = float64ArgumentIn(U); !Arg.empty())
       return "It meets the Float64 argument `" + Arg +
-           "`: pass a Float32, or convert it once with `Float32(" + Arg + ")`";
+             "`: pass a Float32, or convert it once with `Float32(" + Arg +
+             ")`";
   return "A Float64 literal, variable or argument it meets does this "
          "(`x[i] * 0.1`, `acc = 0.0`): write `0.1f0`, `0.0f0`, or "
          "`Float32(...)`";
@@ -323,7 +325,8 @@ std::string narrowedBecause(const llvm::FPTruncInst &Trunc,
            "`: write " +
            (Instead.empty() ? std::string() : "`" + Instead + "`, or ") +
            "`Float32(...)`";
-  if (std::optional<Float64Variable> Var = float64VariableOf(Trunc.getOperand(0)))
+  if (std::optional<Float64Variable> Var =
+          float64VariableOf(Trunc.getOperand(0)))
     return float64VariableText(*Var, "It comes from");
   if (std::string Arg = float64ArgumentIn(Trunc.getOperand(0)); !Arg.empty())
     return "It comes from the Float64 argument `" + Arg +
@@ -385,11 +388,10 @@ std::vector<CostlyOp> findCostlyArithmetic(const llvm::Function &F,
       if (!Trunc->getSrcTy()->isDoubleTy() || !isNarrowFloat(Trunc->getType()))
         continue;
       Op.What = CostlyOp::Kind::Float64Narrowed;
-      Op.Message =
-          std::string("Float64 value narrowed to ") +
-          juliaFloatName(Trunc->getType()) +
-          ": it was computed in double precision, " + Rate.Text + ". " +
-          narrowedBecause(*Trunc, Library);
+      Op.Message = std::string("Float64 value narrowed to ") +
+                   juliaFloatName(Trunc->getType()) +
+                   ": it was computed in double precision, " + Rate.Text +
+                   ". " + narrowedBecause(*Trunc, Library);
     } else if (llvm::isa<llvm::SIToFPInst>(I) ||
                llvm::isa<llvm::UIToFPInst>(I)) {
       if (!I.getType()->isDoubleTy() || Float64Data)

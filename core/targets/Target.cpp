@@ -23,7 +23,7 @@ namespace prism {
 Target::~Target() = default;
 
 static llvm::CodeGenOpt::Level codeGenLevel(unsigned OptLevel,
-                                             llvm::StringRef Target) {
+                                            llvm::StringRef Target) {
   switch (OptLevel) {
   case 0:
     // LLVM 16's AMDGPU backend at CodeGenOpt::None (the fast register

@@ -1241,8 +1241,12 @@ private:
       // compiling it reports the parser's errors.
       llvm::consumeError(Lowered.takeError());
       ast::FunctionDef Empty = D;
-      ast::Node Block{ast::NodeKind::Block, D.Body ? D.Body->Range : D.Range,
-                      Symbol(), ast::LitType::Int64, 0, {}};
+      ast::Node Block{ast::NodeKind::Block,
+                      D.Body ? D.Body->Range : D.Range,
+                      Symbol(),
+                      ast::LitType::Int64,
+                      0,
+                      {}};
       Empty.Body = &Block;
       Lowered = lowerMethod(Empty, File, SparamNames);
     }

@@ -542,18 +542,19 @@ void checkStaticShared(const llvm::Module &M, const CompilerConfig &C,
 /// kernel's definition.
 void checkParameterSpace(const llvm::Module &M, const CompilerConfig &C,
                          std::vector<Diagnostic> &Out) {
-  if (C.target().name() != "ptx")
+  if (llvm::StringRef(C.target().name()) != "ptx")
     return;
   constexpr uint64_t MaxParamBytes = 4352;
   const llvm::DataLayout &DL = M.getDataLayout();
   for (const llvm::Function &F : M) {
-    if (F.isDeclaration() || F.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+    if (F.isDeclaration() ||
+        F.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       continue;
     uint64_t Bytes = 0;
     for (const llvm::Argument &A : F.args()) {
       llvm::Type *T = A.hasByValAttr() ? A.getParamByValType() : A.getType();
-      Bytes = llvm::alignTo(Bytes, DL.getABITypeAlign(T)) +
-              DL.getTypeAllocSize(T);
+      Bytes =
+          llvm::alignTo(Bytes, DL.getABITypeAlign(T)) + DL.getTypeAllocSize(T);
     }
     if (Bytes <= MaxParamBytes)
       continue;

@@ -25,9 +25,11 @@ inline std::vector<Diagnostic> allDiagnostics(const ast::ParsedFile &F) {
   for (const Diagnostic &D : F.Diags)
     if (D.Sev != Severity::Error)
       All.push_back(D);
-  std::stable_sort(All.begin(), All.end(), [](const Diagnostic &A, const Diagnostic &B) {
-    return std::tie(A.Loc.Line, A.Loc.Col) < std::tie(B.Loc.Line, B.Loc.Col);
-  });
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Diagnostic &A, const Diagnostic &B) {
+                     return std::tie(A.Loc.Line, A.Loc.Col) <
+                            std::tie(B.Loc.Line, B.Loc.Col);
+                   });
   return All;
 }
 
