@@ -45,8 +45,8 @@ bool interestingConst(const LatticeType &L) {
 /// are interned, so a wide nest (`((x, x, ..., x), ...)` eight wide, twelve
 /// deep) shares its parameters: each distinct one is measured once, where
 /// walking the tree took eight to the twelfth steps.
-static unsigned typeDepth(Type *T, unsigned Limit,
-                          std::unordered_map<Type *, unsigned> &Memo) {
+unsigned typeDepthMemo(Type *T, unsigned Limit,
+                       std::unordered_map<Type *, unsigned> &Memo) {
   if (!T->isDataType() && !T->isUnion())
     return 1;
   if (Limit == 0)
@@ -55,7 +55,7 @@ static unsigned typeDepth(Type *T, unsigned Limit,
     return std::min(It->second, Limit + 1);
   unsigned D = 0;
   for (Type *P : T->params()) {
-    D = std::max(D, typeDepth(P, Limit - 1, Memo));
+    D = std::max(D, typeDepthMemo(P, Limit - 1, Memo));
     if (D > Limit - 1)
       return Limit + 1; // past the limit: how far past does not matter
   }
@@ -63,14 +63,8 @@ static unsigned typeDepth(Type *T, unsigned Limit,
   return D + 1;
 }
 
-unsigned typeDepth(Type *T, unsigned Limit) {
-  std::unordered_map<Type *, unsigned> Memo;
-  return typeDepth(T, Limit, Memo);
-}
 
-/// Argument types nested deeper than this mean a recursion whose argument
-/// types grow without bound (`f(x) = f((x,))`): reported, not followed.
-constexpr unsigned MaxArgTypeDepth = 12;
+
 
 /// Concrete enough to dispatch on: a concrete type, or a `Type{T}` value.
 bool dispatchable(Type *T) { return T->isConcrete() || T->isTypeType(); }
@@ -808,6 +802,11 @@ LatticeType Interpreter::dispatchOne(uint32_t PC, GenericFunction *GF,
 }
 
 } // namespace
+
+unsigned typeDepth(Type *T, unsigned Limit) {
+  std::unordered_map<Type *, unsigned> Memo;
+  return typeDepthMemo(T, Limit, Memo);
+}
 
 void InferenceEngine::Impl::interpret(Frame &F) {
   Interpreter(*this, F).run();

@@ -477,6 +477,19 @@ InferenceEngine::inferToplevel(std::span<const FunctionSpec> Specs, World W) {
     std::vector<Type *> Sig{calleeTypeOf(Spec.Func)};
     for (Type *T : Spec.ArgTuple->params())
       Sig.push_back(T);
+    // The same limit as a call's (a 40-deep NTuple{2, ...} in a SIG is
+    // 2^40 elements, which printing alone would not survive).
+    if (llvm::any_of(Sig, [](Type *T) {
+          return typeDepth(T, MaxArgTypeDepth) > MaxArgTypeDepth;
+        })) {
+      Diags.push_back(Diagnostic::error(
+          "inference",
+          "an argument type of `" + Spec.Func->Name.string() +
+              "` nests more than " + std::to_string(MaxArgTypeDepth) +
+              " levels deep, past Prism's limit",
+          {}));
+      continue;
+    }
     const LookupResult &LR = P->lookup(Spec.Func, Sig, W);
     if (LR.Status != LookupStatus::Found) {
       Diags.push_back(dispatchDiagnostic(*Spec.Func, Sig, LR, {}));

@@ -20,6 +20,12 @@
 
 namespace prism {
 
+/// Argument types nested deeper than this mean a recursion whose argument
+/// types grow without bound (`f(x) = f((x,))`): reported, not followed.
+constexpr unsigned MaxArgTypeDepth = 12;
+/// Nesting depth of a type's parameters, counted up to Limit + 1.
+unsigned typeDepth(Type *T, unsigned Limit);
+
 namespace infer {
 
 /// Inference nests at most this deep (C++ recursion); deeper means a

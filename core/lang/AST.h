@@ -175,6 +175,8 @@ public:
   /// The errors, with the functions' own (FunctionDef::Unsupported) among
   /// them in file order: what to show when the file does not load anyway.
   std::vector<Diagnostic> errorsWithDeferred() const;
+  /// The same with the warnings too: every diagnostic of the file.
+  std::vector<Diagnostic> allWithDeferred() const;
 
   template <typename T, typename... Args> T *make(Args &&...A) {
     T *P = Alloc.Allocate<T>();

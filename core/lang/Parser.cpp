@@ -27,14 +27,17 @@ bool ParsedFile::hasErrors() const {
                      [](const Diagnostic &D) { return D.Sev == Severity::Error; });
 }
 
-std::vector<Diagnostic> ParsedFile::errorsWithDeferred() const {
+/// The file's diagnostics (only its errors, with ErrorsOnly) and the
+/// functions' own errors, in file order.
+static std::vector<Diagnostic> withDeferred(const ParsedFile &F,
+                                            bool ErrorsOnly) {
   std::vector<Diagnostic> All;
-  for (const Diagnostic &D : Diags)
-    if (D.Sev == Severity::Error)
+  for (const Diagnostic &D : F.Diags)
+    if (!ErrorsOnly || D.Sev == Severity::Error)
       All.push_back(D);
-  for (const TopLevel &T : Defs)
-    if (auto *const *F = std::get_if<FunctionDef *>(&T))
-      for (const Diagnostic &D : (*F)->Unsupported)
+  for (const TopLevel &T : F.Defs)
+    if (auto *const *Fn = std::get_if<FunctionDef *>(&T))
+      for (const Diagnostic &D : (*Fn)->Unsupported)
         // A forwarder of optional arguments shares its method's errors.
         if (std::none_of(All.begin(), All.end(), [&](const Diagnostic &A) {
               return A.Message == D.Message && A.Loc.Line == D.Loc.Line &&
@@ -47,6 +50,14 @@ std::vector<Diagnostic> ParsedFile::errorsWithDeferred() const {
                             std::tie(B.Loc.Line, B.Loc.Col);
                    });
   return All;
+}
+
+std::vector<Diagnostic> ParsedFile::errorsWithDeferred() const {
+  return withDeferred(*this, /*ErrorsOnly=*/true);
+}
+
+std::vector<Diagnostic> ParsedFile::allWithDeferred() const {
+  return withDeferred(*this, /*ErrorsOnly=*/false);
 }
 
 /// `f(xs...)` in a call (splatting) or a signature (varargs).
@@ -1304,19 +1315,28 @@ Node *Parser::parsePrimary() {
   case Tok::LBracket: {
     // `[f(x) for x in a]`: a `for` inside the brackets, at their own depth.
     int Depth = 0;
-    for (size_t Q = P; Q < Toks.size() && Toks[Q].Kind != Tok::Eof; ++Q) {
+    bool Comprehension = false;
+    size_t Q = P;
+    for (; Q < Toks.size() && Toks[Q].Kind != Tok::Eof; ++Q) {
       Tok K = Toks[Q].Kind;
       Depth += K == Tok::LBracket || K == Tok::LParen || K == Tok::LBrace;
       Depth -= K == Tok::RBracket || K == Tok::RParen || K == Tok::RBrace;
       if (Depth <= 0)
         break;
-      if (Depth == 1 && Toks[Q].isKw("for"))
-        return error(T.range(),
-                     "comprehensions are not supported: a kernel allocates "
-                     "no arrays; write a `for` loop");
+      Comprehension |= Depth == 1 && Toks[Q].isKw("for");
     }
-    return error(T.range(), "array literals are not supported",
-                 DiagCode::ArrayLiteral);
+    if (Depth > 0) // never closed: the file ends first
+      return error(T.range(), "`[` is never closed: the file ends first");
+    // Reported in place and skipped to its `]`, so that a short-form
+    // function around it is still defined and the error is its own.
+    if (Comprehension)
+      errorInPlace(T.range(), "comprehensions are not supported: a kernel "
+                              "allocates no arrays; write a `for` loop");
+    else
+      errorInPlace(T.range(), "array literals are not supported");
+    P = Q + 1;
+    PrevEnd = Toks[Q].End;
+    return errorNode(from(T.Begin));
   }
   case Tok::Invalid:
     advance(); // the lexer reported it

@@ -18,6 +18,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -536,6 +537,44 @@ void checkStaticShared(const llvm::Module &M, const CompilerConfig &C,
   Out.push_back(std::move(D));
 }
 
+/// LLVM 16's AMDGPU backend cannot compile unoptimised code with a stack
+/// object past 4 KiB (an 8 KiB tuple argument kept whole): addressing it
+/// needs a scavenged register and an emergency spill slot it did not
+/// reserve, and the process aborts ("cannot scavenge register"). Many
+/// small objects are fine. Said at the function, with the level that
+/// compiles it.
+void checkGcnUnoptimisedFrame(const llvm::Module &M, const CompilerConfig &C,
+                              std::vector<Diagnostic> &Out) {
+  if (llvm::StringRef(C.target().name()) != "gcn" || C.optLevel() != 0)
+    return;
+  constexpr uint64_t MaxObjectBytes = 4096;
+  const llvm::DataLayout &DL = M.getDataLayout();
+  for (const llvm::Function &F : M) {
+    uint64_t Bytes = 0;
+    for (const llvm::Instruction &I : llvm::instructions(F))
+      if (const auto *A = llvm::dyn_cast<llvm::AllocaInst>(&I))
+        if (std::optional<llvm::TypeSize> S = A->getAllocationSize(DL))
+          Bytes = std::max<uint64_t>(Bytes, S->getFixedValue());
+    if (Bytes <= MaxObjectBytes)
+      continue;
+    Diagnostic D = Diagnostic::error(
+        "target-restriction",
+        llvm::formatv("at -O0 this function keeps a {0}-byte value on the "
+                      "stack, more than LLVM 16's AMDGPU backend compiles "
+                      "unoptimised ({1}: past it, it aborts); compile with "
+                      "-O1 or above",
+                      Bytes, MaxObjectBytes)
+            .str(),
+        {});
+    if (const llvm::DISubprogram *SP = F.getSubprogram()) {
+      D.Loc.FileName = SP->getFilename().str();
+      D.Loc.Line = SP->getLine();
+      D.Loc.Col = 1;
+    }
+    Out.push_back(std::move(D));
+  }
+}
+
 /// A PTX kernel's arguments live in its parameter space, 4352 bytes
 /// (0x1100) on every arch this LLVM targets: past it ptxas rejects the
 /// kernel ("uses too much parameter space"), at no source line. Said at the
@@ -667,6 +706,7 @@ std::vector<Diagnostic> validateLLVM(const llvm::Module &M,
   Tgt.validateModule(M, C, Out);
   checkStaticShared(M, C, Out);
   checkParameterSpace(M, C, Out);
+  checkGcnUnoptimisedFrame(M, C, Out);
   return Out;
 }
 

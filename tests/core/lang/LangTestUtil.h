@@ -5,11 +5,9 @@
 
 #include "lang/Parser.h"
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <tuple>
 
 namespace prism::testing {
 
@@ -21,16 +19,7 @@ inline std::shared_ptr<ast::ParsedFile> parseString(std::string Text,
 /// Every diagnostic, the functions' own errors (FunctionDef::Unsupported)
 /// among them, in file order.
 inline std::vector<Diagnostic> allDiagnostics(const ast::ParsedFile &F) {
-  std::vector<Diagnostic> All = F.errorsWithDeferred();
-  for (const Diagnostic &D : F.Diags)
-    if (D.Sev != Severity::Error)
-      All.push_back(D);
-  std::stable_sort(All.begin(), All.end(),
-                   [](const Diagnostic &A, const Diagnostic &B) {
-                     return std::tie(A.Loc.Line, A.Loc.Col) <
-                            std::tie(B.Loc.Line, B.Loc.Col);
-                   });
-  return All;
+  return F.allWithDeferred();
 }
 
 /// `L:C: message` for every diagnostic, one per line.
