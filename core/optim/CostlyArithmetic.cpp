@@ -189,15 +189,14 @@ float64LiteralMet(const llvm::FPExtInst &Ext, const LibraryCallSites *Library) {
 /// A Float64 variable that a value meets or comes from: a phi (a loop's
 /// accumulator) that starts as a Float64 constant, as Julia's `acc = 0.0`,
 /// found through the double arithmetic and phis around it (an unrolled
-/// loop adds to the sum of the copy before). Its name where the IR keeps
-/// the slot's (`acc.slot`), and its start as juliaLiterals gives it.
+/// loop adds to the sum of the copy before). Its start as juliaLiterals
+/// gives it; not its name, which the IR does not keep reliably.
 struct Float64Variable {
-  std::string Name, Start, Start32;
+  std::string Start, Start32;
 };
 std::optional<Float64Variable> float64VariableOf(const llvm::Value *V) {
   llvm::SmallPtrSet<const llvm::Value *, 16> Seen;
   llvm::SmallVector<const llvm::Value *, 16> Work{V};
-  std::optional<Float64Variable> Found;
   while (!Work.empty() && Seen.size() < 32) {
     const llvm::Value *X = Work.pop_back_val();
     if (!X->getType()->isDoubleTy() || !Seen.insert(X).second)
@@ -207,17 +206,11 @@ std::optional<Float64Variable> float64VariableOf(const llvm::Value *V) {
         const auto *C = llvm::dyn_cast<llvm::ConstantFP>(In);
         if (!C || !C->getValueAPF().isFinite())
           continue;
+        // The phi's name is no guide: LLVM keeps one slot's name for a
+        // phi that merged others (`acc2.slot` for the Float64 `acc`).
         Float64Variable F;
         std::tie(F.Start, F.Start32) = juliaLiterals(*C);
-        llvm::StringRef Name = Phi->getName();
-        if (size_t Dot = Name.find(".slot");
-            Dot != llvm::StringRef::npos && Dot > 0 && Name[0] != '#')
-          F.Name = Name.substr(0, Dot).str();
-        // One that names the variable is better than one that does not.
-        if (!F.Name.empty())
-          return F;
-        if (!Found)
-          Found = F;
+        return F;
       }
       for (const llvm::Value *In : Phi->incoming_values())
         Work.push_back(In);
@@ -226,17 +219,12 @@ std::optional<Float64Variable> float64VariableOf(const llvm::Value *V) {
       Work.push_back(B->getOperand(1));
     }
   }
-  return Found;
+  return std::nullopt;
 }
 
-/// "It meets the Float64 variable `acc`, which starts as `0.0`..." and
-/// the fix.
+/// "It meets a Float64 variable that starts as `0.0`..." and the fix.
 std::string float64VariableText(const Float64Variable &F, const char *Verb) {
   std::string Fix = F.Start32.empty() ? "zero(Float32)" : F.Start32;
-  if (!F.Name.empty())
-    return std::string(Verb) + " the Float64 variable `" + F.Name +
-           "`, which starts as `" + F.Start + "`: start it as `" + F.Name +
-           " = " + Fix + "`";
   return std::string(Verb) + " a Float64 variable that starts as `" + F.Start +
          "` (an accumulator, `acc = " + F.Start + "`): start it as `" + Fix +
          "`";
@@ -288,6 +276,35 @@ bool fromExplicitFloat64(const llvm::Value *V) {
   return false;
 }
 
+/// Whether a literal as juliaLiterals prints it is a value Float32 holds
+/// exactly (`0.25`, `3.0`; not `0.1`).
+bool exactInFloat32(const std::string &Literal) {
+  double D = std::strtod(Literal.c_str(), nullptr);
+  return double(float(D)) == D;
+}
+
+/// Whether the double arithmetic that computes \p V starts from an integer
+/// (`n / 3`: an integer `/` is Float64).
+bool fromInteger(const llvm::Value *V) {
+  llvm::SmallPtrSet<const llvm::Value *, 16> Seen;
+  llvm::SmallVector<const llvm::Value *, 16> Work{V};
+  while (!Work.empty() && Seen.size() < 32) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(Work.pop_back_val());
+    if (!I || !I->getType()->isDoubleTy() || !Seen.insert(I).second)
+      continue;
+    if (llvm::isa<llvm::SIToFPInst>(I) || llvm::isa<llvm::UIToFPInst>(I))
+      return true;
+    for (const llvm::Use &Op : I->operands())
+      Work.push_back(Op.get());
+  }
+  return false;
+}
+
+constexpr const char *FromIntegerText =
+    "a Float64 made from an integer (`/` of two integers is a Float64, as "
+    "is an integer with a Float64): write `Float32(n) / 3f0`, or `÷` for an "
+    "integer result";
+
 /// What made a Float32 value meet double precision, most specific first,
 /// and the fix.
 std::string widenedBecause(const llvm::FPExtInst &Ext,
@@ -296,10 +313,20 @@ std::string widenedBecause(const llvm::FPExtInst &Ext,
     return "`Float64(...)` on this line does this: without it the value "
            "stays Float32 (keep it where the precision is needed)";
   auto [Literal, Instead] = float64LiteralMet(Ext, Library);
-  if (!Literal.empty())
+  auto LiteralText = [&, &Literal = Literal, &Instead = Instead] {
     return "The Float64 literal `" + Literal + "` it meets does this: write " +
            (Instead.empty() ? std::string() : "`" + Instead + "`, or ") +
            "`Float32(...)`";
+  };
+  // A constant that Float32 holds exactly may be the user's `0.25f0`,
+  // widened with the rest: an argument or a variable is the likelier cause.
+  if (!Literal.empty() && !exactInFloat32(Literal))
+    return LiteralText();
+  for (const llvm::User *U : Ext.users())
+    if (std::string Arg = float64ArgumentIn(U); !Arg.empty())
+      return "It meets the Float64 argument `" + Arg +
+             "`: pass a Float32, or convert it once with `Float32(" + Arg +
+             ")`";
   for (const llvm::User *U : Ext.users())
     if (const auto *I = llvm::dyn_cast<llvm::Instruction>(U))
       for (const llvm::Use &Op : I->operands())
@@ -307,10 +334,10 @@ std::string widenedBecause(const llvm::FPExtInst &Ext,
           if (std::optional<Float64Variable> Var = float64VariableOf(Op.get()))
             return float64VariableText(*Var, "It meets");
   for (const llvm::User *U : Ext.users())
-    if (std::string Arg = float64ArgumentIn(U); !Arg.empty())
-      return "It meets the Float64 argument `" + Arg +
-             "`: pass a Float32, or convert it once with `Float32(" + Arg +
-             ")`";
+    if (fromInteger(U))
+      return std::string("It meets ") + FromIntegerText;
+  if (!Literal.empty())
+    return LiteralText();
   return "A Float64 literal, variable or argument it meets does this "
          "(`x[i] * 0.1`, `acc = 0.0`): write `0.1f0`, `0.0f0`, or "
          "`Float32(...)`";
@@ -319,21 +346,29 @@ std::string widenedBecause(const llvm::FPExtInst &Ext,
 /// What made the value narrowed back to Float32 a Float64, and the fix.
 std::string narrowedBecause(const llvm::FPTruncInst &Trunc,
                             const LibraryCallSites *Library) {
-  auto [Literal, Instead] = float64LiteralIn(Trunc.getOperand(0), Library);
-  if (!Literal.empty())
+  const llvm::Value *V = Trunc.getOperand(0);
+  auto [Literal, Instead] = float64LiteralIn(V, Library);
+  auto LiteralText = [&, &Literal = Literal, &Instead = Instead] {
     return "It comes from arithmetic with the Float64 literal `" + Literal +
            "`: write " +
            (Instead.empty() ? std::string() : "`" + Instead + "`, or ") +
            "`Float32(...)`";
-  if (std::optional<Float64Variable> Var =
-          float64VariableOf(Trunc.getOperand(0)))
-    return float64VariableText(*Var, "It comes from");
-  if (std::string Arg = float64ArgumentIn(Trunc.getOperand(0)); !Arg.empty())
+  };
+  // As widenedBecause: a constant Float32 holds exactly is the weakest clue.
+  if (!Literal.empty() && !exactInFloat32(Literal))
+    return LiteralText();
+  if (std::string Arg = float64ArgumentIn(V); !Arg.empty())
     return "It comes from the Float64 argument `" + Arg +
            "`: pass a Float32, or convert it once with `Float32(" + Arg + ")`";
-  if (fromExplicitFloat64(Trunc.getOperand(0)))
-    return "It comes from `Float64(...)` on this line: without it "
-           "the value stays Float32 (keep it where the precision is needed)";
+  if (std::optional<Float64Variable> Var = float64VariableOf(V))
+    return float64VariableText(*Var, "It comes from");
+  if (fromExplicitFloat64(V))
+    return "It comes from `Float64(...)` on this line: without it the value "
+           "stays Float32 (keep it where the precision is needed)";
+  if (fromInteger(V))
+    return std::string("It comes from ") + FromIntegerText;
+  if (!Literal.empty())
+    return LiteralText();
   return "A Float64 literal, `Float64(...)` or `/` of two integers (a "
          "Float64) in Float32 code does this: write `0.5f0`, `Float32(...)`";
 }
