@@ -563,8 +563,9 @@ int runRemarks(const CommandOptions &O) {
   std::set<std::string> Passes;
   for (const OptRemark &M : R.Remarks)
     Passes.insert(M.Pass);
+  std::set<std::string> Noted;
   for (const std::string &Pass : O.RemarkPasses) {
-    if (Passes.count(Pass))
+    if (Passes.count(Pass) || !Noted.insert(Pass).second)
       continue;
     static const char *const Own[] = {"prism-access", "prism-divergence",
                                       "prism-arith", "prism-throw",

@@ -1159,8 +1159,9 @@ Node *Parser::parseParen() {
 /// What to write instead of a CUDA.jl or Base macro the kernel language
 /// does not have, for those that need more than "unknown macro".
 static std::string macroMessage(std::string_view Name) {
-  if (Name == "assert")
-    return "`@assert` is not supported (kernels have no strings): write "
+  if (Name == "assert" || Name == "cuassert")
+    return "`@" + std::string(Name) +
+           "` is not supported (kernels have no strings): write "
            "`cond || throw(DomainError(x))`";
   if (Name == "cuprintf" || Name == "cuprintln" || Name == "cushow" ||
       Name == "printf" || Name == "show" || Name == "info" || Name == "warn" ||
