@@ -396,9 +396,10 @@ private:
   }
   /// An error after which parsing goes on as usual: the caller parses the
   /// offending construct whole, so there is nothing to resynchronise.
-  void errorInPlace(SrcRange R, std::string Msg) {
+  void errorInPlace(SrcRange R, std::string Msg,
+                    DiagCode Code = DiagCode::None) {
     bool WasPanic = Panic;
-    error(R, std::move(Msg));
+    error(R, std::move(Msg), Code);
     Panic = WasPanic;
   }
   Node *errorNode(SrcRange R) {
@@ -1334,7 +1335,8 @@ Node *Parser::parsePrimary() {
       errorInPlace(T.range(), "comprehensions are not supported: a kernel "
                               "allocates no arrays; write a `for` loop");
     else
-      errorInPlace(T.range(), "array literals are not supported");
+      errorInPlace(T.range(), "array literals are not supported",
+                   DiagCode::ArrayLiteral);
     P = Q + 1;
     PrevEnd = Toks[Q].End;
     return errorNode(from(T.Begin));
