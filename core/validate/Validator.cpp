@@ -537,6 +537,16 @@ void checkStaticShared(const llvm::Module &M, const CompilerConfig &C,
   Out.push_back(std::move(D));
 }
 
+/// Places D at F's definition (its `function` line), for a problem of the
+/// whole function rather than of one of its lines.
+void locateDefinition(const llvm::Function &F, Diagnostic &D) {
+  if (const llvm::DISubprogram *SP = F.getSubprogram()) {
+    D.Loc.FileName = SP->getFilename().str();
+    D.Loc.Line = SP->getLine();
+    D.Loc.Col = 1;
+  }
+}
+
 /// LLVM 16's AMDGPU backend cannot compile unoptimised code with a stack
 /// object past 4 KiB (an 8 KiB tuple argument kept whole): addressing it
 /// needs a scavenged register and an emergency spill slot it did not
@@ -566,11 +576,7 @@ void checkGcnUnoptimisedFrame(const llvm::Module &M, const CompilerConfig &C,
                       Bytes, MaxObjectBytes)
             .str(),
         {});
-    if (const llvm::DISubprogram *SP = F.getSubprogram()) {
-      D.Loc.FileName = SP->getFilename().str();
-      D.Loc.Line = SP->getLine();
-      D.Loc.Col = 1;
-    }
+    locateDefinition(F, D);
     Out.push_back(std::move(D));
   }
 }
@@ -606,11 +612,7 @@ void checkParameterSpace(const llvm::Module &M, const CompilerConfig &C,
                       Bytes, MaxParamBytes)
             .str(),
         {});
-    if (const llvm::DISubprogram *SP = F.getSubprogram()) {
-      D.Loc.FileName = SP->getFilename().str();
-      D.Loc.Line = SP->getLine();
-      D.Loc.Col = 1;
-    }
+    locateDefinition(F, D);
     Out.push_back(std::move(D));
   }
 }
